@@ -1,0 +1,469 @@
+// Package unityfs reads UnityFS asset bundles (archive format versions 5 to 8),
+// the container Unity builds AssetBundles and many player data files into.
+//
+// A bundle is a header, a "block info" directory (a list of compressed blocks
+// and a list of named nodes), and the blocks themselves. The blocks, once
+// decompressed and concatenated, form one uncompressed stream; each node (a
+// serialized file, a .resS resource file, ...) is a byte range of that stream.
+//
+// Open reads only the header and the block info. Blocks are decompressed only
+// when bytes inside them are read, and kept in a small LRU cache, so reading
+// one object of a large bundle does not decompress the whole bundle (unless the
+// bundle is one huge block, as LZMA bundles often are: then that block is the
+// unit). An Archive is safe for concurrent reads.
+package unityfs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/mecanim/mecanim/unity/binread"
+)
+
+// Signature is the magic string at the start of every UnityFS bundle.
+const Signature = "UnityFS"
+
+// Archive flag bits (the header's Flags field).
+const (
+	// FlagCompressionMask selects the bits holding the block info's compression type.
+	FlagCompressionMask = 0x3f
+	// FlagBlocksAndDirectoryCombined is set by every modern writer: the block
+	// list and the node list share one block info.
+	FlagBlocksAndDirectoryCombined = 0x40
+	// FlagBlockInfoAtEnd means the block info is stored at the end of the file
+	// rather than right after the header.
+	FlagBlockInfoAtEnd = 0x80
+	// FlagOldWebPluginCompatibility marks bundles built for the old web player.
+	FlagOldWebPluginCompatibility = 0x100
+	// FlagBlockInfoNeedPaddingAtStart means the block data starts at the next
+	// 16-byte boundary after the block info.
+	FlagBlockInfoNeedPaddingAtStart = 0x200
+)
+
+// Compression types, found in the low 6 bits of the archive flags (for the
+// block info) and of each block's flags.
+const (
+	CompressionNone  = 0
+	CompressionLZMA  = 1
+	CompressionLZ4   = 2
+	CompressionLZ4HC = 3
+	CompressionLZHAM = 4 // never used by shipped Unity versions; not supported
+)
+
+// BlockFlagStreamed marks a block Unity may stream (informational only).
+const BlockFlagStreamed = 0x40
+
+// Limits applied to declared sizes, so that hostile input can never make the
+// reader allocate unbounded memory.
+const (
+	// MaxBlockInfoSize bounds the declared uncompressed size of the block info.
+	MaxBlockInfoSize = 64 << 20
+	// MaxBlockSize bounds the declared uncompressed size of one block.
+	MaxBlockSize = 1 << 30
+	// MaxTotalSize bounds the uncompressed stream (the sum of all blocks).
+	MaxTotalSize = 1 << 40
+	// maxVersionString bounds the player and engine version strings.
+	maxVersionString = 256
+	// maxPath bounds a node's path.
+	maxPath = 4096
+)
+
+// Default cache limits (see Options).
+const (
+	DefaultCacheBlocks = 8
+	DefaultCacheBytes  = 64 << 20
+)
+
+// FormatError reports malformed or unsupported bundle data: where (a file
+// offset; for errors inside the block info, the offset is within the
+// uncompressed block info) and what was wrong.
+type FormatError struct {
+	Offset int64  // byte offset of the problem
+	What   string // what was being read or checked
+	Err    error  // underlying cause, if any
+}
+
+func (e *FormatError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("unityfs: at offset %d: %s: %v", e.Offset, e.What, e.Err)
+	}
+	return fmt.Sprintf("unityfs: at offset %d: %s", e.Offset, e.What)
+}
+
+// Unwrap returns the underlying cause.
+func (e *FormatError) Unwrap() error { return e.Err }
+
+func formatErr(off int64, what string, err error) *FormatError {
+	return &FormatError{Offset: off, What: what, Err: err}
+}
+
+// fromBinread converts a binread error (which already says where) into a FormatError.
+func fromBinread(err error, context string) error {
+	var be *binread.Error
+	if errors.As(err, &be) {
+		return &FormatError{Offset: be.Offset, What: context + ": " + be.What, Err: be.Err}
+	}
+	return formatErr(0, context, err)
+}
+
+// Node is one file stored in the bundle: a byte range of the uncompressed stream.
+type Node struct {
+	Path   string // e.g. "CAB-<hash>", "CAB-<hash>.resS", "BuildPlayer-SampleScene"
+	Offset int64  // offset in the uncompressed stream
+	Size   int64  // size in bytes
+	Flags  uint32 // 4 marks a serialized file in Unity's writer; informational
+}
+
+// Block is one compressed block of the bundle's data.
+type Block struct {
+	UncompressedSize uint32
+	CompressedSize   uint32
+	Flags            uint16 // compression type in the low 6 bits; see BlockFlagStreamed
+}
+
+// Compression returns the block's compression type (CompressionNone, ...).
+func (b Block) Compression() int { return int(b.Flags & FlagCompressionMask) }
+
+// Stats counts the work an Archive has done, for tests and benchmarks.
+type Stats struct {
+	BlocksDecompressed int   // blocks decompressed (each cache miss decompresses one)
+	BytesDecompressed  int64 // total bytes those blocks produced
+	CacheHits          int   // block lookups served from the cache
+	CacheEvictions     int   // blocks dropped from the cache to respect its limits
+}
+
+// Options tunes an Archive's block cache. The zero value selects the defaults.
+type Options struct {
+	// CacheBlocks is the most decompressed blocks kept (default DefaultCacheBlocks).
+	CacheBlocks int
+	// CacheBytes is the most decompressed bytes kept (default DefaultCacheBytes).
+	// The most recently used block is always kept, even when larger.
+	CacheBytes int64
+}
+
+// Archive is an open UnityFS bundle. Its exported fields describe the header
+// and block info; Nodes and Blocks must not be modified.
+type Archive struct {
+	Signature                 string // "UnityFS"
+	FormatVersion             uint32 // archive format version (6, 7 or 8 in modern Unity)
+	PlayerVersion             string // usually "5.x.x"
+	EngineVersion             string // Unity version that built the bundle, e.g. "2022.3.9f1"
+	Size                      int64  // total bundle size declared in the header
+	CompressedBlockInfoSize   uint32
+	UncompressedBlockInfoSize uint32
+	Flags                     uint32   // archive flags (FlagBlockInfoAtEnd, ...)
+	Hash                      [16]byte // the block info's hash field (often zero)
+	Nodes                     []Node
+	Blocks                    []Block
+	// DataOffset is the file offset of the first block.
+	DataOffset int64
+
+	r          io.ReaderAt
+	fileSize   int64
+	blockFile  []int64 // file offset of each block
+	blockStart []int64 // uncompressed-stream offset of each block; len(Blocks)+1 entries
+	opts       Options
+
+	mu    sync.Mutex
+	cache []cacheEntry // most recently used first
+	bytes int64        // bytes held by cache
+	stats Stats
+}
+
+type cacheEntry struct {
+	index int
+	data  []byte
+}
+
+// IsUnityFS reports whether prefix (the first bytes of a file, at least 8)
+// starts with the UnityFS signature.
+func IsUnityFS(prefix []byte) bool {
+	return bytes.HasPrefix(prefix, []byte(Signature+"\x00"))
+}
+
+// Open reads the header and block info of the bundle held in the first size
+// bytes of r, with the default cache limits. No block is decompressed yet.
+func Open(r io.ReaderAt, size int64) (*Archive, error) {
+	return OpenWith(r, size, Options{})
+}
+
+// OpenWith is Open with explicit cache limits.
+func OpenWith(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
+	if opts.CacheBlocks <= 0 {
+		opts.CacheBlocks = DefaultCacheBlocks
+	}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = DefaultCacheBytes
+	}
+	if size < 0 {
+		return nil, formatErr(0, "file size", fmt.Errorf("negative size %d", size))
+	}
+	a := &Archive{r: r, fileSize: size, opts: opts}
+	infoOff, err := a.readHeader()
+	if err != nil {
+		return nil, err
+	}
+	if err := a.readBlockInfo(infoOff); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// readHeader reads the header, sets DataOffset and returns the file offset of
+// the block info.
+func (a *Archive) readHeader() (int64, error) {
+	n := a.fileSize
+	const maxHeader = 8 + 4 + 2*(maxVersionString+1) + 8 + 4*3
+	if n > maxHeader {
+		n = maxHeader
+	}
+	buf := make([]byte, n)
+	if _, err := a.r.ReadAt(buf, 0); err != nil && !(err == io.EOF && n == a.fileSize) {
+		return 0, formatErr(0, "reading header", err)
+	}
+	if !IsUnityFS(buf) {
+		return 0, formatErr(0, "signature", fmt.Errorf("not a UnityFS bundle (want %q)", Signature))
+	}
+	br := binread.New(buf, binary.BigEndian)
+	a.Signature = br.CString(16, "signature")
+	a.FormatVersion = br.U32("format version")
+	if br.Err() == nil && (a.FormatVersion < 5 || a.FormatVersion > 8) {
+		return 0, formatErr(8, "format version", fmt.Errorf("unsupported archive format version %d (want 5 to 8)", a.FormatVersion))
+	}
+	a.PlayerVersion = br.CString(maxVersionString, "player version")
+	a.EngineVersion = br.CString(maxVersionString, "engine version")
+	a.Size = br.I64("total size")
+	a.CompressedBlockInfoSize = br.U32("compressed block info size")
+	a.UncompressedBlockInfoSize = br.U32("uncompressed block info size")
+	a.Flags = br.U32("flags")
+	if err := br.Err(); err != nil {
+		return 0, fromBinread(err, "header")
+	}
+	end := int64(br.Pos())
+	if a.FormatVersion >= 7 {
+		end = align16(end)
+	}
+	if a.Size < 0 {
+		return 0, formatErr(int64(br.Pos())-20, "total size", fmt.Errorf("negative size %d", a.Size))
+	}
+	if c := a.Flags & FlagCompressionMask; !supported(int(c)) {
+		return 0, formatErr(int64(br.Pos())-4, "flags", fmt.Errorf("unsupported block info compression type %d", c))
+	}
+	if a.UncompressedBlockInfoSize > MaxBlockInfoSize {
+		return 0, formatErr(int64(br.Pos())-8, "uncompressed block info size",
+			fmt.Errorf("%d bytes exceeds the limit of %d", a.UncompressedBlockInfoSize, MaxBlockInfoSize))
+	}
+	// Locate the block info and the start of the block data.
+	var infoOff int64
+	if a.Flags&FlagBlockInfoAtEnd != 0 {
+		infoOff = a.fileSize - int64(a.CompressedBlockInfoSize)
+		a.DataOffset = end
+	} else {
+		infoOff = end
+		a.DataOffset = end + int64(a.CompressedBlockInfoSize)
+		if a.Flags&FlagBlockInfoNeedPaddingAtStart != 0 {
+			a.DataOffset = align16(a.DataOffset)
+		}
+	}
+	if infoOff < end || infoOff+int64(a.CompressedBlockInfoSize) > a.fileSize {
+		return 0, formatErr(int64(br.Pos())-12, "compressed block info size",
+			fmt.Errorf("%d bytes at offset %d do not fit in the %d-byte file", a.CompressedBlockInfoSize, infoOff, a.fileSize))
+	}
+	return infoOff, nil
+}
+
+func align16(x int64) int64 { return (x + 15) &^ 15 }
+
+func supported(c int) bool {
+	switch c {
+	case CompressionNone, CompressionLZMA, CompressionLZ4, CompressionLZ4HC:
+		return true
+	}
+	return false
+}
+
+// readBlockInfo reads, decompresses and parses the block info.
+func (a *Archive) readBlockInfo(infoOff int64) error {
+	comp := make([]byte, a.CompressedBlockInfoSize)
+	if _, err := a.r.ReadAt(comp, infoOff); err != nil {
+		return formatErr(infoOff, "reading block info", err)
+	}
+	info, err := decompress(int(a.Flags&FlagCompressionMask), comp, int(a.UncompressedBlockInfoSize))
+	if err != nil {
+		return formatErr(infoOff, "decompressing block info", err)
+	}
+	br := binread.New(info, binary.BigEndian)
+	copy(a.Hash[:], br.Take(16, "hash"))
+	nb := br.Count(10, "block count")
+	if err := br.Err(); err != nil {
+		return fromBinread(err, "block info")
+	}
+	a.Blocks = make([]Block, nb)
+	a.blockFile = make([]int64, nb)
+	a.blockStart = make([]int64, nb+1)
+	dataEnd := a.fileSize
+	if a.Flags&FlagBlockInfoAtEnd != 0 {
+		dataEnd = infoOff
+	}
+	foff, uoff := a.DataOffset, int64(0)
+	for i := range a.Blocks {
+		pos := int64(br.Pos())
+		b := Block{
+			UncompressedSize: br.U32("block uncompressed size"),
+			CompressedSize:   br.U32("block compressed size"),
+			Flags:            br.U16("block flags"),
+		}
+		if err := br.Err(); err != nil {
+			return fromBinread(err, "block info")
+		}
+		what := fmt.Sprintf("block info: block %d", i)
+		switch {
+		case !supported(b.Compression()):
+			return formatErr(pos, what, fmt.Errorf("unsupported compression type %d", b.Compression()))
+		case b.UncompressedSize > MaxBlockSize:
+			return formatErr(pos, what, fmt.Errorf("uncompressed size %d exceeds the limit of %d", b.UncompressedSize, MaxBlockSize))
+		case b.Compression() == CompressionNone && b.CompressedSize != b.UncompressedSize:
+			return formatErr(pos, what, fmt.Errorf("uncompressed block with compressed size %d != uncompressed size %d", b.CompressedSize, b.UncompressedSize))
+		case int64(b.CompressedSize) > dataEnd-foff:
+			return formatErr(pos, what, fmt.Errorf("%d compressed bytes at file offset %d run past the end of the data at %d", b.CompressedSize, foff, dataEnd))
+		case uoff+int64(b.UncompressedSize) > MaxTotalSize:
+			return formatErr(pos, what, fmt.Errorf("total uncompressed size exceeds the limit of %d", int64(MaxTotalSize)))
+		}
+		a.Blocks[i] = b
+		a.blockFile[i] = foff
+		a.blockStart[i] = uoff
+		foff += int64(b.CompressedSize)
+		uoff += int64(b.UncompressedSize)
+	}
+	a.blockStart[nb] = uoff
+	nn := br.Count(8+8+4+1, "node count")
+	if err := br.Err(); err != nil {
+		return fromBinread(err, "block info")
+	}
+	a.Nodes = make([]Node, nn)
+	for i := range a.Nodes {
+		pos := int64(br.Pos())
+		n := Node{
+			Offset: br.I64("node offset"),
+			Size:   br.I64("node size"),
+			Flags:  br.U32("node flags"),
+			Path:   br.CString(maxPath, "node path"),
+		}
+		if err := br.Err(); err != nil {
+			return fromBinread(err, "block info")
+		}
+		if n.Offset < 0 || n.Size < 0 || n.Offset > uoff || n.Size > uoff-n.Offset {
+			return formatErr(pos, fmt.Sprintf("block info: node %d (%q)", i, n.Path),
+				fmt.Errorf("range [%d, +%d) lies outside the %d-byte uncompressed data", n.Offset, n.Size, uoff))
+		}
+		a.Nodes[i] = n
+	}
+	return nil
+}
+
+// DataSize returns the size of the uncompressed stream (the sum of all blocks).
+func (a *Archive) DataSize() int64 { return a.blockStart[len(a.Blocks)] }
+
+// Node returns the index of the node with the given path.
+func (a *Archive) Node(name string) (int, bool) {
+	for i := range a.Nodes {
+		if a.Nodes[i].Path == name {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// NodeReader returns a view of node i's bytes in the uncompressed stream.
+// Reading it decompresses only the blocks the read touches. It returns nil
+// when i is not a valid node index.
+func (a *Archive) NodeReader(i int) *io.SectionReader {
+	if i < 0 || i >= len(a.Nodes) {
+		return nil
+	}
+	return io.NewSectionReader(a, a.Nodes[i].Offset, a.Nodes[i].Size)
+}
+
+// Stats returns the work done so far.
+func (a *Archive) Stats() Stats {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.stats
+}
+
+// BlockAt returns the index of the block holding uncompressed-stream offset
+// off, or -1 when off is outside the stream.
+func (a *Archive) BlockAt(off int64) int {
+	if off < 0 || off >= a.DataSize() {
+		return -1
+	}
+	// The first block whose end is beyond off (skips empty blocks).
+	return sort.Search(len(a.Blocks), func(i int) bool { return a.blockStart[i+1] > off })
+}
+
+// ReadAt reads from the uncompressed stream (the concatenated blocks), which
+// makes an Archive an io.ReaderAt; NodeReader is the usual way in.
+func (a *Archive) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("unityfs: negative read offset %d", off)
+	}
+	total := a.DataSize()
+	n := 0
+	for n < len(p) {
+		if off >= total {
+			return n, io.EOF
+		}
+		i := a.BlockAt(off)
+		data, err := a.block(i)
+		if err != nil {
+			return n, err
+		}
+		c := copy(p[n:], data[off-a.blockStart[i]:])
+		n += c
+		off += int64(c)
+	}
+	return n, nil
+}
+
+// block returns block i's decompressed bytes, from the cache or by
+// decompressing it. The returned slice must not be modified.
+func (a *Archive) block(i int) ([]byte, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for j, e := range a.cache {
+		if e.index == i {
+			copy(a.cache[1:j+1], a.cache[:j])
+			a.cache[0] = e
+			a.stats.CacheHits++
+			return e.data, nil
+		}
+	}
+	b := a.Blocks[i]
+	comp := make([]byte, b.CompressedSize)
+	if _, err := a.r.ReadAt(comp, a.blockFile[i]); err != nil {
+		return nil, formatErr(a.blockFile[i], fmt.Sprintf("reading block %d", i), err)
+	}
+	data, err := decompress(b.Compression(), comp, int(b.UncompressedSize))
+	if err != nil {
+		return nil, formatErr(a.blockFile[i], fmt.Sprintf("decompressing block %d", i), err)
+	}
+	a.stats.BlocksDecompressed++
+	a.stats.BytesDecompressed += int64(len(data))
+	a.cache = append(a.cache, cacheEntry{})
+	copy(a.cache[1:], a.cache)
+	a.cache[0] = cacheEntry{index: i, data: data}
+	a.bytes += int64(len(data))
+	for len(a.cache) > 1 && (len(a.cache) > a.opts.CacheBlocks || a.bytes > a.opts.CacheBytes) {
+		last := len(a.cache) - 1
+		a.bytes -= int64(len(a.cache[last].data))
+		a.cache[last] = cacheEntry{}
+		a.cache = a.cache[:last]
+		a.stats.CacheEvictions++
+	}
+	return data, nil
+}

@@ -1,0 +1,194 @@
+// Package geom holds the small vector, quaternion and transform types shared
+// by the decoded model and the runtime. Values are float32, as Unity stores
+// and evaluates them; all frames are Unity's left-handed frame (x right,
+// y up, z forward) unless a function says otherwise.
+package geom
+
+import "math"
+
+// Vec3 is a 3-component vector.
+type Vec3 struct{ X, Y, Z float32 }
+
+// Quat is a rotation quaternion (x, y, z, w), Unity's component order.
+type Quat struct{ X, Y, Z, W float32 }
+
+// Transform is a translation, rotation and scale, applied scale first, then
+// rotation, then translation (Unity's TRS order).
+type Transform struct {
+	T Vec3
+	R Quat
+	S Vec3
+}
+
+// IdentityQuat is the rotation that does nothing.
+var IdentityQuat = Quat{0, 0, 0, 1}
+
+// Identity is the transform that does nothing.
+var Identity = Transform{R: Quat{0, 0, 0, 1}, S: Vec3{1, 1, 1}}
+
+// V3 builds a Vec3.
+func V3(x, y, z float32) Vec3 { return Vec3{x, y, z} }
+
+// Add returns a+b.
+func (a Vec3) Add(b Vec3) Vec3 { return Vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
+
+// Sub returns a-b.
+func (a Vec3) Sub(b Vec3) Vec3 { return Vec3{a.X - b.X, a.Y - b.Y, a.Z - b.Z} }
+
+// Scale returns a*s.
+func (a Vec3) Scale(s float32) Vec3 { return Vec3{a.X * s, a.Y * s, a.Z * s} }
+
+// Mul returns the component-wise product.
+func (a Vec3) Mul(b Vec3) Vec3 { return Vec3{a.X * b.X, a.Y * b.Y, a.Z * b.Z} }
+
+// Dot returns the dot product.
+func (a Vec3) Dot(b Vec3) float32 { return a.X*b.X + a.Y*b.Y + a.Z*b.Z }
+
+// Cross returns the cross product a×b.
+func (a Vec3) Cross(b Vec3) Vec3 {
+	return Vec3{a.Y*b.Z - a.Z*b.Y, a.Z*b.X - a.X*b.Z, a.X*b.Y - a.Y*b.X}
+}
+
+// Len returns the Euclidean length.
+func (a Vec3) Len() float32 { return float32(math.Sqrt(float64(a.Dot(a)))) }
+
+// Normalize returns a scaled to unit length (a itself when its length is 0).
+func (a Vec3) Normalize() Vec3 {
+	l := a.Len()
+	if l == 0 {
+		return a
+	}
+	return a.Scale(1 / l)
+}
+
+// Lerp interpolates linearly from a to b.
+func (a Vec3) Lerp(b Vec3, t float32) Vec3 {
+	return Vec3{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t, a.Z + (b.Z-a.Z)*t}
+}
+
+// Mul returns the Hamilton product q*r (r applied first, then q).
+func (q Quat) Mul(r Quat) Quat {
+	return Quat{
+		q.W*r.X + q.X*r.W + q.Y*r.Z - q.Z*r.Y,
+		q.W*r.Y - q.X*r.Z + q.Y*r.W + q.Z*r.X,
+		q.W*r.Z + q.X*r.Y - q.Y*r.X + q.Z*r.W,
+		q.W*r.W - q.X*r.X - q.Y*r.Y - q.Z*r.Z,
+	}
+}
+
+// Conj returns the conjugate (the inverse of a unit quaternion).
+func (q Quat) Conj() Quat { return Quat{-q.X, -q.Y, -q.Z, q.W} }
+
+// Dot returns the 4D dot product.
+func (q Quat) Dot(r Quat) float32 { return q.X*r.X + q.Y*r.Y + q.Z*r.Z + q.W*r.W }
+
+// Neg returns -q (the same rotation).
+func (q Quat) Neg() Quat { return Quat{-q.X, -q.Y, -q.Z, -q.W} }
+
+// Normalize returns q scaled to unit length (identity when q is zero).
+func (q Quat) Normalize() Quat {
+	l := float32(math.Sqrt(float64(q.Dot(q))))
+	if l == 0 || l != l {
+		return IdentityQuat
+	}
+	inv := 1 / l
+	return Quat{q.X * inv, q.Y * inv, q.Z * inv, q.W * inv}
+}
+
+// Rotate applies the rotation q to v.
+func (q Quat) Rotate(v Vec3) Vec3 {
+	// v' = v + 2w(u×v) + 2u×(u×v), u = (x,y,z)
+	u := Vec3{q.X, q.Y, q.Z}
+	t := u.Cross(v).Scale(2)
+	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+}
+
+// AxisAngle returns the rotation of angle radians about the unit axis.
+func AxisAngle(axis Vec3, angle float32) Quat {
+	s, c := math.Sincos(float64(angle) / 2)
+	return Quat{axis.X * float32(s), axis.Y * float32(s), axis.Z * float32(s), float32(c)}
+}
+
+// Nlerp blends from q to r by t along the shorter arc and normalises.
+func (q Quat) Nlerp(r Quat, t float32) Quat {
+	if q.Dot(r) < 0 {
+		r = r.Neg()
+	}
+	return Quat{
+		q.X + (r.X-q.X)*t, q.Y + (r.Y-q.Y)*t, q.Z + (r.Z-q.Z)*t, q.W + (r.W-q.W)*t,
+	}.Normalize()
+}
+
+// AngleBetween returns the angle in radians of the rotation taking q to r
+// (0..π), treating q and -q as the same rotation.
+func AngleBetween(q, r Quat) float64 {
+	d := math.Abs(float64(q.Normalize().Dot(r.Normalize())))
+	if d > 1 {
+		d = 1
+	}
+	return 2 * math.Acos(d)
+}
+
+// Mul composes parent*child: the child's transform expressed in the parent's
+// space (Unity's non-shearing approximation for non-uniform scale).
+func (p Transform) Mul(c Transform) Transform {
+	return Transform{
+		T: p.T.Add(p.R.Rotate(p.S.Mul(c.T))),
+		R: p.R.Mul(c.R),
+		S: p.S.Mul(c.S),
+	}
+}
+
+// Point applies the transform to a point.
+func (p Transform) Point(v Vec3) Vec3 { return p.T.Add(p.R.Rotate(p.S.Mul(v))) }
+
+// Inverse returns the inverse transform (exact for uniform scale).
+func (p Transform) Inverse() Transform {
+	inv := p.R.Conj()
+	s := Vec3{recip(p.S.X), recip(p.S.Y), recip(p.S.Z)}
+	return Transform{T: s.Mul(inv.Rotate(p.T)).Scale(-1), R: inv, S: s}
+}
+
+func recip(x float32) float32 {
+	if x == 0 {
+		return 0
+	}
+	return 1 / x
+}
+
+// EulerOrder is Unity's rotation order for Euler angles (m_RotationOrder).
+type EulerOrder int
+
+// Unity's rotation orders. The name lists the axes in the order the
+// rotations are applied; Unity's default (4) applies Z, then X, then Y.
+const (
+	OrderXYZ EulerOrder = 0
+	OrderXZY EulerOrder = 1
+	OrderYZX EulerOrder = 2
+	OrderYXZ EulerOrder = 3
+	OrderZXY EulerOrder = 4
+	OrderZYX EulerOrder = 5
+)
+
+// FromEuler returns the rotation of Euler angles in degrees applied in the
+// given order (OrderZXY: Z first, then X, then Y, i.e. q = qy*qx*qz).
+func FromEuler(deg Vec3, order EulerOrder) Quat {
+	const d2r = math.Pi / 180
+	qx := AxisAngle(Vec3{1, 0, 0}, deg.X*d2r)
+	qy := AxisAngle(Vec3{0, 1, 0}, deg.Y*d2r)
+	qz := AxisAngle(Vec3{0, 0, 1}, deg.Z*d2r)
+	switch order {
+	case OrderXYZ:
+		return qz.Mul(qy).Mul(qx)
+	case OrderXZY:
+		return qy.Mul(qz).Mul(qx)
+	case OrderYZX:
+		return qx.Mul(qz).Mul(qy)
+	case OrderYXZ:
+		return qz.Mul(qx).Mul(qy)
+	case OrderZYX:
+		return qx.Mul(qy).Mul(qz)
+	default: // OrderZXY
+		return qy.Mul(qx).Mul(qz)
+	}
+}

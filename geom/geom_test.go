@@ -1,0 +1,59 @@
+package geom
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-5 }
+
+func TestRotateMatchesAxisAngle(t *testing.T) {
+	cases := []struct {
+		name string
+		q    Quat
+		in   Vec3
+		want Vec3
+	}{
+		{"90 about y takes x to -z", AxisAngle(V3(0, 1, 0), math.Pi/2), V3(1, 0, 0), V3(0, 0, -1)},
+		{"90 about z takes x to y", AxisAngle(V3(0, 0, 1), math.Pi/2), V3(1, 0, 0), V3(0, 1, 0)},
+		{"90 about x takes y to z", AxisAngle(V3(1, 0, 0), math.Pi/2), V3(0, 1, 0), V3(0, 0, 1)},
+		{"identity", IdentityQuat, V3(1, 2, 3), V3(1, 2, 3)},
+	}
+	for _, c := range cases {
+		got := c.q.Rotate(c.in)
+		if !near(got.X, c.want.X) || !near(got.Y, c.want.Y) || !near(got.Z, c.want.Z) {
+			t.Errorf("%s: got %v want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestEulerDefaultOrderIsZThenXThenY(t *testing.T) {
+	e := V3(30, 40, 50)
+	q := FromEuler(e, OrderZXY)
+	v := V3(0.3, -0.2, 0.9)
+	step := AxisAngle(V3(0, 0, 1), 50*math.Pi/180).Rotate(v)
+	step = AxisAngle(V3(1, 0, 0), 30*math.Pi/180).Rotate(step)
+	step = AxisAngle(V3(0, 1, 0), 40*math.Pi/180).Rotate(step)
+	got := q.Rotate(v)
+	if !near(got.X, step.X) || !near(got.Y, step.Y) || !near(got.Z, step.Z) {
+		t.Fatalf("got %v want %v", got, step)
+	}
+}
+
+func TestTransformInverseUndoesMul(t *testing.T) {
+	a := Transform{T: V3(1, 2, 3), R: AxisAngle(V3(0, 1, 0), 0.7), S: V3(2, 2, 2)}
+	p := V3(0.5, -1, 4)
+	back := a.Inverse().Point(a.Point(p))
+	if !near(back.X, p.X) || !near(back.Y, p.Y) || !near(back.Z, p.Z) {
+		t.Fatalf("got %v want %v", back, p)
+	}
+}
+
+func TestNlerpTakesShortArc(t *testing.T) {
+	q := AxisAngle(V3(0, 1, 0), 0.1)
+	r := AxisAngle(V3(0, 1, 0), 0.3).Neg()
+	m := q.Nlerp(r, 0.5)
+	if a := AngleBetween(m, AxisAngle(V3(0, 1, 0), 0.2)); a > 1e-4 {
+		t.Fatalf("midpoint off by %g rad", a)
+	}
+}

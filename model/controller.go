@@ -1,0 +1,221 @@
+package model
+
+// ParamType is an animator parameter's kind (Unity's values).
+type ParamType int32
+
+// Parameter kinds.
+const (
+	ParamFloat   ParamType = 1
+	ParamInt     ParamType = 3
+	ParamBool    ParamType = 4
+	ParamTrigger ParamType = 9
+)
+
+// Parameter is an animator parameter with its default value.
+type Parameter struct {
+	Name string
+	Hash uint32
+	Type ParamType
+	// Default holds the default: the float, the int (as a float64-exact
+	// value), or 1/0 for bools and triggers.
+	Default float64
+}
+
+// ConditionMode is a transition condition's test (Unity's values).
+type ConditionMode int32
+
+// Condition modes.
+const (
+	CondIf       ConditionMode = 1 // bool/trigger true
+	CondIfNot    ConditionMode = 2 // bool false
+	CondGreater  ConditionMode = 3
+	CondLess     ConditionMode = 4
+	CondExitTime ConditionMode = 5
+	CondEquals   ConditionMode = 6
+	CondNotEqual ConditionMode = 7
+)
+
+// Condition is one test of a transition.
+type Condition struct {
+	Mode ConditionMode
+	// Param indexes Controller.Parameters (-1 when the hash names none);
+	// ParamHash is the stored hash.
+	Param     int
+	ParamHash uint32
+	Threshold float32
+	ExitTime  float32
+}
+
+// Selector destinations: a destination below SelectorBase names a state of
+// the machine; SelectorBase+n names selector node n; NoDestination names
+// nothing.
+const (
+	SelectorBase  uint32 = 30000
+	NoDestination uint32 = 0xFFFFFFFF
+)
+
+// InterruptionSource says which transitions may interrupt a transition.
+type InterruptionSource int32
+
+// Interruption sources (Unity's values).
+const (
+	InterruptNone                  InterruptionSource = 0
+	InterruptSource                InterruptionSource = 1
+	InterruptDestination           InterruptionSource = 2
+	InterruptSourceThenDestination InterruptionSource = 3
+	InterruptDestinationThenSource InterruptionSource = 4
+)
+
+// Transition is a state (or any-state) transition.
+type Transition struct {
+	Name         string
+	FullPathHash uint32
+	ID, UserID   uint32
+	// Destination: a state index below SelectorBase, SelectorBase+n a
+	// selector node, NoDestination nothing.
+	Destination         uint32
+	Conditions          []Condition
+	Duration            float32 // seconds if HasFixedDuration, else normalised
+	Offset              float32 // normalised destination start time
+	ExitTime            float32 // normalised
+	HasExitTime         bool
+	HasFixedDuration    bool
+	CanTransitionToSelf bool
+	OrderedInterruption bool
+	Interruption        InterruptionSource
+}
+
+// SelectorTransition is a transition of an entry or exit selector node.
+type SelectorTransition struct {
+	Destination uint32
+	Conditions  []Condition
+}
+
+// Selector is an entry or exit node of a state machine.
+type Selector struct {
+	ID           uint32
+	FullPathHash uint32
+	IsEntry      bool
+	Transitions  []SelectorTransition
+}
+
+// BlendType is a blend tree node's kind (Unity's values).
+type BlendType int32
+
+// Blend tree kinds.
+const (
+	Blend1D                    BlendType = 0
+	Blend2DSimpleDirectional   BlendType = 1
+	Blend2DFreeformDirectional BlendType = 2
+	Blend2DFreeformCartesian   BlendType = 3
+	BlendDirect                BlendType = 4
+)
+
+// NoClip is a blend leaf's clip index when it has no clip.
+const NoClip = -1
+
+// BlendNode is a node of a blend tree. A leaf has no Children and a Clip.
+type BlendNode struct {
+	Type BlendType
+	// Param and ParamY index Controller.Parameters (-1 none).
+	Param, ParamY int
+	Children      []int        // node indexes
+	Thresholds    []float32    // 1D, per child
+	Positions     [][2]float32 // 2D, per child
+	ChildParams   []int        // direct, per child: parameter indexes
+	Normalize     bool         // direct: normalised blend values
+	// Clip indexes Controller.Clips (NoClip for none).
+	Clip        int
+	Duration    float32
+	CycleOffset float32
+	Mirror      bool
+}
+
+// BlendTree is a state's motion for one motion set: node 0 is the root. An
+// empty tree plays nothing.
+type BlendTree struct {
+	Nodes []BlendNode
+}
+
+// State is a state of a state machine.
+type State struct {
+	Name                             string
+	NameHash, PathHash, FullPathHash uint32
+	TagHash                          uint32
+	Transitions                      []Transition
+	// Motions holds one blend tree per motion set (a plain clip is a tree of
+	// one leaf); a layer picks its set by Layer.MotionSet.
+	Motions     []BlendTree
+	Speed       float32
+	CycleOffset float32
+	Mirror      bool
+	Loop        bool
+	// SpeedParam, MirrorParam, CycleOffsetParam and TimeParam index
+	// Controller.Parameters when the state uses them (-1 otherwise).
+	SpeedParam, MirrorParam, CycleOffsetParam, TimeParam int
+	WriteDefaults, IKOnFeet                              bool
+}
+
+// StateMachine is a compiled state machine (sub-state machines flattened,
+// as Unity compiles them).
+type StateMachine struct {
+	States       []State
+	AnyState     []Transition
+	Selectors    []Selector
+	DefaultState int
+	MotionSets   int
+}
+
+// LayerBlending is how a layer combines with those below it.
+type LayerBlending int32
+
+// Layer blending modes.
+const (
+	BlendOverride LayerBlending = 0
+	BlendAdditive LayerBlending = 1
+)
+
+// MaskElement is a skeleton-mask entry: a path hash and its weight.
+type MaskElement struct {
+	PathHash uint32
+	Weight   float32
+}
+
+// Layer is an animator controller layer.
+type Layer struct {
+	Name         string
+	Hash         uint32
+	StateMachine int
+	MotionSet    int
+	Blending     LayerBlending
+	Weight       float32
+	BodyMask     []uint32 // humanoid body-part mask bits
+	SkeletonMask []MaskElement
+	SyncedLayer  int // -1 when not synced
+	SyncedTiming bool
+	IKPass       bool
+}
+
+// Controller is a decoded animator controller.
+type Controller struct {
+	Name          string
+	Parameters    []Parameter
+	Layers        []Layer
+	StateMachines []StateMachine
+	// Clips are the clips blend leaves index; a null slot is the zero Ref.
+	Clips []Ref
+	// ClipNames holds the clip names where the source knows them (parallel
+	// to Clips).
+	ClipNames []string
+	Names     Names
+}
+
+// ParamIndex returns the index of the parameter with hash h, or -1.
+func (c *Controller) ParamIndex(h uint32) int {
+	for i := range c.Parameters {
+		if c.Parameters[i].Hash == h {
+			return i
+		}
+	}
+	return -1
+}

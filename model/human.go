@@ -1,0 +1,101 @@
+package model
+
+import "fmt"
+
+// Humanoid clip attributes: an Animator binding's attribute 7..41 are the
+// root and the IK goals (each T x y z, then Q x y z w), and attribute
+// FirstMuscleAttribute+m is muscle m.
+const (
+	FirstRootAttribute   = 7
+	FirstMuscleAttribute = 42
+	MuscleCount          = 95
+	BodyMuscleCount      = 55
+)
+
+// goalNames are the root and IK goals in attribute order, 7 values each
+// (T x y z, Q x y z w).
+var goalNames = [5]string{"Root", "LeftFoot", "RightFoot", "LeftHand", "RightHand"}
+
+var goalComponents = [7]string{"T.x", "T.y", "T.z", "Q.x", "Q.y", "Q.z", "Q.w"}
+
+// MuscleNames are the 95 muscles in Unity's order, named as the editor names
+// their clip properties.
+var MuscleNames = [MuscleCount]string{
+	"Spine Front-Back", "Spine Left-Right", "Spine Twist Left-Right",
+	"Chest Front-Back", "Chest Left-Right", "Chest Twist Left-Right",
+	"UpperChest Front-Back", "UpperChest Left-Right", "UpperChest Twist Left-Right",
+	"Neck Nod Down-Up", "Neck Tilt Left-Right", "Neck Turn Left-Right",
+	"Head Nod Down-Up", "Head Tilt Left-Right", "Head Turn Left-Right",
+	"Left Eye Down-Up", "Left Eye In-Out", "Right Eye Down-Up", "Right Eye In-Out",
+	"Jaw Close", "Jaw Left-Right",
+	"Left Upper Leg Front-Back", "Left Upper Leg In-Out", "Left Upper Leg Twist In-Out",
+	"Left Lower Leg Stretch", "Left Lower Leg Twist In-Out",
+	"Left Foot Up-Down", "Left Foot Twist In-Out", "Left Toes Up-Down",
+	"Right Upper Leg Front-Back", "Right Upper Leg In-Out", "Right Upper Leg Twist In-Out",
+	"Right Lower Leg Stretch", "Right Lower Leg Twist In-Out",
+	"Right Foot Up-Down", "Right Foot Twist In-Out", "Right Toes Up-Down",
+	"Left Shoulder Down-Up", "Left Shoulder Front-Back",
+	"Left Arm Down-Up", "Left Arm Front-Back", "Left Arm Twist In-Out",
+	"Left Forearm Stretch", "Left Forearm Twist In-Out",
+	"Left Hand Down-Up", "Left Hand In-Out",
+	"Right Shoulder Down-Up", "Right Shoulder Front-Back",
+	"Right Arm Down-Up", "Right Arm Front-Back", "Right Arm Twist In-Out",
+	"Right Forearm Stretch", "Right Forearm Twist In-Out",
+	"Right Hand Down-Up", "Right Hand In-Out",
+	"LeftHand.Thumb.1 Stretched", "LeftHand.Thumb.Spread", "LeftHand.Thumb.2 Stretched", "LeftHand.Thumb.3 Stretched",
+	"LeftHand.Index.1 Stretched", "LeftHand.Index.Spread", "LeftHand.Index.2 Stretched", "LeftHand.Index.3 Stretched",
+	"LeftHand.Middle.1 Stretched", "LeftHand.Middle.Spread", "LeftHand.Middle.2 Stretched", "LeftHand.Middle.3 Stretched",
+	"LeftHand.Ring.1 Stretched", "LeftHand.Ring.Spread", "LeftHand.Ring.2 Stretched", "LeftHand.Ring.3 Stretched",
+	"LeftHand.Little.1 Stretched", "LeftHand.Little.Spread", "LeftHand.Little.2 Stretched", "LeftHand.Little.3 Stretched",
+	"RightHand.Thumb.1 Stretched", "RightHand.Thumb.Spread", "RightHand.Thumb.2 Stretched", "RightHand.Thumb.3 Stretched",
+	"RightHand.Index.1 Stretched", "RightHand.Index.Spread", "RightHand.Index.2 Stretched", "RightHand.Index.3 Stretched",
+	"RightHand.Middle.1 Stretched", "RightHand.Middle.Spread", "RightHand.Middle.2 Stretched", "RightHand.Middle.3 Stretched",
+	"RightHand.Ring.1 Stretched", "RightHand.Ring.Spread", "RightHand.Ring.2 Stretched", "RightHand.Ring.3 Stretched",
+	"RightHand.Little.1 Stretched", "RightHand.Little.Spread", "RightHand.Little.2 Stretched", "RightHand.Little.3 Stretched",
+}
+
+// HumanAttributeName returns the editor's property name of an Animator
+// binding attribute ("RootT.x", "LeftHandQ.w", a muscle name), and false
+// for an attribute outside the humanoid layout.
+func HumanAttributeName(attr uint32) (string, bool) {
+	switch {
+	case attr >= FirstRootAttribute && attr < FirstMuscleAttribute:
+		i := attr - FirstRootAttribute
+		return goalNames[i/7] + goalComponents[i%7], true
+	case attr >= FirstMuscleAttribute && attr < FirstMuscleAttribute+MuscleCount:
+		return MuscleNames[attr-FirstMuscleAttribute], true
+	}
+	return "", false
+}
+
+// HumanAttributeByName is the inverse of HumanAttributeName.
+func HumanAttributeByName(name string) (uint32, bool) {
+	for a := uint32(FirstRootAttribute); a < FirstMuscleAttribute+MuscleCount; a++ {
+		if n, _ := HumanAttributeName(a); n == name {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// TransformPropertyName returns the editor's name of a Transform channel
+// ("m_LocalPosition.x", "m_LocalRotation.w", "m_LocalScale.z",
+// "localEulerAnglesRaw.y").
+func TransformPropertyName(p TransformProp, component int) string {
+	comps := "xyzw"
+	if component < 0 || component > 3 {
+		return fmt.Sprintf("#component%d", component)
+	}
+	c := string(comps[component])
+	switch p {
+	case PropPosition:
+		return "m_LocalPosition." + c
+	case PropRotation:
+		return "m_LocalRotation." + c
+	case PropScale:
+		return "m_LocalScale." + c
+	case PropEuler:
+		return "localEulerAnglesRaw." + c
+	}
+	return "#" + c
+}

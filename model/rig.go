@@ -1,0 +1,42 @@
+package model
+
+import "github.com/mecanim/mecanim/geom"
+
+// RigNode is one GameObject of a hierarchy with its Transform.
+type RigNode struct {
+	Name   string
+	Path   string // below the rig's root GameObject ("" for the root)
+	Parent int    // -1 for the root
+	Local  geom.Transform
+	// GameObject and Transform identify the source objects (zero if none).
+	GameObject, Transform Ref
+}
+
+// AnimatorInfo is an Animator component: what it plays and on what.
+type AnimatorInfo struct {
+	Name            string // the GameObject's name
+	GameObject      Ref
+	Controller      Ref
+	Avatar          Ref
+	ApplyRootMotion bool
+	Enabled         bool
+}
+
+// Rig is a hierarchy below an Animator's GameObject (the nested-Animator
+// rule: a rig stops at Animators below it that have a controller). Nodes
+// are parents before children; node 0 is the root.
+type Rig struct {
+	Name     string
+	Nodes    []RigNode
+	Animator *AnimatorInfo
+}
+
+// Names returns the rig's path names keyed by their hashes, for resolving
+// clip bindings.
+func (r *Rig) Names() Names {
+	n := make(Names, len(r.Nodes))
+	for _, nd := range r.Nodes {
+		n[PathHash(nd.Path)] = nd.Path
+	}
+	return n
+}

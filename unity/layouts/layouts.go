@@ -161,14 +161,20 @@ func (r *reader) strIndex(t *table, what string) string {
 
 const magic = "MLAYOUT1"
 
-// maxInflated bounds the inflated table (it is about 250 KB).
-const maxInflated = 16 << 20
+// maxInflated bounds the inflated table; inflatedHint is a little above its
+// actual size (about 245 KB) so that inflating allocates once.
+const (
+	maxInflated  = 16 << 20
+	inflatedHint = 256 << 10
+)
 
 func decode(z []byte) (*table, error) {
-	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxInflated+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(inflatedHint)
+	if _, err := buf.ReadFrom(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxInflated+1)); err != nil {
 		return nil, fmt.Errorf("%w: inflate: %w", ErrCorrupt, err)
 	}
+	raw := buf.Bytes()
 	if len(raw) > maxInflated || !bytes.HasPrefix(raw, []byte(magic)) {
 		return nil, fmt.Errorf("%w: bad header", ErrCorrupt)
 	}

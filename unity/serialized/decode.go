@@ -1,0 +1,74 @@
+package serialized
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mecanim/mecanim/unity/typetree"
+)
+
+// ErrNoTypeTree is wrapped when an object's type carries no type tree (a
+// stripped build): decoding it needs Unity's built-in class layouts for the
+// file's engine version instead.
+var ErrNoTypeTree = errors.New("no type tree in the file: decoding needs built-in class layouts for its Unity version")
+
+// ObjectError says which object of which file failed.
+type ObjectError struct {
+	File    string
+	PathID  int64
+	ClassID int32
+	Err     error
+}
+
+func (e *ObjectError) Error() string {
+	return fmt.Sprintf("serialized file %q: object %d (class %d): %v", e.File, e.PathID, e.ClassID, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *ObjectError) Unwrap() error { return e.Err }
+
+// Layout returns the compiled type tree of t, compiling it once per file.
+// It fails with ErrNoTypeTree when t has no tree.
+func (f *File) Layout(t *Type) (*typetree.Layout, error) {
+	if t == nil || t.Tree == nil {
+		return nil, ErrNoTypeTree
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if l, ok := f.layouts[t.Tree]; ok {
+		return l, nil
+	}
+	l, err := typetree.Compile(t.Tree)
+	if err != nil {
+		return nil, err
+	}
+	if f.layouts == nil {
+		f.layouts = make(map[*typetree.Tree]*typetree.Layout)
+	}
+	f.layouts[t.Tree] = l
+	return l, nil
+}
+
+// Decode reads object o and decodes it with its type's tree. Errors are
+// *ObjectError values wrapping the cause: ErrNoTypeTree for stripped files,
+// a *typetree.DecodeError for bad data. When the tree reads fewer bytes than
+// the object holds, Decode returns the value together with an error wrapping
+// *typetree.TrailingError.
+func (f *File) Decode(o *Object) (*typetree.Value, error) {
+	wrap := func(err error) error {
+		return &ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID, Err: err}
+	}
+	l, err := f.Layout(f.TypeOf(o))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	b, err := f.ReadObject(o)
+	if err != nil {
+		return nil, err
+	}
+	v, err := l.Decode(b, f.order())
+	if err != nil {
+		return v, wrap(err)
+	}
+	return v, nil
+}

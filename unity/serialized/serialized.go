@@ -1,0 +1,651 @@
+// Package serialized reads Unity SerializedFiles: the container format of
+// asset bundle members (CAB-...), level files and .assets files. A File holds
+// the header and metadata (Unity version, platform, types with their type
+// trees, the object table, external references); objects' bytes are read
+// lazily from the underlying io.ReaderAt, as debug/elf does with sections.
+//
+// Format versions 9 to 22 are supported (the 64-bit header of version 22 and
+// later included); older versions with the metadata at the file's end are
+// read where the layout is known (5 to 8).
+package serialized
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mecanim/mecanim/unity/binread"
+	"github.com/mecanim/mecanim/unity/typetree"
+)
+
+// ClassMonoBehaviour is the class id of MonoBehaviour, whose types carry a
+// script id hash.
+const ClassMonoBehaviour = 114
+
+// Limits that keep a corrupt header from causing huge reads.
+const (
+	minVersion = 5
+	maxVersion = 50 // generous: unknown future versions are read as 22+
+	// maxMetadata bounds the metadata read into memory (real files stay far below).
+	maxMetadata = 1 << 30
+)
+
+// ErrFormat is wrapped by every error about malformed input.
+var ErrFormat = errors.New("malformed serialized file")
+
+// FormatError says which file, where and what was wrong.
+type FormatError struct {
+	File   string // the File's Name
+	Offset int64  // absolute offset in the file, or -1 when not known
+	What   string
+	Err    error // underlying cause, may be nil
+}
+
+func (e *FormatError) Error() string {
+	s := "serialized file " + fmt.Sprintf("%q", e.File)
+	if e.Offset >= 0 {
+		s += fmt.Sprintf(" at offset %d", e.Offset)
+	}
+	s += ": " + e.What
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause; errors.Is(err, ErrFormat) holds for every FormatError.
+func (e *FormatError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrFormat, e.Err}
+	}
+	return []error{ErrFormat}
+}
+
+// File is an open SerializedFile.
+type File struct {
+	Name           string // name given to Open, used in errors
+	Version        uint32 // format version (9 … 22+)
+	UnityVersion   string // engine version that wrote the file, e.g. "2022.3.9f1"
+	Platform       int32  // BuildTarget
+	BigEndian      bool   // byte order of metadata and object data
+	EnableTypeTree bool   // whether types carry type trees
+	Types          []Type
+	Objects        []Object // in file order
+	// ScriptTypes lists the MonoScript references of script types (file index into Externals+1, path id).
+	ScriptTypes []ScriptRef
+	Externals   []External
+	RefTypes    []Type // managed-reference types (version 20+)
+	UserInfo    string
+
+	DataOffset   int64 // absolute offset of the object data area
+	MetadataSize uint32
+	FileSize     int64 // size claimed by the header
+
+	r     io.ReaderAt
+	size  int64
+	index map[int64]int // path id -> index into Objects
+
+	mu      sync.Mutex
+	layouts map[*typetree.Tree]*typetree.Layout
+}
+
+// Type is one entry of the file's type table.
+type Type struct {
+	ClassID         int32
+	Stripped        bool
+	ScriptTypeIndex int16    // index into File.ScriptTypes, or -1
+	ScriptID        [16]byte // script hash (MonoBehaviour and script types only)
+	OldTypeHash     [16]byte
+	Tree            *typetree.Tree // nil if the file has no type trees
+	// Dependencies lists indices into File.RefTypes this type references (version 21+).
+	Dependencies []int32
+	// ClassName, Namespace and Assembly name a managed-reference type (RefTypes only).
+	ClassName, Namespace, Assembly string
+}
+
+// Object is one entry of the object table.
+type Object struct {
+	PathID    int64
+	Offset    int64  // absolute offset of the object's bytes in the file
+	Size      uint32 // byte size of the object's data
+	TypeIndex int    // index into File.Types, or -1 (versions < 16 without a type table entry)
+	ClassID   int32
+}
+
+// External is a reference to another serialized file.
+type External struct {
+	Path string
+	GUID [16]byte
+	Type int32
+}
+
+// ScriptRef is an entry of the script-type table: a PPtr to a MonoScript.
+type ScriptRef struct {
+	FileIndex int32
+	PathID    int64
+}
+
+// order returns the file's byte order.
+func (f *File) order() binary.ByteOrder {
+	if f.BigEndian {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+// ByteOrder returns the byte order of the file's metadata and object data.
+func (f *File) ByteOrder() binary.ByteOrder { return f.order() }
+
+// header is the fixed part at the start of the file.
+type header struct {
+	metadataSize uint32
+	fileSize     int64
+	version      uint32
+	dataOffset   int64
+	bigEndian    bool
+	headerSize   int64 // where the metadata starts (version >= 9)
+}
+
+// parseHeader decodes the header from the first bytes of a file. prefix must
+// hold at least 48 bytes when available.
+func parseHeader(p []byte) (header, error) {
+	var h header
+	if len(p) < 20 {
+		return h, errors.New("shorter than a header")
+	}
+	be := binary.BigEndian
+	h.metadataSize = be.Uint32(p[0:])
+	h.fileSize = int64(be.Uint32(p[4:]))
+	h.version = be.Uint32(p[8:])
+	h.dataOffset = int64(be.Uint32(p[12:]))
+	if h.version < minVersion || h.version > maxVersion {
+		return h, fmt.Errorf("unsupported format version %d", h.version)
+	}
+	if h.version < 9 {
+		// Metadata at the end of the file; its first byte is the endianness.
+		h.headerSize = 16
+		return h, nil
+	}
+	switch p[16] {
+	case 0:
+	case 1:
+		h.bigEndian = true
+	default:
+		return h, fmt.Errorf("bad endianness byte %d", p[16])
+	}
+	h.headerSize = 20
+	if h.version >= 22 {
+		if len(p) < 48 {
+			return h, errors.New("shorter than a version 22 header")
+		}
+		h.metadataSize = be.Uint32(p[20:])
+		fs := be.Uint64(p[24:])
+		do := be.Uint64(p[32:])
+		if fs > 1<<62 || do > 1<<62 {
+			return h, errors.New("file size or data offset out of range")
+		}
+		h.fileSize = int64(fs)
+		h.dataOffset = int64(do)
+		h.headerSize = 48
+	}
+	return h, nil
+}
+
+// IsSerializedFile reports whether prefix (the first bytes of a file, at
+// least 48 when the file is that long) looks like a SerializedFile of the
+// given total size: a known version, a sane endianness byte, and sizes and
+// offsets that fit the file.
+func IsSerializedFile(prefix []byte, size int64) bool {
+	h, err := parseHeader(prefix)
+	if err != nil {
+		return false
+	}
+	if h.version < 9 {
+		return false // too old to recognise reliably by content
+	}
+	if h.fileSize != size && size >= 0 {
+		// Unity writes the exact size; allow a file padded after the data.
+		if h.fileSize > size || h.fileSize < h.headerSize {
+			return false
+		}
+	}
+	if h.dataOffset > h.fileSize || h.dataOffset < h.headerSize {
+		return false
+	}
+	if int64(h.metadataSize) > h.dataOffset-h.headerSize || h.metadataSize == 0 {
+		return false
+	}
+	return true
+}
+
+// Open reads the header and metadata of the SerializedFile in r (size bytes).
+// name is used in error messages. Object data is read later, on demand.
+func Open(r io.ReaderAt, size int64, name string) (*File, error) {
+	ferr := func(off int64, what string, err error) error {
+		return &FormatError{File: name, Offset: off, What: what, Err: err}
+	}
+	if size < 20 {
+		return nil, ferr(0, "file too small for a header", nil)
+	}
+	var hb [48]byte
+	n := int64(len(hb))
+	if size < n {
+		n = size
+	}
+	if _, err := r.ReadAt(hb[:n], 0); err != nil && err != io.EOF {
+		return nil, ferr(0, "reading header", err)
+	}
+	h, err := parseHeader(hb[:n])
+	if err != nil {
+		return nil, ferr(0, "header", err)
+	}
+	f := &File{
+		Name:         name,
+		Version:      h.version,
+		BigEndian:    h.bigEndian,
+		DataOffset:   h.dataOffset,
+		MetadataSize: h.metadataSize,
+		FileSize:     h.fileSize,
+		r:            r,
+		size:         size,
+	}
+	if h.metadataSize > maxMetadata {
+		return nil, ferr(0, fmt.Sprintf("metadata size %d too large", h.metadataSize), nil)
+	}
+	metaStart := h.headerSize
+	if h.version < 9 {
+		metaStart = h.fileSize - int64(h.metadataSize)
+		if h.fileSize > size {
+			return nil, ferr(4, fmt.Sprintf("header file size %d exceeds the %d bytes available", h.fileSize, size), nil)
+		}
+	}
+	if metaStart < 0 || metaStart+int64(h.metadataSize) > size {
+		return nil, ferr(0, fmt.Sprintf("metadata (%d bytes at %d) runs past the end of the %d-byte file", h.metadataSize, metaStart, size), nil)
+	}
+	if h.dataOffset < 0 || h.dataOffset > size {
+		return nil, ferr(12, fmt.Sprintf("data offset %d outside the %d-byte file", h.dataOffset, size), nil)
+	}
+	meta := make([]byte, h.metadataSize)
+	if _, err := r.ReadAt(meta, metaStart); err != nil && !(err == io.EOF && len(meta) == 0) {
+		return nil, ferr(metaStart, "reading metadata", err)
+	}
+	if h.version < 9 {
+		if len(meta) < 1 {
+			return nil, ferr(metaStart, "empty metadata", nil)
+		}
+		f.BigEndian = meta[0] != 0
+		meta = meta[1:]
+		metaStart++
+	}
+	br := binread.New(meta, f.order())
+	br.Base = metaStart
+	if err := f.readMetadata(br); err != nil {
+		return nil, ferr(-1, "metadata", err)
+	}
+	return f, nil
+}
+
+// maxString bounds the length of metadata strings (versions, paths).
+const maxString = 1 << 16
+
+func (f *File) readMetadata(r *binread.Reader) error {
+	v := f.Version
+	if v >= 7 {
+		f.UnityVersion = r.CString(maxString, "unity version")
+	}
+	if v >= 8 {
+		f.Platform = r.I32("target platform")
+	}
+	f.EnableTypeTree = true
+	if v >= 13 {
+		f.EnableTypeTree = r.Bool("enableTypeTree")
+	}
+	nTypes := r.Count(4, "type count")
+	if err := r.Err(); err != nil {
+		return err
+	}
+	f.Types = make([]Type, nTypes)
+	for i := range f.Types {
+		if err := f.readType(r, &f.Types[i], false); err != nil {
+			return fmt.Errorf("type %d: %w", i, err)
+		}
+	}
+	bigIDs := false
+	if v >= 7 && v < 14 {
+		bigIDs = r.I32("bigIDEnabled") != 0
+	}
+	minObj := 20
+	if v >= 14 {
+		minObj = 20
+	}
+	nObj := r.Count(minObj, "object count")
+	if err := r.Err(); err != nil {
+		return err
+	}
+	f.Objects = make([]Object, nObj)
+	f.index = make(map[int64]int, nObj)
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		switch {
+		case bigIDs:
+			o.PathID = r.I64("path id")
+		case v < 14:
+			o.PathID = int64(r.I32("path id"))
+		default:
+			r.Align(4)
+			o.PathID = r.I64("path id")
+		}
+		var start int64
+		if v >= 22 {
+			s := r.U64("object offset")
+			if s > 1<<62 {
+				r.Fail("object offset", fmt.Errorf("offset %d out of range", s))
+			}
+			start = int64(s)
+		} else {
+			start = int64(r.U32("object offset"))
+		}
+		o.Offset = f.DataOffset + start
+		o.Size = r.U32("object size")
+		typeID := r.I32("object type id")
+		o.TypeIndex = -1
+		if v < 16 {
+			o.ClassID = int32(r.U16("object class id"))
+			// typeID is the class id itself in old files; find its type entry.
+			for j := range f.Types {
+				if f.Types[j].ClassID == typeID {
+					o.TypeIndex = j
+					break
+				}
+			}
+			if o.TypeIndex < 0 && o.ClassID == 0 {
+				o.ClassID = typeID
+			}
+		} else {
+			if typeID < 0 || int(typeID) >= len(f.Types) {
+				r.Fail("object type id", fmt.Errorf("type index %d out of range (%d types)", typeID, len(f.Types)))
+				break
+			}
+			o.TypeIndex = int(typeID)
+			o.ClassID = f.Types[typeID].ClassID
+		}
+		if v < 11 {
+			r.U16("isDestroyed")
+		}
+		if v >= 11 && v < 17 {
+			r.I16("script type index")
+		}
+		if v == 15 || v == 16 {
+			r.U8("stripped")
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("object %d: %w", i, err)
+		}
+		if _, dup := f.index[o.PathID]; !dup {
+			f.index[o.PathID] = i
+		}
+	}
+	if v >= 11 {
+		n := r.Count(8, "script type count")
+		if r.Err() == nil {
+			f.ScriptTypes = make([]ScriptRef, n)
+		}
+		for i := range f.ScriptTypes {
+			s := &f.ScriptTypes[i]
+			s.FileIndex = r.I32("script file index")
+			if v < 14 {
+				s.PathID = int64(r.I32("script path id"))
+			} else {
+				r.Align(4)
+				s.PathID = r.I64("script path id")
+			}
+		}
+	}
+	nExt := r.Count(2, "external count")
+	if err := r.Err(); err != nil {
+		return err
+	}
+	f.Externals = make([]External, nExt)
+	for i := range f.Externals {
+		e := &f.Externals[i]
+		if v >= 6 {
+			r.CString(maxString, "external temp path")
+		}
+		if v >= 5 {
+			copy(e.GUID[:], r.Take(16, "external GUID"))
+			e.Type = r.I32("external type")
+		}
+		e.Path = r.CString(maxString, "external path")
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("external %d: %w", i, err)
+		}
+	}
+	if v >= 20 {
+		n := r.Count(4, "ref type count")
+		if err := r.Err(); err != nil {
+			return err
+		}
+		f.RefTypes = make([]Type, n)
+		for i := range f.RefTypes {
+			if err := f.readType(r, &f.RefTypes[i], true); err != nil {
+				return fmt.Errorf("ref type %d: %w", i, err)
+			}
+		}
+	}
+	if v >= 5 {
+		f.UserInfo = r.CString(maxString, "user information")
+	}
+	return r.Err()
+}
+
+func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {
+	v := f.Version
+	t.ClassID = r.I32("class id")
+	t.ScriptTypeIndex = -1
+	if v >= 16 {
+		t.Stripped = r.Bool("isStrippedType")
+	}
+	if v >= 17 {
+		t.ScriptTypeIndex = r.I16("script type index")
+	}
+	if v >= 13 {
+		if (isRef && t.ScriptTypeIndex >= 0) || (v < 16 && t.ClassID < 0) || (v >= 16 && t.ClassID == ClassMonoBehaviour) {
+			copy(t.ScriptID[:], r.Take(16, "script id"))
+		}
+		copy(t.OldTypeHash[:], r.Take(16, "old type hash"))
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if !f.EnableTypeTree {
+		return nil
+	}
+	var err error
+	if v >= 12 || v == 10 {
+		t.Tree, err = readBlobTree(r, v)
+	} else {
+		t.Tree, err = readLegacyTree(r, v)
+	}
+	if err != nil {
+		return fmt.Errorf("class %d type tree: %w", t.ClassID, err)
+	}
+	if v >= 21 {
+		if isRef {
+			t.ClassName = r.CString(maxString, "ref type class name")
+			t.Namespace = r.CString(maxString, "ref type namespace")
+			t.Assembly = r.CString(maxString, "ref type assembly")
+		} else {
+			n := r.Count(4, "type dependency count")
+			if r.Err() == nil && n > 0 {
+				t.Dependencies = make([]int32, n)
+				for i := range t.Dependencies {
+					t.Dependencies[i] = r.I32("type dependency")
+				}
+			}
+		}
+	}
+	return r.Err()
+}
+
+// maxNodes bounds a type tree's node count.
+const maxNodes = 1 << 20
+
+// readBlobTree reads the flat type-tree format of versions 10 and 12+.
+func readBlobTree(r *binread.Reader, v uint32) (*typetree.Tree, error) {
+	nodeSize := 24
+	if v >= 19 {
+		nodeSize = 32
+	}
+	n := r.Count(nodeSize, "type tree node count")
+	strSize := r.I32("type tree string buffer size")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if n > maxNodes {
+		return nil, fmt.Errorf("%d type tree nodes exceed the limit %d", n, maxNodes)
+	}
+	if strSize < 0 || int64(strSize) > int64(r.Len()-n*nodeSize) {
+		return nil, fmt.Errorf("type tree string buffer size %d exceeds the bytes remaining", strSize)
+	}
+	nodeBytes := r.Take(n*nodeSize, "type tree nodes")
+	strs := r.Take(int(strSize), "type tree strings")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	nr := binread.New(nodeBytes, r.Order)
+	t := &typetree.Tree{Nodes: make([]typetree.Node, n)}
+	// Names repeat a lot; share the string values.
+	cache := make(map[uint32]string)
+	str := func(off uint32) (string, error) {
+		if s, ok := cache[off]; ok {
+			return s, nil
+		}
+		var s string
+		if off&0x80000000 != 0 {
+			var ok bool
+			s, ok = typetree.CommonString(off &^ 0x80000000)
+			if !ok {
+				return "", fmt.Errorf("unknown common string offset %d", off&^0x80000000)
+			}
+		} else {
+			if int64(off) >= int64(len(strs)) {
+				return "", fmt.Errorf("string offset %d outside the %d-byte string buffer", off, len(strs))
+			}
+			b := strs[off:]
+			end := 0
+			for end < len(b) && b[end] != 0 {
+				end++
+			}
+			if end == len(b) {
+				return "", fmt.Errorf("string at offset %d has no terminator", off)
+			}
+			s = string(b[:end])
+		}
+		cache[off] = s
+		return s, nil
+	}
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		nd.Version = int32(nr.U16("node version"))
+		nd.Level = int(nr.U8("node level"))
+		nd.TypeFlags = nr.U8("node type flags")
+		typeOff := nr.U32("node type offset")
+		nameOff := nr.U32("node name offset")
+		nd.ByteSize = nr.I32("node byte size")
+		nd.Index = nr.I32("node index")
+		nd.Flags = nr.U32("node meta flag")
+		if v >= 19 {
+			nd.RefTypeHash = nr.U64("node ref type hash")
+		}
+		var err error
+		if nd.Type, err = str(typeOff); err != nil {
+			return nil, fmt.Errorf("node %d type: %w", i, err)
+		}
+		if nd.Name, err = str(nameOff); err != nil {
+			return nil, fmt.Errorf("node %d name: %w", i, err)
+		}
+	}
+	return t, nr.Err()
+}
+
+// maxLegacyDepth bounds the recursion of the old nested type-tree format.
+const maxLegacyDepth = 64
+
+// readLegacyTree reads the nested type-tree format of versions below 10 and 11.
+func readLegacyTree(r *binread.Reader, v uint32) (*typetree.Tree, error) {
+	t := &typetree.Tree{}
+	var rec func(level int) error
+	rec = func(level int) error {
+		if level > maxLegacyDepth {
+			return fmt.Errorf("type tree nested deeper than %d", maxLegacyDepth)
+		}
+		if len(t.Nodes) >= maxNodes {
+			return fmt.Errorf("more than %d type tree nodes", maxNodes)
+		}
+		var nd typetree.Node
+		nd.Level = level
+		nd.Type = r.CString(maxString, "node type")
+		nd.Name = r.CString(maxString, "node name")
+		nd.ByteSize = r.I32("node byte size")
+		if v == 2 {
+			r.I32("node variable count")
+		}
+		if v != 3 {
+			nd.Index = r.I32("node index")
+		}
+		nd.TypeFlags = uint8(r.I32("node is-array"))
+		nd.Version = r.I32("node version")
+		if v != 3 {
+			nd.Flags = r.U32("node meta flag")
+		}
+		nChildren := r.Count(14, "node child count")
+		if err := r.Err(); err != nil {
+			return err
+		}
+		t.Nodes = append(t.Nodes, nd)
+		for i := 0; i < nChildren; i++ {
+			if err := rec(level + 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := rec(0); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Object returns the object with the given path id.
+func (f *File) Object(pathID int64) (*Object, bool) {
+	i, ok := f.index[pathID]
+	if !ok {
+		return nil, false
+	}
+	return &f.Objects[i], true
+}
+
+// TypeOf returns the type table entry of o, or nil when it has none.
+func (f *File) TypeOf(o *Object) *Type {
+	if o.TypeIndex < 0 || o.TypeIndex >= len(f.Types) {
+		return nil
+	}
+	return &f.Types[o.TypeIndex]
+}
+
+// ReadObject returns a fresh copy of o's bytes, after checking that they lie
+// inside the file.
+func (f *File) ReadObject(o *Object) ([]byte, error) {
+	end := o.Offset + int64(o.Size)
+	if o.Offset < 0 || end > f.size || end < o.Offset {
+		return nil, &FormatError{File: f.Name, Offset: o.Offset,
+			What: fmt.Sprintf("object %d (%d bytes at %d) runs past the end of the %d-byte file", o.PathID, o.Size, o.Offset, f.size)}
+	}
+	b := make([]byte, o.Size)
+	if _, err := f.r.ReadAt(b, o.Offset); err != nil && !(err == io.EOF && len(b) == 0) {
+		return nil, &FormatError{File: f.Name, Offset: o.Offset, What: fmt.Sprintf("reading object %d", o.PathID), Err: err}
+	}
+	return b, nil
+}

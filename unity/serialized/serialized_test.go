@@ -1,0 +1,128 @@
+package serialized
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/mecanim/mecanim/internal/corpustest"
+)
+
+func openCorpus(t testing.TB, rel string) (*File, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(corpustest.Path(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(bytes.NewReader(b), int64(len(b)), rel)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", rel, err)
+	}
+	return f, b
+}
+
+func TestOpenPlayerLevelReadsMetadata(t *testing.T) {
+	f, b := openCorpus(t, "unitydatatools/player-2022.1.20f1/level0")
+	if !IsSerializedFile(b[:48], int64(len(b))) {
+		t.Error("IsSerializedFile = false for level0")
+	}
+	if f.Version != 22 || f.UnityVersion != "2022.1.20f1" || f.Platform != 2 || f.BigEndian || !f.EnableTypeTree {
+		t.Errorf("header: version %d unity %q platform %d big %v typetree %v", f.Version, f.UnityVersion, f.Platform, f.BigEndian, f.EnableTypeTree)
+	}
+	if len(f.Objects) != 94 {
+		t.Errorf("%d objects, want 94", len(f.Objects))
+	}
+	wantExt := []string{"sharedassets0.assets", "Library/unity default resources"}
+	if len(f.Externals) != len(wantExt) {
+		t.Fatalf("externals %v", f.Externals)
+	}
+	for i, e := range f.Externals {
+		if e.Path != wantExt[i] {
+			t.Errorf("external %d = %q, want %q", i, e.Path, wantExt[i])
+		}
+	}
+	if f.Externals[1].GUID[8] != 0x0e {
+		t.Errorf("external 1 GUID %x", f.Externals[1].GUID)
+	}
+	counts := map[int32]int{}
+	for i := range f.Objects {
+		counts[f.Objects[i].ClassID]++
+	}
+	if counts[1] != 42 || counts[4] != 42 || counts[137] != 3 {
+		t.Errorf("class counts %v, want 42 GameObjects, 42 Transforms, 3 SkinnedMeshRenderers", counts)
+	}
+	o, ok := f.Object(2)
+	if !ok || o.ClassID != 1 {
+		t.Fatalf("Object(2) = %+v, %v", o, ok)
+	}
+	v, err := f.Decode(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Field("m_Name").Str(); got != "Directional Light" {
+		t.Errorf("object 2 m_Name = %q", got)
+	}
+}
+
+func TestEveryObjectDecodesToItsExactSize(t *testing.T) {
+	f, _ := openCorpus(t, "unitydatatools/player-2022.1.20f1/level0")
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if _, err := f.Decode(o); err != nil {
+			t.Errorf("object %d: %v", o.PathID, err)
+		}
+	}
+}
+
+func TestOpenRejectsNonSerializedInput(t *testing.T) {
+	junk := []byte("this is so wrong!")
+	long := make([]byte, 64)
+	copy(long, junk)
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"text", junk},
+		{"text padded", long},
+		{"zeros", make([]byte, 100)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Open(bytes.NewReader(tc.data), int64(len(tc.data)), tc.name); err == nil {
+				t.Fatal("Open succeeded")
+			} else if !errors.Is(err, ErrFormat) {
+				t.Errorf("error %v does not wrap ErrFormat", err)
+			}
+			if IsSerializedFile(tc.data, int64(len(tc.data))) {
+				t.Error("IsSerializedFile = true")
+			}
+		})
+	}
+}
+
+func TestTruncatedFileFailsWithoutPanicking(t *testing.T) {
+	_, b := openCorpus(t, "unitydatatools/player-2022.1.20f1/level0")
+	for _, n := range []int{20, 47, 48, 100, 1000, 0x6000, len(b) - 1} {
+		f, err := Open(bytes.NewReader(b[:n]), int64(n), "cut")
+		if err != nil {
+			continue
+		}
+		for i := range f.Objects {
+			f.Decode(&f.Objects[i])
+		}
+	}
+}
+
+func TestDecodeWithoutTypeTreeSaysLayoutsAreNeeded(t *testing.T) {
+	f := &File{Name: "x", Types: []Type{{ClassID: 1}}, Objects: []Object{{PathID: 1, TypeIndex: 0, ClassID: 1}}}
+	_, err := f.Decode(&f.Objects[0])
+	if !errors.Is(err, ErrNoTypeTree) {
+		t.Fatalf("err = %v, want ErrNoTypeTree", err)
+	}
+	var oe *ObjectError
+	if !errors.As(err, &oe) || oe.PathID != 1 {
+		t.Errorf("err %v is not an *ObjectError for path id 1", err)
+	}
+}

@@ -1,0 +1,261 @@
+package typetree
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrShort is wrapped when an object's bytes end before its type tree does.
+var ErrShort = errors.New("data ends early")
+
+// ErrUnknownLayout is wrapped when a field has a variable size but no
+// children and no known primitive type (for example managed-reference data),
+// so its bytes cannot be read from the tree alone.
+var ErrUnknownLayout = errors.New("field layout unknown")
+
+// DecodeError says which field failed, where and why.
+type DecodeError struct {
+	Path   string // field path from the root, e.g. "m_MuscleClip.m_Clip.data[3].x"
+	Type   string // the field's Unity type
+	Offset int    // byte offset within the object
+	Err    error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("field %s (%s) at byte %d: %v", e.Path, e.Type, e.Offset, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// TrailingError reports that decoding consumed fewer bytes than the object
+// holds. Decode returns it (with the decoded value) so callers can check
+// "reads the object to exactly its byte size".
+type TrailingError struct {
+	Consumed, Size int
+}
+
+func (e *TrailingError) Error() string {
+	return fmt.Sprintf("type tree consumed %d of the object's %d bytes", e.Consumed, e.Size)
+}
+
+// Decode decodes data with tree t in the given byte order, requiring that the
+// tree consumes data exactly. When only the trailing-bytes check fails, it
+// returns the value together with a *TrailingError.
+func Decode(t *Tree, data []byte, order binary.ByteOrder) (*Value, error) {
+	l, err := Compile(t)
+	if err != nil {
+		return nil, err
+	}
+	return l.Decode(data, order)
+}
+
+// Decode decodes data (one object's bytes) in the given byte order. It
+// returns a *TrailingError, together with the value, when bytes remain after
+// the root; any other error comes with a nil value.
+func (l *Layout) Decode(data []byte, order binary.ByteOrder) (*Value, error) {
+	v, n, err := l.DecodePrefix(data, order)
+	if err != nil {
+		return nil, err
+	}
+	if n != len(data) {
+		return v, &TrailingError{Consumed: n, Size: len(data)}
+	}
+	return v, nil
+}
+
+// DecodePrefix decodes the root from the start of data and returns the number
+// of bytes consumed (alignment padding included).
+func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder) (*Value, int, error) {
+	d := decoder{l: l, data: data, big: order == binary.BigEndian}
+	v := new(Value)
+	if err := d.value(0, v); err != nil {
+		return nil, 0, err
+	}
+	return v, d.pos, nil
+}
+
+type decoder struct {
+	l    *Layout
+	data []byte
+	pos  int
+	big  bool
+}
+
+// fail builds the error for node i; callers up the stack prefix their names.
+func (d *decoder) fail(i int32, err error) error {
+	n := d.l.nodes[i].node
+	return &DecodeError{Path: n.Name, Type: n.Type, Offset: d.pos, Err: err}
+}
+
+// failIn is fail for an error inside array node i whose path the caller
+// prefixes with the array's name: it leaves the path empty.
+func (d *decoder) failIn(i int32, err error) error {
+	n := d.l.nodes[i].node
+	return &DecodeError{Path: "", Type: n.Type, Offset: d.pos, Err: err}
+}
+
+// within prefixes a child's error path with the parent's name (or an index).
+func within(err error, prefix string) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		if de.Path == "" {
+			de.Path = prefix
+		} else if strings.HasPrefix(de.Path, "[") {
+			de.Path = prefix + de.Path
+		} else {
+			de.Path = prefix + "." + de.Path
+		}
+	}
+	return err
+}
+
+func (d *decoder) align(a bool) error {
+	if !a {
+		return nil
+	}
+	p := (d.pos + 3) &^ 3
+	if p > len(d.data) {
+		return ErrShort
+	}
+	d.pos = p
+	return nil
+}
+
+func (d *decoder) count() (int, error) {
+	if len(d.data)-d.pos < 4 {
+		return 0, fmt.Errorf("%w: array size needs 4 bytes, %d remain", ErrShort, len(d.data)-d.pos)
+	}
+	var u uint32
+	if d.big {
+		u = binary.BigEndian.Uint32(d.data[d.pos:])
+	} else {
+		u = binary.LittleEndian.Uint32(d.data[d.pos:])
+	}
+	d.pos += 4
+	n := int32(u)
+	if n < 0 {
+		return 0, fmt.Errorf("negative size %d", n)
+	}
+	return int(n), nil
+}
+
+// value decodes node i into v.
+func (d *decoder) value(i int32, v *Value) error {
+	c := &d.l.nodes[i]
+	v.node = c.node
+	switch c.op {
+	case opPrim:
+		sz := c.prim.Size()
+		if len(d.data)-d.pos < sz {
+			return d.fail(i, fmt.Errorf("%w: need %d bytes, %d remain", ErrShort, sz, len(d.data)-d.pos))
+		}
+		v.setPrim(c.prim, d.data[d.pos:], d.big)
+		d.pos += sz
+	case opString:
+		n, err := d.count()
+		if err != nil {
+			return d.fail(i, fmt.Errorf("string length: %w", err))
+		}
+		if n > len(d.data)-d.pos {
+			return d.fail(i, fmt.Errorf("%w: string of %d bytes, %d remain", ErrShort, n, len(d.data)-d.pos))
+		}
+		v.kind = KindString
+		v.str = string(d.data[d.pos : d.pos+n])
+		d.pos += n
+	case opArray:
+		if err := d.array(i, c, v); err != nil {
+			return within(err, c.node.Name)
+		}
+	case opWrap:
+		a := &d.l.nodes[c.elem]
+		if err := d.array(c.elem, a, v); err != nil {
+			return within(err, c.node.Name)
+		}
+		v.node = c.node
+		if err := d.align(a.align); err != nil {
+			return d.fail(i, err)
+		}
+	case opStruct:
+		v.kind = KindStruct
+		if len(c.children) > 0 {
+			v.elems = make([]Value, len(c.children))
+			for k, ch := range c.children {
+				if err := d.value(ch, &v.elems[k]); err != nil {
+					return within(err, c.node.Name)
+				}
+			}
+		}
+	case opBlob:
+		n := int(c.node.ByteSize)
+		if n > len(d.data)-d.pos {
+			return d.fail(i, fmt.Errorf("%w: need %d bytes, %d remain", ErrShort, n, len(d.data)-d.pos))
+		}
+		v.kind = KindBlob
+		v.raw = d.data[d.pos : d.pos+n : d.pos+n]
+		d.pos += n
+	default:
+		return d.fail(i, fmt.Errorf("%w: type %q has variable size and no children", ErrUnknownLayout, c.node.Type))
+	}
+	if err := d.align(c.align); err != nil {
+		return d.fail(i, err)
+	}
+	return nil
+}
+
+// array decodes array node i (children: size, data) into v.
+func (d *decoder) array(i int32, c *cnode, v *Value) error {
+	n, err := d.count()
+	if err != nil {
+		return d.failIn(i, err)
+	}
+	e := &d.l.nodes[c.elem]
+	v.kind = KindArray
+	v.elem = e.node
+	rem := len(d.data) - d.pos
+	if c.packed {
+		sz := c.prim.Size()
+		if int64(n)*int64(sz) > int64(rem) {
+			return d.failIn(i, fmt.Errorf("%w: %d elements of %d bytes, %d bytes remain", ErrShort, n, sz, rem))
+		}
+		v.prim, v.big = c.prim, d.big
+		v.raw = d.data[d.pos : d.pos+n*sz : d.pos+n*sz]
+		d.pos += n * sz
+		return nil
+	}
+	min := e.minSize
+	if min < 1 {
+		min = 1
+	}
+	if int64(n)*min > int64(rem) {
+		return d.failIn(i, fmt.Errorf("%w: %d elements of at least %d bytes, %d bytes remain", ErrShort, n, min, rem))
+	}
+	if n > 0 {
+		v.elems = make([]Value, n)
+		for k := range v.elems {
+			if err := d.value(c.elem, &v.elems[k]); err != nil {
+				return elemErr(err, k)
+			}
+		}
+	}
+	return nil
+}
+
+// elemErr replaces the element node's name ("data") at the start of a
+// failed element's path with its index.
+func elemErr(err error, k int) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		rest := de.Path
+		if j := strings.IndexAny(rest, ".["); j >= 0 {
+			rest = rest[j:]
+		} else {
+			rest = ""
+		}
+		de.Path = "[" + strconv.Itoa(k) + "]" + rest
+	}
+	return err
+}

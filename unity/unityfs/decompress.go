@@ -16,6 +16,12 @@ import (
 // few bytes of slack for the final literals.
 const lz4MaxRatio = 255
 
+// lzmaMaxRatio bounds how much an LZMA stream can expand. The format's
+// probability floor limits a long run of zeros to roughly 8000:1 (a good
+// encoder reaches about 7000:1), so a declared size beyond this ratio cannot
+// be genuine.
+const lzmaMaxRatio = 1 << 14
+
 // lzmaGrowStep is the first output allocation for an LZMA block; the buffer
 // then doubles as data actually arrives, up to the declared size, so that a
 // hostile header declaring a huge block over a few bytes of garbage cannot
@@ -71,6 +77,9 @@ func decompressLZ4(src []byte, usize int) ([]byte, error) {
 func decompressLZMA(src []byte, usize int) ([]byte, error) {
 	if len(src) < 5 {
 		return nil, fmt.Errorf("LZMA: %d bytes is too short for the 5-byte properties", len(src))
+	}
+	if int64(usize) > int64(len(src))*lzmaMaxRatio+(64<<10) {
+		return nil, fmt.Errorf("LZMA: %d compressed bytes cannot expand to the declared %d", len(src), usize)
 	}
 	var hdr [lzma.HeaderLen]byte
 	copy(hdr[:5], src[:5])

@@ -71,6 +71,8 @@ const (
 	maxVersionString = 256
 	// maxPath bounds a node's path.
 	maxPath = 4096
+	// MaxNodes bounds the node count.
+	MaxNodes = 1 << 20
 )
 
 // Default cache limits (see Options).
@@ -303,13 +305,18 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 	if err := br.Err(); err != nil {
 		return fromBinread(err, "block info")
 	}
-	a.Blocks = make([]Block, nb)
-	a.blockFile = make([]int64, nb)
-	a.blockStart = make([]int64, nb+1)
 	dataEnd := a.fileSize
 	if a.Flags&FlagBlockInfoAtEnd != 0 {
 		dataEnd = infoOff
 	}
+	// Every non-empty block takes at least one byte of the file, and empty
+	// blocks are useless: more blocks than data bytes means a corrupt count.
+	if int64(nb) > max(dataEnd-a.DataOffset, 0)+16 {
+		return formatErr(16, "block info: block count", fmt.Errorf("%d blocks cannot fit in %d bytes of block data", nb, dataEnd-a.DataOffset))
+	}
+	a.Blocks = make([]Block, nb)
+	a.blockFile = make([]int64, nb)
+	a.blockStart = make([]int64, nb+1)
 	foff, uoff := a.DataOffset, int64(0)
 	for i := range a.Blocks {
 		pos := int64(br.Pos())
@@ -327,6 +334,8 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 			return formatErr(pos, what, fmt.Errorf("unsupported compression type %d", b.Compression()))
 		case b.UncompressedSize > MaxBlockSize:
 			return formatErr(pos, what, fmt.Errorf("uncompressed size %d exceeds the limit of %d", b.UncompressedSize, MaxBlockSize))
+		case b.CompressedSize == 0 && b.UncompressedSize != 0:
+			return formatErr(pos, what, fmt.Errorf("%d uncompressed bytes from an empty compressed block", b.UncompressedSize))
 		case b.Compression() == CompressionNone && b.CompressedSize != b.UncompressedSize:
 			return formatErr(pos, what, fmt.Errorf("uncompressed block with compressed size %d != uncompressed size %d", b.CompressedSize, b.UncompressedSize))
 		case int64(b.CompressedSize) > dataEnd-foff:
@@ -341,9 +350,13 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 		uoff += int64(b.UncompressedSize)
 	}
 	a.blockStart[nb] = uoff
+	npos := int64(br.Pos())
 	nn := br.Count(8+8+4+1, "node count")
 	if err := br.Err(); err != nil {
 		return fromBinread(err, "block info")
+	}
+	if nn > MaxNodes {
+		return formatErr(npos, "block info: node count", fmt.Errorf("%d nodes exceeds the limit of %d", nn, MaxNodes))
 	}
 	a.Nodes = make([]Node, nn)
 	for i := range a.Nodes {

@@ -1,0 +1,382 @@
+package unityfs_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mecanim/mecanim/unity/unityfs"
+)
+
+func openBytes(tb testing.TB, b []byte) (*unityfs.Archive, error) {
+	tb.Helper()
+	return unityfs.Open(bytes.NewReader(b), int64(len(b)))
+}
+
+// readAllNodes reads every node fully and returns their bytes.
+func readAllNodes(a *unityfs.Archive) ([][]byte, error) {
+	var out [][]byte
+	for i := range a.Nodes {
+		b, err := io.ReadAll(a.NodeReader(i))
+		if err != nil {
+			return nil, fmt.Errorf("node %d (%s): %w", i, a.Nodes[i].Path, err)
+		}
+		if int64(len(b)) != a.Nodes[i].Size {
+			return nil, fmt.Errorf("node %d (%s): read %d bytes, want %d", i, a.Nodes[i].Path, len(b), a.Nodes[i].Size)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func compName(c int) string {
+	return [...]string{"none", "lzma", "lz4", "lz4hc"}[c]
+}
+
+func TestSyntheticBundlesRoundTrip(t *testing.T) {
+	type tc struct {
+		name string
+		spec bundleSpec
+	}
+	var cases []tc
+	for _, v := range []uint32{5, 6, 7, 8} {
+		for _, atEnd := range []bool{false, true} {
+			for _, pad := range []bool{false, true} {
+				for _, ic := range []int{0, 1, 2, 3} {
+					for _, bc := range [][]int{{0}, {1}, {2}, {3}, {2, 0, 1, 3}} {
+						name := fmt.Sprintf("v%d/atEnd=%v/pad=%v/info=%s/blocks=%v", v, atEnd, pad, compName(ic), bc)
+						cases = append(cases, tc{name, sampleSpec(v, atEnd, pad, ic, bc...)})
+					}
+				}
+			}
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := buildBundle(t, c.spec)
+			a, err := openBytes(t, file)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			if a.Signature != "UnityFS" || a.FormatVersion != c.spec.version || a.PlayerVersion != "5.x.x" || a.EngineVersion != "2022.3.9f1" {
+				t.Errorf("header = %q v%d %q %q", a.Signature, a.FormatVersion, a.PlayerVersion, a.EngineVersion)
+			}
+			if a.Size != int64(len(file)) {
+				t.Errorf("Size = %d, want %d", a.Size, len(file))
+			}
+			if s := a.Stats(); s.BlocksDecompressed != 0 {
+				t.Errorf("Open decompressed %d blocks, want 0", s.BlocksDecompressed)
+			}
+			if len(a.Nodes) != len(c.spec.nodes) {
+				t.Fatalf("%d nodes, want %d", len(a.Nodes), len(c.spec.nodes))
+			}
+			got, err := readAllNodes(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range c.spec.nodes {
+				if a.Nodes[i].Path != n.path || a.Nodes[i].Flags != n.flags {
+					t.Errorf("node %d = %q flags %d, want %q flags %d", i, a.Nodes[i].Path, a.Nodes[i].Flags, n.path, n.flags)
+				}
+				if !bytes.Equal(got[i], n.data) {
+					t.Errorf("node %d (%s): bytes differ", i, n.path)
+				}
+				if j, ok := a.Node(n.path); !ok || j != i {
+					t.Errorf("Node(%q) = %d, %v; want %d, true", n.path, j, ok, i)
+				}
+			}
+			if a.DataSize() != int64(len(c.spec.stream())) {
+				t.Errorf("DataSize = %d, want %d", a.DataSize(), len(c.spec.stream()))
+			}
+		})
+	}
+}
+
+func TestNodeLookupMissAndBadIndex(t *testing.T) {
+	a, err := openBytes(t, buildBundle(t, sampleSpec(8, false, false, 2, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, ok := a.Node("no-such-node"); ok || i != -1 {
+		t.Errorf("Node(missing) = %d, %v", i, ok)
+	}
+	if r := a.NodeReader(-1); r != nil {
+		t.Error("NodeReader(-1) != nil")
+	}
+	if r := a.NodeReader(len(a.Nodes)); r != nil {
+		t.Error("NodeReader(len) != nil")
+	}
+	if _, err := a.ReadAt(make([]byte, 1), -1); err == nil {
+		t.Error("ReadAt(-1) succeeded")
+	}
+	if n, err := a.ReadAt(make([]byte, 10), a.DataSize()-3); n != 3 || err != io.EOF {
+		t.Errorf("ReadAt near the end = %d, %v; want 3, EOF", n, err)
+	}
+}
+
+// A read touching one block decompresses only that block; later reads of it
+// hit the cache; reads spanning a boundary decompress both neighbours.
+func TestReadsDecompressOnlyTheBlocksTheyTouch(t *testing.T) {
+	spec := bundleSpec{version: 8, infoComp: 2, blockComp: []int{2}, blockSize: 1000,
+		nodes: []testNode{{path: "a", data: patternData(10000, 9)}}}
+	a, err := openBytes(t, buildBundle(t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Blocks) != 10 {
+		t.Fatalf("%d blocks, want 10", len(a.Blocks))
+	}
+	r := a.NodeReader(0)
+	buf := make([]byte, 1)
+	steps := []struct {
+		off                int64
+		n                  int
+		wantDecomp, wantHi int
+	}{
+		{5500, 1, 1, 0},    // block 5
+		{5999, 1, 1, 1},    // block 5 again: a hit
+		{6999, 2, 3, 1},    // blocks 6 (miss) and 7 (miss)
+		{7000, 100, 3, 2},  // block 7: hit
+		{0, 1, 4, 2},       // block 0
+		{9999, 1, 5, 2},    // block 9
+		{-1, 0, 5, 2},      // (no read: check only)
+		{5000, 1000, 5, 3}, // block 5 once more: still cached
+	}
+	for _, s := range steps {
+		if s.off >= 0 {
+			buf = make([]byte, s.n)
+			if _, err := r.ReadAt(buf, s.off); err != nil {
+				t.Fatalf("ReadAt(%d): %v", s.off, err)
+			}
+			if !bytes.Equal(buf, spec.nodes[0].data[s.off:s.off+int64(s.n)]) {
+				t.Fatalf("ReadAt(%d): wrong bytes", s.off)
+			}
+		}
+		st := a.Stats()
+		if st.BlocksDecompressed != s.wantDecomp || st.CacheHits != s.wantHi {
+			t.Errorf("after read at %d: %+v; want %d decompressed, %d hits", s.off, st, s.wantDecomp, s.wantHi)
+		}
+	}
+}
+
+func TestCacheRespectsBlockAndByteLimits(t *testing.T) {
+	spec := bundleSpec{version: 8, blockComp: []int{2}, blockSize: 1000,
+		nodes: []testNode{{path: "a", data: patternData(5000, 1)}}}
+	file := buildBundle(t, spec)
+	for _, c := range []struct {
+		name     string
+		opts     unityfs.Options
+		wantMiss int // decompressions after reading blocks 0,1,2,0,1,2
+	}{
+		{"default cache holds all", unityfs.Options{}, 3},
+		{"two blocks thrash", unityfs.Options{CacheBlocks: 2}, 6},
+		{"three blocks fit", unityfs.Options{CacheBlocks: 3}, 3},
+		{"byte cap of 1 keeps the last block", unityfs.Options{CacheBytes: 1}, 6},
+		{"byte cap of 2000 holds two", unityfs.Options{CacheBytes: 2000}, 6},
+		{"byte cap of 3000 holds three", unityfs.Options{CacheBytes: 3000}, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 10)
+			for _, off := range []int64{0, 1000, 2000, 0, 1000, 2000} {
+				if _, err := a.ReadAt(buf, off); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Re-reading the most recent block always hits.
+			if _, err := a.ReadAt(buf, 2005); err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Stats().BlocksDecompressed; got != c.wantMiss {
+				t.Errorf("decompressed %d blocks, want %d (%+v)", got, c.wantMiss, a.Stats())
+			}
+		})
+	}
+}
+
+func TestConcurrentReadsAgree(t *testing.T) {
+	spec := bundleSpec{version: 8, infoComp: 2, blockComp: []int{2, 1, 0, 3}, blockSize: 512,
+		nodes: []testNode{{path: "a", data: patternData(20000, 5)}, {path: "b", data: patternData(3000, 6)}}}
+	file := buildBundle(t, spec)
+	a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{CacheBlocks: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := spec.stream()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			buf := make([]byte, 300)
+			for k := 0; k < 200; k++ {
+				off := int64((g*7919 + k*104729) % (len(want) - len(buf)))
+				if _, err := a.ReadAt(buf, off); err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(buf, want[off:off+int64(len(buf))]) {
+					errs <- fmt.Errorf("goroutine %d: wrong bytes at %d", g, off)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// mutate returns a copy of b changed by f.
+func mutate(b []byte, f func([]byte) []byte) []byte {
+	return f(append([]byte(nil), b...))
+}
+
+func TestMalformedBundlesGiveFormatErrors(t *testing.T) {
+	good := buildBundle(t, sampleSpec(8, false, false, 0, 0)) // uncompressed: easy to patch
+	be := binary.BigEndian
+	// Offsets within good: header fields, then (v8) padding to 64, block info at 64.
+	const (
+		offVersion = 8
+		offSizes   = 8 + 4 + 6 + 11 // total size
+		offCInfo   = offSizes + 8
+		offUInfo   = offCInfo + 4
+		offFlags   = offUInfo + 4
+		offInfo    = 64
+		offBlocks  = offInfo + 16 + 4 // first block's sizes
+	)
+	nBlocks := int(be.Uint32(good[offInfo+16:]))
+	offNodes := offBlocks + nBlocks*10 // node count
+	lz4Good := buildBundle(t, sampleSpec(8, false, false, 0, 2))
+
+	cases := []struct {
+		name string
+		file []byte
+		want string // substring of the error
+	}{
+		{"empty file", nil, "signature"},
+		{"wrong signature", []byte("UnityWeb\x00\x00\x00\x00\x03"), "signature"},
+		{"text file", []byte("this is so wrong!"), "signature"},
+		{"signature only", []byte("UnityFS\x00"), "format version"},
+		{"format version 9", mutate(good, func(b []byte) []byte { be.PutUint32(b[offVersion:], 9); return b }), "format version"},
+		{"format version 3", mutate(good, func(b []byte) []byte { be.PutUint32(b[offVersion:], 3); return b }), "format version"},
+		{"unterminated version string", append([]byte("UnityFS\x00\x00\x00\x00\x08"), bytes.Repeat([]byte("x"), 600)...), "player version"},
+		{"header cut in the sizes", good[:offCInfo+2], "header"},
+		{"negative total size", mutate(good, func(b []byte) []byte { be.PutUint64(b[offSizes:], 1<<63); return b }), "total size"},
+		{"LZHAM block info", mutate(good, func(b []byte) []byte { be.PutUint32(b[offFlags:], 0x44); return b }), "compression type 4"},
+		{"block info larger than 64 MiB", mutate(good, func(b []byte) []byte { be.PutUint32(b[offUInfo:], 65<<20); return b }), "exceeds the limit"},
+		{"block info past the end", mutate(good, func(b []byte) []byte { be.PutUint32(b[offCInfo:], 1<<30); return b }), "do not fit"},
+		{"block info at end larger than file", mutate(good, func(b []byte) []byte {
+			be.PutUint32(b[offFlags:], 0xc0)
+			be.PutUint32(b[offCInfo:], uint32(len(b)))
+			return b
+		}), "do not fit"},
+		{"stored block info size mismatch", mutate(good, func(b []byte) []byte { be.PutUint32(b[offUInfo:], be.Uint32(b[offUInfo:])+1); return b }), "differs from the declared size"},
+		{"huge block count", mutate(good, func(b []byte) []byte { be.PutUint32(b[offInfo+16:], 1<<30); return b }), "block count"},
+		{"negative block count", mutate(good, func(b []byte) []byte { be.PutUint32(b[offInfo+16:], 1<<31); return b }), "negative count"},
+		{"block larger than 1 GiB", mutate(good, func(b []byte) []byte { be.PutUint32(b[offBlocks:], 1<<30+1); return b }), "exceeds the limit"},
+		{"stored block sizes differ", mutate(good, func(b []byte) []byte { be.PutUint32(b[offBlocks:], 999); return b }), "compressed size"},
+		{"block compression 5", mutate(good, func(b []byte) []byte { be.PutUint16(b[offBlocks+8:], 5); return b }), "compression type 5"},
+		{"block past the end", mutate(good, func(b []byte) []byte {
+			be.PutUint32(b[offBlocks:], 1<<29)
+			be.PutUint32(b[offBlocks+4:], 1<<29)
+			return b
+		}), "run past the end"},
+		{"empty compressed block with data", mutate(lz4Good, func(b []byte) []byte { be.PutUint32(b[offBlocks+4:], 0); return b }), "empty compressed block"},
+		{"node count too large", mutate(good, func(b []byte) []byte { be.PutUint32(b[offNodes:], 1<<20); return b }), "node count"},
+		{"node past the data", mutate(good, func(b []byte) []byte { be.PutUint64(b[offNodes+4:], 1<<40); return b }), "outside"},
+		{"negative node size", mutate(good, func(b []byte) []byte { be.PutUint64(b[offNodes+4+8:], 1<<63); return b }), "outside"},
+		{"node path unterminated", good[:len(good)-1], ""},
+		{"truncated block data", good[:len(good)-10], "run past the end"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := openBytes(t, c.file)
+			if err == nil {
+				t.Fatal("Open succeeded")
+			}
+			var fe *unityfs.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v (%T) is not a *FormatError", err, err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q does not mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+// Corrupt block data is only noticed when the block is read; the error names the block.
+func TestCorruptBlockDataFailsOnRead(t *testing.T) {
+	for _, kind := range []int{1, 2, 3} {
+		t.Run(compName(kind), func(t *testing.T) {
+			spec := bundleSpec{version: 6, infoComp: 0, blockComp: []int{kind}, blockSize: 4000,
+				nodes: []testNode{{path: "a", data: patternData(4000, 1)}}}
+			file := buildBundle(t, spec)
+			a, err := openBytes(t, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Garble the block's compressed bytes (after LZMA's 5 property bytes).
+			for i := a.DataOffset + 5; i < int64(len(file)); i++ {
+				file[i] = 0xff
+			}
+			a, err = openBytes(t, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = io.ReadAll(a.NodeReader(0))
+			var fe *unityfs.FormatError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), "block 0") {
+				t.Fatalf("read error = %v, want a *FormatError naming block 0", err)
+			}
+		})
+	}
+}
+
+func TestTruncatedSyntheticBundlesFailCleanly(t *testing.T) {
+	for _, spec := range []bundleSpec{
+		sampleSpec(8, false, true, 2, 2, 1),
+		sampleSpec(7, true, false, 1, 3, 0),
+		sampleSpec(6, false, false, 0, 0),
+	} {
+		file := buildBundle(t, spec)
+		for n := 0; n < len(file); n++ {
+			a, err := openBytes(t, file[:n])
+			if err == nil {
+				_, err = readAllNodes(a)
+			}
+			if err == nil {
+				t.Fatalf("v%d: truncated to %d of %d bytes: no error", spec.version, n, len(file))
+			}
+		}
+	}
+}
+
+func TestIsUnityFS(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"UnityFS\x00\x00\x00\x00\x08", true},
+		{"UnityFS\x00", true},
+		{"UnityFS", false},
+		{"UnityWeb\x00", false},
+		{"", false},
+	} {
+		if got := unityfs.IsUnityFS([]byte(c.in)); got != c.want {
+			t.Errorf("IsUnityFS(%q) = %v", c.in, got)
+		}
+	}
+}

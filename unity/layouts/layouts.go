@@ -425,8 +425,31 @@ func FirstDifference(a, b *typetree.Tree) int {
 	return -1
 }
 
+// ClassMonoBehaviour is the class id of MonoBehaviour, whose built-in layout
+// holds only the native base fields every script shares.
+const ClassMonoBehaviour = 114
+
+// Fits reports whether tree, a file's own type tree of classID, agrees with
+// layout, a built-in one. For most classes that is SameLayout. A
+// MonoBehaviour's tree goes on with its script's fields after the native
+// ones, so for ClassMonoBehaviour layout must be a prefix of tree (by
+// SameLayout's fields) followed only by whole top-level fields.
+func Fits(classID int32, layout, tree *typetree.Tree) bool {
+	if classID != ClassMonoBehaviour {
+		return SameLayout(layout, tree)
+	}
+	n := len(layout.Nodes)
+	if len(tree.Nodes) < n {
+		return false
+	}
+	if n < len(tree.Nodes) && tree.Nodes[n].Level != 1 {
+		return false
+	}
+	return SameLayout(layout, &typetree.Tree{Nodes: tree.Nodes[:n]})
+}
+
 // InferVersion returns, in ascending order, the dumped versions whose layouts
-// equal every given tree (by SameLayout) for the classes the table covers;
+// fit every given tree (by Fits) for the classes the table covers;
 // trees of other classes are ignored. It dates files whose engine version is
 // blanked ("0.0.0") from their own embedded type trees. When none of the
 // classes is covered nothing can be inferred and it returns nil. A version in
@@ -453,7 +476,7 @@ func InferVersion(trees map[int32]*typetree.Tree) []unityversion.Version {
 		m := match{ci: ci, ok: make([]bool, len(c.layouts))}
 		for li := range c.layouts {
 			lt, err := t.build(c, li)
-			m.ok[li] = err == nil && SameLayout(lt, tr)
+			m.ok[li] = err == nil && Fits(id, lt, tr)
 		}
 		ms = append(ms, m)
 	}

@@ -1,0 +1,202 @@
+package layouts
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityfs"
+	"github.com/mecanim/mecanim/unity/unityversion"
+)
+
+// corpusFile is one serialized file of the corpus (inside a bundle or not).
+type corpusFile struct {
+	name string
+	f    *serialized.File
+}
+
+// corpusSerializedFiles opens every serialized file of the corpus: plain ones
+// and those inside UnityFS bundles. Files of other kinds are ignored.
+func corpusSerializedFiles(t *testing.T) []corpusFile {
+	t.Helper()
+	dir := corpustest.Dir(t)
+	var out []corpusFile
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		fh, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		t.Cleanup(func() { fh.Close() })
+		st, err := fh.Stat()
+		if err != nil {
+			return err
+		}
+		prefix := make([]byte, 64)
+		n, _ := fh.ReadAt(prefix, 0)
+		prefix = prefix[:n]
+		switch {
+		case unityfs.IsUnityFS(prefix):
+			a, err := unityfs.Open(fh, st.Size())
+			if err != nil {
+				t.Errorf("%s: %v", rel, err)
+				return nil
+			}
+			for i, nd := range a.Nodes {
+				r := a.NodeReader(i)
+				p := make([]byte, 64)
+				n, _ := r.ReadAt(p, 0)
+				if !serialized.IsSerializedFile(p[:n], r.Size()) {
+					continue
+				}
+				name := rel + "/" + nd.Path
+				f, err := serialized.Open(r, r.Size(), name)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				out = append(out, corpusFile{name, f})
+			}
+		case serialized.IsSerializedFile(prefix, st.Size()):
+			f, err := serialized.Open(io.NewSectionReader(fh, 0, st.Size()), st.Size(), rel)
+			if err != nil {
+				t.Errorf("%s: %v", rel, err)
+				return nil
+			}
+			out = append(out, corpusFile{rel, f})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatal("no serialized files found in the corpus")
+	}
+	return out
+}
+
+// TestBuiltInLayoutsEqualCorpusTrees checks every type tree embedded in the
+// corpus files, of a class the table covers, against Lookup for the file's
+// version: it must be that version's exact layout, node for node.
+func TestBuiltInLayoutsEqualCorpusTrees(t *testing.T) {
+	classes := Classes()
+	compared := 0
+	for _, cf := range corpusSerializedFiles(t) {
+		v, err := unityversion.Parse(cf.f.UnityVersion)
+		if err != nil {
+			t.Errorf("%s: %v", cf.name, err)
+			continue
+		}
+		if v.IsBlank() || !cf.f.EnableTypeTree {
+			continue // dated by TestInferVersionDatesCorpusFiles
+		}
+		for _, ty := range cf.f.Types {
+			if _, ok := classes[ty.ClassID]; !ok || ty.Tree == nil {
+				continue
+			}
+			want, matched, err := Lookup(v, ty.ClassID)
+			if err != nil {
+				t.Errorf("%s: class %d: %v", cf.name, ty.ClassID, err)
+				continue
+			}
+			if matched != v {
+				t.Errorf("%s: version %s is not in the table (matched %s)", cf.name, v, matched)
+			}
+			if ty.ClassID == ClassMonoBehaviour {
+				if !Fits(ty.ClassID, want, ty.Tree) {
+					t.Errorf("%s (%s): a MonoBehaviour tree does not start with the built-in native fields", cf.name, v)
+				}
+				compared++
+				continue
+			}
+			if i := FirstDifference(ty.Tree, want); i >= 0 {
+				t.Errorf("%s (%s) class %d differs from the built-in layout at node %d:\n file  %s\n table %s",
+					cf.name, v, ty.ClassID, i, nodeAt(ty.Tree, i), nodeAt(want, i))
+				continue
+			}
+			compared++
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no corpus tree compared")
+	}
+	t.Logf("%d embedded trees equal the built-in layouts", compared)
+}
+
+func nodeAt(t *typetree.Tree, i int) string {
+	if i >= len(t.Nodes) {
+		return "(end)"
+	}
+	n := t.Nodes[i]
+	return strings.Repeat(" ", n.Level) + n.Type + " " + n.Name +
+		" size=" + itoa(int(n.ByteSize)) + " flags=" + itoa(int(n.Flags)) + " v=" + itoa(int(n.Version)) + " tf=" + itoa(int(n.TypeFlags))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestInferVersionDatesCorpusFiles dates every corpus file with type trees
+// from its trees alone: its own version must be a candidate, and the blanked
+// sekai bundle must come out within 2022.3.
+func TestInferVersionDatesCorpusFiles(t *testing.T) {
+	sekai := false
+	for _, cf := range corpusSerializedFiles(t) {
+		if !cf.f.EnableTypeTree {
+			continue
+		}
+		trees := map[int32]*typetree.Tree{}
+		for _, ty := range cf.f.Types {
+			if ty.Tree != nil {
+				trees[ty.ClassID] = ty.Tree
+			}
+		}
+		got := InferVersion(trees)
+		v, err := unityversion.Parse(cf.f.UnityVersion)
+		if err != nil {
+			t.Errorf("%s: %v", cf.name, err)
+			continue
+		}
+		if len(got) == 0 {
+			t.Errorf("%s (%s): no candidate version", cf.name, v)
+			continue
+		}
+		t.Logf("%s (%s): %d candidates %s … %s", cf.name, v, len(got), got[0], got[len(got)-1])
+		if !v.IsBlank() {
+			if !slices.Contains(got, v) {
+				t.Errorf("%s: its version %s is not among the inferred", cf.name, v)
+			}
+			continue
+		}
+		if strings.HasPrefix(filepath.ToSlash(cf.name), "sekai/") {
+			// The dump's README dates this bundle 2022.3.19f1+; that needs
+			// classes outside our table (it holds no AnimationClip, whose
+			// 2022.3.19f1 change would show). Our classes (Transform from
+			// 2022.3.5f1, Animator up to 2022.3.x) must still confine it to
+			// 2022.3 and keep 2022.3.19f1.
+			sekai = true
+			branch := unityversion.MustParse("2022.3.0")
+			for _, c := range got {
+				if !c.SameMinor(branch) {
+					t.Errorf("%s: candidate %s is outside 2022.3", cf.name, c)
+				}
+			}
+			if !slices.Contains(got, unityversion.MustParse("2022.3.19f1")) {
+				t.Errorf("%s: 2022.3.19f1 is not a candidate", cf.name)
+			}
+		}
+	}
+	if !sekai {
+		t.Error("the blanked sekai bundle was not found")
+	}
+}

@@ -225,7 +225,7 @@ func (a *Archive) readHeader() (int64, error) {
 		n = maxHeader
 	}
 	buf := make([]byte, n)
-	if _, err := a.r.ReadAt(buf, 0); err != nil && !(err == io.EOF && n == a.fileSize) {
+	if err := readFull(a.r, buf, 0); err != nil {
 		return 0, formatErr(0, "reading header", err)
 	}
 	if !IsUnityFS(buf) {
@@ -292,7 +292,7 @@ func supported(c int) bool {
 // readBlockInfo reads, decompresses and parses the block info.
 func (a *Archive) readBlockInfo(infoOff int64) error {
 	comp := make([]byte, a.CompressedBlockInfoSize)
-	if _, err := a.r.ReadAt(comp, infoOff); err != nil {
+	if err := readFull(a.r, comp, infoOff); err != nil {
 		return formatErr(infoOff, "reading block info", err)
 	}
 	info, err := decompress(int(a.Flags&FlagCompressionMask), comp, int(a.UncompressedBlockInfoSize))
@@ -458,7 +458,7 @@ func (a *Archive) block(i int) ([]byte, error) {
 	}
 	b := a.Blocks[i]
 	comp := make([]byte, b.CompressedSize)
-	if _, err := a.r.ReadAt(comp, a.blockFile[i]); err != nil {
+	if err := readFull(a.r, comp, a.blockFile[i]); err != nil {
 		return nil, formatErr(a.blockFile[i], fmt.Sprintf("reading block %d", i), err)
 	}
 	data, err := decompress(b.Compression(), comp, int(b.UncompressedSize))
@@ -479,4 +479,16 @@ func (a *Archive) block(i int) ([]byte, error) {
 		a.stats.CacheEvictions++
 	}
 	return data, nil
+}
+
+// readFull fills buf from r at off; an io.EOF alongside a full buffer is success.
+func readFull(r io.ReaderAt, buf []byte, off int64) error {
+	n, err := r.ReadAt(buf, off)
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }

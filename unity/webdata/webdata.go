@@ -76,7 +76,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 		return nil, &FormatError{Offset: 0, What: "header", Err: fmt.Errorf("%d-byte file is too short for a UnityWebData header", size)}
 	}
 	head := make([]byte, fixed)
-	if _, err := r.ReadAt(head, 0); err != nil {
+	if err := readFull(r, head, 0); err != nil {
 		return nil, &FormatError{Offset: 0, What: "reading header", Err: err}
 	}
 	if !IsWebData(head) {
@@ -88,7 +88,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 			Err: fmt.Errorf("%d is outside [%d, min(file size %d, %d)]", hsize, fixed, size, MaxHeaderSize)}
 	}
 	dir := make([]byte, int(hsize)-fixed)
-	if _, err := r.ReadAt(dir, int64(fixed)); err != nil {
+	if err := readFull(r, dir, int64(fixed)); err != nil {
 		return nil, &FormatError{Offset: int64(fixed), What: "reading directory", Err: err}
 	}
 	a := &Archive{HeaderSize: hsize, r: r}
@@ -138,4 +138,16 @@ func (a *Archive) EntryReader(i int) *io.SectionReader {
 		return nil
 	}
 	return io.NewSectionReader(a.r, a.Entries[i].Offset, a.Entries[i].Size)
+}
+
+// readFull fills buf from r at off; an io.EOF alongside a full buffer is success.
+func readFull(r io.ReaderAt, buf []byte, off int64) error {
+	n, err := r.ReadAt(buf, off)
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }

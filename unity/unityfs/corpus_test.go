@@ -270,7 +270,7 @@ func TestCorpusReadsAreLazy(t *testing.T) {
 		node string
 	}{
 		{"lethal-emotes/customemotespackage", "CAB-1c015bf0b0345fd2fd5c91b718be8d67.resS"}, // the largest: one LZMA block
-		{"sekai/ladies_s_31_0001", "CAB-7124530fd63cde50437bef58ade2714f.resS"},          // 22 LZ4HC blocks
+		{"sekai/ladies_s_31_0001", "CAB-7124530fd63cde50437bef58ade2714f.resS"},            // 22 LZ4HC blocks
 		{"sekai/ladies_s_31_0001", "CAB-7124530fd63cde50437bef58ade2714f"},
 	} {
 		t.Run(c.file+"/"+c.node, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unityversion"
+	"github.com/mecanim/mecanim/unity/webdata"
 )
 
 // corpusFile is one serialized file of the corpus (inside a bundle or not).
@@ -24,11 +25,48 @@ type corpusFile struct {
 }
 
 // corpusSerializedFiles opens every serialized file of the corpus: plain ones
-// and those inside UnityFS bundles. Files of other kinds are ignored.
+// and those inside UnityFS bundles and UnityWebData containers (nested as
+// deep as they come). Files of other kinds are ignored.
 func corpusSerializedFiles(t *testing.T) []corpusFile {
 	t.Helper()
 	dir := corpustest.Dir(t)
 	var out []corpusFile
+	var open func(r io.ReaderAt, size int64, name string, depth int)
+	open = func(r io.ReaderAt, size int64, name string, depth int) {
+		if depth > 4 {
+			return
+		}
+		prefix := make([]byte, 64)
+		n, _ := r.ReadAt(prefix, 0)
+		prefix = prefix[:n]
+		switch {
+		case webdata.IsWebData(prefix):
+			a, err := webdata.Open(r, size)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			for i, e := range a.Entries {
+				open(a.EntryReader(i), e.Size, name+"/"+e.Name, depth+1)
+			}
+		case unityfs.IsUnityFS(prefix):
+			a, err := unityfs.Open(r, size)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			for i, nd := range a.Nodes {
+				open(a.NodeReader(i), nd.Size, name+"/"+nd.Path, depth+1)
+			}
+		case serialized.IsSerializedFile(prefix, size):
+			f, err := serialized.Open(r, size, name)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			out = append(out, corpusFile{name, f})
+		}
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -43,39 +81,7 @@ func corpusSerializedFiles(t *testing.T) []corpusFile {
 		if err != nil {
 			return err
 		}
-		prefix := make([]byte, 64)
-		n, _ := fh.ReadAt(prefix, 0)
-		prefix = prefix[:n]
-		switch {
-		case unityfs.IsUnityFS(prefix):
-			a, err := unityfs.Open(fh, st.Size())
-			if err != nil {
-				t.Errorf("%s: %v", rel, err)
-				return nil
-			}
-			for i, nd := range a.Nodes {
-				r := a.NodeReader(i)
-				p := make([]byte, 64)
-				n, _ := r.ReadAt(p, 0)
-				if !serialized.IsSerializedFile(p[:n], r.Size()) {
-					continue
-				}
-				name := rel + "/" + nd.Path
-				f, err := serialized.Open(r, r.Size(), name)
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				out = append(out, corpusFile{name, f})
-			}
-		case serialized.IsSerializedFile(prefix, st.Size()):
-			f, err := serialized.Open(io.NewSectionReader(fh, 0, st.Size()), st.Size(), rel)
-			if err != nil {
-				t.Errorf("%s: %v", rel, err)
-				return nil
-			}
-			out = append(out, corpusFile{rel, f})
-		}
+		open(fh, st.Size(), filepath.ToSlash(rel), 0)
 		return nil
 	})
 	if err != nil {
@@ -156,12 +162,21 @@ func TestInferVersionDatesCorpusFiles(t *testing.T) {
 			continue
 		}
 		trees := map[int32]*typetree.Tree{}
+		covered := false
 		for _, ty := range cf.f.Types {
 			if ty.Tree != nil {
 				trees[ty.ClassID] = ty.Tree
+				_, ok := Classes()[ty.ClassID]
+				covered = covered || ok
 			}
 		}
 		got := InferVersion(trees)
+		if !covered {
+			if got != nil {
+				t.Errorf("%s: candidates %v without a covered class", cf.name, got)
+			}
+			continue
+		}
 		v, err := unityversion.Parse(cf.f.UnityVersion)
 		if err != nil {
 			t.Errorf("%s: %v", cf.name, err)
@@ -199,4 +214,53 @@ func TestInferVersionDatesCorpusFiles(t *testing.T) {
 	if !sekai {
 		t.Error("the blanked sekai bundle was not found")
 	}
+}
+
+// TestBuiltInLayoutsDecodeCorpusObjects decodes every object of a covered
+// class in every corpus file of a known version — with or without type trees
+// — with the built-in layout of that version. Each must consume the object's
+// bytes exactly (a MonoBehaviour's native part must decode, its script fields
+// follow).
+func TestBuiltInLayoutsDecodeCorpusObjects(t *testing.T) {
+	classes := Classes()
+	decoded, stripped := 0, 0
+	for _, cf := range corpusSerializedFiles(t) {
+		v, err := unityversion.Parse(cf.f.UnityVersion)
+		if err != nil || v.IsBlank() {
+			continue
+		}
+		for i := range cf.f.Objects {
+			o := &cf.f.Objects[i]
+			if _, ok := classes[o.ClassID]; !ok {
+				continue
+			}
+			tree, _, err := Lookup(v, o.ClassID)
+			if err != nil {
+				t.Errorf("%s: object %d: %v", cf.name, o.PathID, err)
+				continue
+			}
+			data, err := cf.f.ReadObject(o)
+			if err != nil {
+				t.Errorf("%s: %v", cf.name, err)
+				continue
+			}
+			l, err := typetree.Compile(tree)
+			if err != nil {
+				t.Fatalf("class %d: %v", o.ClassID, err)
+			}
+			_, n, err := l.DecodePrefix(data, cf.f.ByteOrder())
+			if err != nil || (o.ClassID != ClassMonoBehaviour && n != len(data)) {
+				t.Errorf("%s (%s): object %d of class %d (%d bytes): consumed %d, %v", cf.name, v, o.PathID, o.ClassID, len(data), n, err)
+				continue
+			}
+			decoded++
+			if !cf.f.EnableTypeTree {
+				stripped++
+			}
+		}
+	}
+	if decoded == 0 {
+		t.Fatal("no corpus object decoded")
+	}
+	t.Logf("%d objects (%d from files without type trees) decode exactly with the built-in layouts", decoded, stripped)
 }

@@ -66,9 +66,24 @@ func (f *File) Decode(o *Object) (*typetree.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := l.Decode(b, f.order())
+	v, err := l.DecodeWith(b, f.order(), typetree.Options{RefTypes: f.refLayout})
 	if err != nil {
 		return v, wrap(err)
 	}
 	return v, nil
+}
+
+// refLayout resolves a managed-reference type among the file's RefTypes.
+func (f *File) refLayout(class, ns, asm string) *typetree.Layout {
+	for i := range f.RefTypes {
+		t := &f.RefTypes[i]
+		if t.ClassName == class && t.Namespace == ns && t.Assembly == asm {
+			l, err := f.Layout(t)
+			if err != nil {
+				return nil
+			}
+			return l
+		}
+	}
+	return nil
 }

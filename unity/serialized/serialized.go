@@ -649,3 +649,15 @@ func (f *File) ReadObject(o *Object) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// GUIDString formats a GUID as Unity does in .meta files and its tools: 32
+// hex digits, each byte written low nibble first.
+func GUIDString(g [16]byte) string {
+	const hex = "0123456789abcdef"
+	var b [32]byte
+	for i, c := range g {
+		b[2*i] = hex[c&0xf]
+		b[2*i+1] = hex[c>>4]
+	}
+	return string(b[:])
+}

@@ -42,6 +42,23 @@ func (e *TrailingError) Error() string {
 	return fmt.Sprintf("type tree consumed %d of the object's %d bytes", e.Consumed, e.Size)
 }
 
+// RefResolver returns the compiled layout of the managed-reference type
+// (SerializeReference) named by class, namespace and assembly, or nil when
+// unknown. A serialized file's RefTypes supply these.
+type RefResolver func(class, namespace, assembly string) *Layout
+
+// Options adjust decoding.
+type Options struct {
+	// RefTypes resolves managed-reference types, whose data
+	// (ReferencedObjectData in a ManagedReferencesRegistry) is laid out by a
+	// tree outside the object's own. Without it such data fails with
+	// ErrUnknownLayout unless the reference is null.
+	RefTypes RefResolver
+}
+
+// maxRefDepth bounds nested managed-reference decoding.
+const maxRefDepth = 8
+
 // Decode decodes data with tree t in the given byte order, requiring that the
 // tree consumes data exactly. When only the trailing-bytes check fails, it
 // returns the value together with a *TrailingError.
@@ -57,7 +74,12 @@ func Decode(t *Tree, data []byte, order binary.ByteOrder) (*Value, error) {
 // returns a *TrailingError, together with the value, when bytes remain after
 // the root; any other error comes with a nil value.
 func (l *Layout) Decode(data []byte, order binary.ByteOrder) (*Value, error) {
-	v, n, err := l.DecodePrefix(data, order)
+	return l.DecodeWith(data, order, Options{})
+}
+
+// DecodeWith is Decode with options.
+func (l *Layout) DecodeWith(data []byte, order binary.ByteOrder, opt Options) (*Value, error) {
+	v, n, err := l.decodePrefix(data, order, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -69,8 +91,12 @@ func (l *Layout) Decode(data []byte, order binary.ByteOrder) (*Value, error) {
 
 // DecodePrefix decodes the root from the start of data and returns the number
 // of bytes consumed (alignment padding included).
-func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder) (*Value, int, error) {
-	d := decoder{l: l, data: data, big: order == binary.BigEndian}
+func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder, opt Options) (*Value, int, error) {
+	return l.decodePrefix(data, order, opt)
+}
+
+func (l *Layout) decodePrefix(data []byte, order binary.ByteOrder, opt Options) (*Value, int, error) {
+	d := decoder{l: l, data: data, big: order == binary.BigEndian, refs: opt.RefTypes}
 	v := new(Value)
 	if err := d.value(0, v); err != nil {
 		return nil, 0, err
@@ -79,10 +105,12 @@ func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder) (*Value, int,
 }
 
 type decoder struct {
-	l    *Layout
-	data []byte
-	pos  int
-	big  bool
+	l        *Layout
+	data     []byte
+	pos      int
+	big      bool
+	refs     RefResolver
+	refDepth int
 }
 
 // fail builds the error for node i; callers up the stack prefix their names.
@@ -184,10 +212,25 @@ func (d *decoder) value(i int32, v *Value) error {
 		if len(c.children) > 0 {
 			v.elems = make([]Value, len(c.children))
 			for k, ch := range c.children {
-				if err := d.value(ch, &v.elems[k]); err != nil {
+				var err error
+				if d.l.nodes[ch].op == opRefData {
+					err = d.refData(ch, &v.elems[k], v.elems[:k])
+				} else {
+					err = d.value(ch, &v.elems[k])
+				}
+				if err != nil {
 					return within(err, c.node.Name)
 				}
 			}
+		}
+	case opRefData:
+		// Outside a ReferencedObject (no sibling "type"): nothing to go by.
+		if err := d.refData(i, v, nil); err != nil {
+			return err
+		}
+	case opRegistryV1:
+		if err := d.registryV1(i, c, v); err != nil {
+			return within(err, c.node.Name)
 		}
 	case opBlob:
 		n := int(c.node.ByteSize)
@@ -258,4 +301,95 @@ func elemErr(err error, k int) error {
 		de.Path = "[" + strconv.Itoa(k) + "]" + rest
 	}
 	return err
+}
+
+// Terminator of a version 1 ManagedReferencesRegistry.
+const (
+	terminusClass = "Terminus"
+	terminusNS    = "UnityEngine.DMAT"
+	terminusAsm   = "FAKE_ASM"
+)
+
+// refTypeName reads class, namespace and assembly from a decoded
+// ReferencedManagedType among the given siblings.
+func refTypeName(siblings []Value) (class, ns, asm string) {
+	for k := range siblings {
+		if siblings[k].node.Name == "type" {
+			t := &siblings[k]
+			return t.Field("class").Str(), t.Field("ns").Str(), t.Field("asm").Str()
+		}
+	}
+	return "", "", ""
+}
+
+// isTerminus reports whether a managed type name is the version 1 terminator.
+func isTerminus(class, ns, asm string) bool {
+	return class == terminusClass && ns == terminusNS && asm == terminusAsm
+}
+
+// refData decodes ReferencedObjectData node i with the managed-reference
+// type named by the sibling "type" field. The value is a struct holding the
+// referenced type's fields.
+func (d *decoder) refData(i int32, v *Value, siblings []Value) error {
+	c := &d.l.nodes[i]
+	v.node = c.node
+	v.kind = KindStruct
+	class, ns, asm := refTypeName(siblings)
+	if class == "" || isTerminus(class, ns, asm) {
+		return nil // null reference or terminator: no data
+	}
+	var rl *Layout
+	if d.refs != nil {
+		rl = d.refs(class, ns, asm)
+	}
+	if rl == nil {
+		return d.fail(i, fmt.Errorf("%w: managed reference type %s (namespace %q, assembly %s) is not among the file's ref types", ErrUnknownLayout, class, ns, asm))
+	}
+	if d.refDepth >= maxRefDepth {
+		return d.fail(i, fmt.Errorf("managed references nested deeper than %d", maxRefDepth))
+	}
+	sub := decoder{l: rl, data: d.data, pos: d.pos, big: d.big, refs: d.refs, refDepth: d.refDepth + 1}
+	var inner Value
+	if err := sub.value(0, &inner); err != nil {
+		return within(err, c.node.Name)
+	}
+	d.pos = sub.pos
+	if inner.kind == KindStruct {
+		v.elems = inner.elems
+	} else {
+		// A root that is not a struct: keep it as the only field.
+		v.elems = []Value{inner}
+	}
+	return nil
+}
+
+// registryV1 decodes a version 1 ManagedReferencesRegistry: the version,
+// then ReferencedObjects (type, data) repeated until the terminator type.
+// The value is a struct {version, RefIds: [ReferencedObject ...]} like the
+// version 2 layout (the terminator included as the last element).
+func (d *decoder) registryV1(i int32, c *cnode, v *Value) error {
+	v.kind = KindStruct
+	v.elems = make([]Value, 2)
+	if err := d.value(c.children[0], &v.elems[0]); err != nil {
+		return err
+	}
+	objNode := c.children[1]
+	arr := &v.elems[1]
+	arr.node, arr.kind, arr.elem = c.synth, KindArray, d.l.nodes[objNode].node
+	start := d.pos
+	for {
+		var o Value
+		if err := d.value(objNode, &o); err != nil {
+			return elemErr(err, len(arr.elems))
+		}
+		arr.elems = append(arr.elems, o)
+		if class, ns, asm := refTypeName(o.elems); isTerminus(class, ns, asm) {
+			return nil
+		}
+		if d.pos == start {
+			// No progress (a degenerate tree): stop rather than loop forever.
+			return d.fail(i, fmt.Errorf("managed reference registry entry reads no bytes"))
+		}
+		start = d.pos
+	}
 }

@@ -16,13 +16,15 @@ var ErrBadTree = errors.New("malformed type tree")
 type op uint8
 
 const (
-	opStruct  op = iota // children in order
-	opPrim              // a primitive scalar
-	opString            // int32 length + bytes (a "string" node over an Array of char)
-	opArray             // int32 count + elements (an array node: children size, data)
-	opWrap              // a node whose single child is an array (vector, map, set, staticvector…): the array, named for this node
-	opBlob              // unknown leaf of fixed size: raw bytes
-	opUnknown           // unknown leaf of variable size: cannot be read without outside knowledge
+	opStruct     op = iota // children in order
+	opPrim                 // a primitive scalar
+	opString               // int32 length + bytes (a "string" node over an Array of char)
+	opArray                // int32 count + elements (an array node: children size, data)
+	opWrap                 // a node whose single child is an array (vector, map, set, staticvector…): the array, named for this node
+	opBlob                 // unknown leaf of fixed size: raw bytes
+	opUnknown              // unknown leaf of variable size: cannot be read without outside knowledge
+	opRefData              // ReferencedObjectData: laid out by the managed-reference type named in its sibling "type"
+	opRegistryV1           // ManagedReferencesRegistry version 1: objects repeat until a terminator type
 )
 
 // Prim is the kind of a primitive value.
@@ -113,6 +115,7 @@ type cnode struct {
 	children []int32 // indices into Layout.nodes
 	elem     int32   // opArray: the data child; opWrap: the array child
 	minSize  int64   // smallest number of bytes the value can occupy
+	synth    *Node   // opRegistryV1: the node of the synthesized RefIds array
 }
 
 // Layout is a type tree compiled for decoding: built once per tree and
@@ -186,6 +189,11 @@ func (l *Layout) classify(i int32) {
 	c.node = n
 	c.align = n.Aligned()
 	switch {
+	case len(c.children) == 0 && n.Type == "ReferencedObjectData":
+		c.op = opRefData
+	case n.Type == "ManagedReferencesRegistry" && len(c.children) == 2 && l.tree.Nodes[c.children[1]].Type == "ReferencedObject":
+		c.op, c.minSize = opRegistryV1, 4
+		c.synth = &Node{Level: n.Level + 1, Type: "vector", Name: "RefIds", ByteSize: -1, Index: -1}
 	case len(c.children) == 0:
 		if p := primOf(n.Type, n.ByteSize); p != PrimNone {
 			c.op, c.prim, c.minSize = opPrim, p, int64(p.Size())

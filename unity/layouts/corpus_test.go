@@ -248,9 +248,9 @@ func TestBuiltInLayoutsDecodeCorpusObjects(t *testing.T) {
 			if err != nil {
 				t.Fatalf("class %d: %v", o.ClassID, err)
 			}
-			_, n, err := l.DecodePrefix(data, cf.f.ByteOrder())
-			if err != nil || (o.ClassID != ClassMonoBehaviour && n != len(data)) {
-				t.Errorf("%s (%s): object %d of class %d (%d bytes): consumed %d, %v", cf.name, v, o.PathID, o.ClassID, len(data), n, err)
+			if !decodesExactly(l, o.ClassID, data, cf.f.ByteOrder()) {
+				_, err := l.Decode(data, cf.f.ByteOrder())
+				t.Errorf("%s (%s): object %d of class %d (%d bytes): %v", cf.name, v, o.PathID, o.ClassID, len(data), err)
 				continue
 			}
 			decoded++
@@ -263,4 +263,54 @@ func TestBuiltInLayoutsDecodeCorpusObjects(t *testing.T) {
 		t.Fatal("no corpus object decoded")
 	}
 	t.Logf("%d objects (%d from files without type trees) decode exactly with the built-in layouts", decoded, stripped)
+}
+
+// TestInferVersionFromObjectsDatesCorpusFiles dates every corpus file from
+// its objects' bytes alone (as if it had neither version nor type trees): its
+// own version must be a candidate; the blanked sekai bundle must stay within
+// 2022.3.
+func TestInferVersionFromObjectsDatesCorpusFiles(t *testing.T) {
+	classes := Classes()
+	for _, cf := range corpusSerializedFiles(t) {
+		var samples []Sample
+		perClass := map[int32]int{}
+		for i := range cf.f.Objects {
+			o := &cf.f.Objects[i]
+			if _, ok := classes[o.ClassID]; !ok || perClass[o.ClassID] >= 8 || o.Size > 1<<20 {
+				continue
+			}
+			data, err := cf.f.ReadObject(o)
+			if err != nil {
+				t.Errorf("%s: %v", cf.name, err)
+				continue
+			}
+			perClass[o.ClassID]++
+			samples = append(samples, Sample{o.ClassID, data})
+		}
+		if len(samples) == 0 {
+			continue
+		}
+		got := InferVersionFromObjects(samples, cf.f.ByteOrder())
+		v, err := unityversion.Parse(cf.f.UnityVersion)
+		if err != nil {
+			t.Errorf("%s: %v", cf.name, err)
+			continue
+		}
+		if len(got) == 0 {
+			t.Errorf("%s (%s): no candidate version from %d objects", cf.name, v, len(samples))
+			continue
+		}
+		t.Logf("%s (%s): %d objects give %d candidates %s … %s", cf.name, v, len(samples), len(got), got[0], got[len(got)-1])
+		if !v.IsBlank() {
+			if !slices.Contains(got, v) {
+				t.Errorf("%s: its version %s is not among the inferred", cf.name, v)
+			}
+			continue
+		}
+		if strings.HasPrefix(cf.name, "sekai/") {
+			if !slices.Contains(got, unityversion.MustParse("2022.3.19f1")) {
+				t.Errorf("%s: 2022.3.19f1 is not a candidate", cf.name)
+			}
+		}
+	}
 }

@@ -71,6 +71,10 @@ type layout struct {
 	once  sync.Once
 	tree  *typetree.Tree
 	err   error
+
+	compileOnce sync.Once
+	compiled    *typetree.Layout
+	compileErr  error
 }
 
 var (
@@ -174,7 +178,12 @@ func decode(z []byte) (*table, error) {
 	if _, err := buf.ReadFrom(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxInflated+1)); err != nil {
 		return nil, fmt.Errorf("%w: inflate: %w", ErrCorrupt, err)
 	}
-	raw := buf.Bytes()
+	return parse(buf.Bytes())
+}
+
+// parse decodes the inflated table (everything but the layouts' node records,
+// which build decodes on demand).
+func parse(raw []byte) (*table, error) {
 	if len(raw) > maxInflated || !bytes.HasPrefix(raw, []byte(magic)) {
 		return nil, fmt.Errorf("%w: bad header", ErrCorrupt)
 	}
@@ -449,37 +458,117 @@ func Fits(classID int32, layout, tree *typetree.Tree) bool {
 }
 
 // InferVersion returns, in ascending order, the dumped versions whose layouts
-// fit every given tree (by Fits) for the classes the table covers;
-// trees of other classes are ignored. It dates files whose engine version is
-// blanked ("0.0.0") from their own embedded type trees. When none of the
-// classes is covered nothing can be inferred and it returns nil. A version in
-// which a covered class did not exist is excluded.
-//
-// Files without type trees can be dated instead from their objects' sizes by
-// trying each of Candidates' layouts; that method is not implemented here.
+// fit every given tree (by Fits) for the classes the table covers; trees of
+// other classes are ignored. It dates files whose engine version is blanked
+// ("0.0.0") from their own embedded type trees. When none of the classes is
+// covered nothing can be inferred and it returns nil. A version in which a
+// covered class did not exist is excluded.
 func InferVersion(trees map[int32]*typetree.Tree) []unityversion.Version {
 	t, err := load()
 	if err != nil {
 		return nil
 	}
-	type match struct {
-		ci int
-		ok []bool // per layout index
-	}
-	var ms []match
+	var ms []layoutMatch
 	for id, tr := range trees {
 		ci := t.class(id)
 		if ci < 0 || tr == nil {
 			continue
 		}
 		c := &t.classes[ci]
-		m := match{ci: ci, ok: make([]bool, len(c.layouts))}
+		m := layoutMatch{ci: ci, ok: make([]bool, len(c.layouts))}
 		for li := range c.layouts {
 			lt, err := t.build(c, li)
 			m.ok[li] = err == nil && Fits(id, lt, tr)
 		}
 		ms = append(ms, m)
 	}
+	return t.filter(ms)
+}
+
+// Sample is one object's serialized bytes (as stored in a file, in the
+// file's byte order) of class ClassID, for InferVersionFromObjects.
+type Sample struct {
+	ClassID int32
+	Data    []byte
+}
+
+// InferVersionFromObjects returns, in ascending order, the dumped versions
+// whose layouts decode every sample of a covered class exactly (consuming all
+// of its bytes; for a MonoBehaviour only the native part, which its script's
+// fields follow). It dates files that have neither an engine version nor type
+// trees. Samples of other classes are ignored; with none covered it returns
+// nil. The answer is only as sharp as the samples: classes whose layout
+// changes did not change their encoded size (or whose objects happen to
+// decode under several layouts) cannot tell those versions apart.
+func InferVersionFromObjects(samples []Sample, order binary.ByteOrder) []unityversion.Version {
+	t, err := load()
+	if err != nil {
+		return nil
+	}
+	byClass := map[int]*layoutMatch{}
+	var seen []int
+	for _, s := range samples {
+		ci := t.class(s.ClassID)
+		if ci < 0 {
+			continue
+		}
+		c := &t.classes[ci]
+		m := byClass[ci]
+		if m == nil {
+			m = &layoutMatch{ci: ci, ok: make([]bool, len(c.layouts))}
+			for i := range m.ok {
+				m.ok[i] = true
+			}
+			byClass[ci] = m
+			seen = append(seen, ci)
+		}
+		for li := range c.layouts {
+			if m.ok[li] {
+				m.ok[li] = t.decodes(c, li, s.Data, order)
+			}
+		}
+	}
+	ms := make([]layoutMatch, 0, len(seen))
+	for _, ci := range seen {
+		ms = append(ms, *byClass[ci])
+	}
+	return t.filter(ms)
+}
+
+// decodes reports whether layout li of class c decodes data exactly.
+func (t *table) decodes(c *class, li int, data []byte, order binary.ByteOrder) bool {
+	l := c.layouts[li]
+	l.compileOnce.Do(func() {
+		tree, err := t.build(c, li)
+		if err != nil {
+			l.compileErr = err
+			return
+		}
+		l.compiled, l.compileErr = typetree.Compile(tree)
+	})
+	if l.compileErr != nil {
+		return false
+	}
+	return decodesExactly(l.compiled, c.id, data, order)
+}
+
+// decodesExactly reports whether l decodes data consuming all of it, or for
+// a MonoBehaviour (whose script fields follow the native ones) a prefix.
+func decodesExactly(l *typetree.Layout, classID int32, data []byte, order binary.ByteOrder) bool {
+	_, err := l.Decode(data, order)
+	var te *typetree.TrailingError
+	return err == nil || classID == ClassMonoBehaviour && errors.As(err, &te)
+}
+
+// layoutMatch says which layouts of class ci are compatible with the evidence.
+type layoutMatch struct {
+	ci int
+	ok []bool // per layout index
+}
+
+// filter returns the versions whose layout of every matched class is
+// compatible; nil when ms is empty.
+func (t *table) filter(ms []layoutMatch) []unityversion.Version {
 	if len(ms) == 0 {
 		return nil
 	}

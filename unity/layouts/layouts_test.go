@@ -397,3 +397,27 @@ func BenchmarkLookupWarmParallel(b *testing.B) {
 		}
 	})
 }
+
+// FuzzParse feeds mutated inflated tables to the parser and tree builder,
+// which must fail cleanly rather than panic or allocate without bound.
+func FuzzParse(f *testing.F) {
+	tab, err := load()
+	if err != nil {
+		f.Fatal(err)
+	}
+	// A prefix holding the string table and the first classes (the whole
+	// table is too large for the fuzzer to mutate quickly).
+	f.Add(tab.raw[:4096])
+	f.Add([]byte(magic + "\x01\x00\x01\x05\x00\x01"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		tab, err := parse(raw)
+		if err != nil {
+			return
+		}
+		for ci := range tab.classes {
+			for li := range tab.classes[ci].layouts {
+				tab.build(&tab.classes[ci], li)
+			}
+		}
+	})
+}

@@ -1,0 +1,158 @@
+// Command mecanim reads Unity files and evaluates their animation outside
+// Unity: it lists and dumps objects, decodes clips, avatars and controllers,
+// samples poses, runs controllers, exports glTF and draws pictures.
+//
+// Each command is a thin layer over the library packages; see the README.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// exit statuses
+const (
+	exitOK    = 0
+	exitRead  = 1 // a file could not be read or decoded
+	exitUsage = 2 // the command line was wrong
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(env *env, args []string) error
+}
+
+// env is what a command writes to.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// usageError is a command-line mistake (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// failedError reports that some inputs failed after the others were
+// processed; the individual errors were already printed.
+type failedError struct{ n int }
+
+func (e *failedError) Error() string {
+	if e.n == 1 {
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", e.n)
+}
+
+func commands() []command {
+	return []command{
+		{"ls", "list the objects of Unity files", runLs},
+		{"dump", "print one object as JSON", runDump},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(e, args[1:])
+		var ue *usageError
+		var fe *failedError
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "mecanim %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "run 'mecanim %s -h' for usage\n", c.name)
+			return exitUsage
+		case errors.As(err, &fe):
+			fmt.Fprintf(stderr, "mecanim %s: %v\n", c.name, err)
+			return exitRead
+		default:
+			fmt.Fprintf(stderr, "mecanim %s: %v\n", c.name, err)
+			return exitRead
+		}
+	}
+	fmt.Fprintf(stderr, "mecanim: unknown command %q\n", args[0])
+	printUsage(stderr)
+	return exitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: mecanim COMMAND [ARGS]")
+	fmt.Fprintln(w)
+	cs := commands()
+	sort.SliceStable(cs, func(i, j int) bool { return false })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "run 'mecanim COMMAND -h' for a command's options")
+}
+
+// newFlags returns a flag set for a command whose errors are returned, not
+// printed and exited on.
+func newFlags(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: mecanim %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// multiFlag collects a repeated string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set appends a value.
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }

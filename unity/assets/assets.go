@@ -486,8 +486,20 @@ func (f *File) ClassName(o *serialized.Object) string {
 	return ClassName(o.ClassID)
 }
 
-// ObjectName returns o's m_Name (empty when its class has none).
+// ObjectName returns o's m_Name (empty when its class has none). For a
+// stripped object of a class without a built-in layout, the name is read
+// from the object's first field when the class is one of Unity's named
+// assets (their serialization starts with m_Name); other such objects have
+// no name to show.
 func (f *File) ObjectName(o *serialized.Object) (string, error) {
+	if !f.usesEmbedded(f.TypeOf(o), o.ClassID) {
+		if _, covered := layouts.Classes()[o.ClassID]; !covered {
+			if !namedAssetClasses[o.ClassID] {
+				return "", nil
+			}
+			return f.leadingName(o)
+		}
+	}
 	v, err := f.Decode(o)
 	if v == nil {
 		return "", err
@@ -516,4 +528,32 @@ func (f *File) Find(name string, classID int32) []*serialized.Object {
 		}
 	}
 	return out
+}
+
+// namedAssetClasses are classes derived from NamedObject whose serialized
+// form begins with m_Name (a length-prefixed string).
+var namedAssetClasses = map[int32]bool{
+	21: true, 27: true, 28: true, 43: true, 48: true, 49: true, 62: true, 72: true, 74: true,
+	83: true, 84: true, 86: true, 89: true, 90: true, 91: true, 115: true, 117: true, 128: true,
+	134: true, 142: true, 150: true, 152: true, 156: true, 171: true, 187: true, 188: true,
+	200: true, 213: true, 221: true, 226: true, 228: true, 238: true, 240: true, 258: true,
+	319: true, 329: true, 687078895: true, 1953259897: true,
+}
+
+// leadingName reads the m_Name a named asset's data starts with.
+func (f *File) leadingName(o *serialized.Object) (string, error) {
+	b, err := f.ReadObject(o)
+	if err != nil {
+		return "", err
+	}
+	if len(b) < 4 {
+		return "", &serialized.ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID,
+			Err: fmt.Errorf("object of %d bytes is too short for its m_Name", len(b))}
+	}
+	n := f.ByteOrder().Uint32(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return "", &serialized.ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID,
+			Err: fmt.Errorf("m_Name length %d exceeds the object's %d bytes", n, len(b))}
+	}
+	return string(b[4 : 4+n]), nil
 }

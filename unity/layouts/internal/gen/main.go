@@ -61,21 +61,30 @@ func main() {
 	}
 }
 
-func run(in, out string) error {
+// readDump reads and decodes the gzipped JSON dump.
+func readDump(in string) (*dump, error) {
 	f, err := os.Open(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
+		return nil, fmt.Errorf("%s: %w", in, err)
 	}
 	var d dump
 	if err := json.NewDecoder(zr).Decode(&d); err != nil {
-		return fmt.Errorf("%s: %w", in, err)
+		return nil, fmt.Errorf("%s: %w", in, err)
 	}
-	raw, err := encode(&d)
+	return &d, nil
+}
+
+func run(in, out string) error {
+	d, err := readDump(in)
+	if err != nil {
+		return err
+	}
+	raw, err := encode(d)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,185 @@
+package humanoid
+
+import (
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// axisRotation returns the rotation of angle x about a bone's joint x axis
+// expressed in the bone's own frame: post · Rx(x) · post⁻¹. A child in a
+// limb chain applies its parent's passed-on twist this way.
+func axisRotation(post geom.Quat, x float32) geom.Quat {
+	return post.Mul(rotX(x)).Mul(post.Conj())
+}
+
+// localRotations fills q (by human node) with the local rotations the
+// muscles give: pre · T(y, z)·Rx(x) · post⁻¹ per bone, each angle from its
+// muscle, limits and sign; in a limb chain a bone keeps its share of its own
+// (wrapped) twist and its child applies the rest before its own rotation.
+// Nodes without axes, and the hips, keep their stored pose rotation.
+func (r *Rig) localRotations(m *[model.MuscleCount]float32, q []geom.Quat) {
+	var pass [MaxHumanNodes]float32
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		if n.bone < 0 || n.axes < 0 || i == r.hips {
+			q[i] = n.pose.R
+			continue
+		}
+		ax := &r.axes[n.axes]
+		var ang [3]float32
+		for k, mi := range n.muscle {
+			if mi >= 0 {
+				ang[k] = MuscleAngle(m[mi], comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k))
+			}
+		}
+		x := ang[0]
+		if n.keep != 1 {
+			x = WrapAngle(x)
+			pass[i] = x * (1 - n.keep)
+			x *= n.keep
+		}
+		rot := ax.Pre.Mul(Inner(x, ang[1], ang[2])).Mul(ax.Post.Conj())
+		if n.from >= 0 {
+			rot = axisRotation(r.axes[r.nodes[n.from].axes].Post, pass[n.from]).Mul(rot)
+		}
+		q[i] = rot
+	}
+}
+
+// composeFromHips fills g (by human node) with the human skeleton's
+// transforms relative to a hips at hips (its rotation and position), each
+// bone taking the human skeleton's translation and scale and the rotation
+// q. Nodes not below the hips are left as they are.
+func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Transform) {
+	g[r.hips] = hips
+	for i := r.hips + 1; i < len(r.nodes); i++ {
+		n := &r.nodes[i]
+		if !n.body {
+			continue
+		}
+		g[i] = g[n.parent].Mul(geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S})
+	}
+}
+
+// HumanPose fills g (by human skeleton node, len ≥ the human node count)
+// with the global transforms (in the avatar root's frame) the pose gives:
+// local rotations from the muscles, then the hips placed so that the centre
+// of mass is RootT times the human scale and the body frame is RootQ times
+// the stored body frame (m_RootX.q).
+func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
+	var qb [MaxHumanNodes]geom.Quat
+	q := qb[:len(r.nodes)]
+	r.localRotations(&p.Muscles, q)
+	hipsS := r.nodes[r.hips].pose.S
+	r.composeFromHips(geom.Transform{R: geom.IdentityQuat, S: hipsS}, q, g)
+	com := r.centreOfMass(g)
+	bf := r.bodyFrame(g)
+	hq := p.RootQ.Normalize().Mul(r.rootX.R).Mul(bf.Conj()).Normalize()
+	ht := p.RootT.Scale(r.scale).Sub(hq.Rotate(com))
+	r.composeFromHips(geom.Transform{T: ht, R: hq, S: hipsS}, q, g)
+}
+
+// Apply writes the pose's local transforms over the avatar skeleton into dst
+// (len Len()): every human bone from the muscles and RootT/RootQ, every other
+// node at its rest pose. The IK goals are not evaluated. Apply does not
+// allocate.
+func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
+	var gb [MaxHumanNodes]geom.Transform
+	g := gb[:len(r.nodes)]
+	r.HumanPose(p, g)
+	r.write(g, dst)
+}
+
+// write turns human globals into avatar local transforms.
+func (r *Rig) write(g []geom.Transform, dst []geom.Transform) {
+	copy(dst, r.rest)
+	for _, t := range r.targets {
+		pg := t.bridge
+		if t.anc >= 0 {
+			pg = g[t.anc].Mul(t.bridge)
+		}
+		l := pg.Inverse().Mul(g[t.human])
+		l.R = l.R.Normalize()
+		dst[t.node] = l
+	}
+}
+
+// Extract is the inverse of Apply: from local transforms over the avatar
+// skeleton it finds the muscles, RootT and RootQ that reproduce the human
+// bones' rotations (as Unity's GetHumanPose, it reads the rotations; the
+// translations are the human skeleton's). Angles outside a bone's limits
+// give muscles beyond ±1. The goals are left as they are.
+func (r *Rig) Extract(local []geom.Transform, p *Pose) {
+	var ab [256]geom.Transform
+	ag := ab[:0]
+	if len(local) <= len(ab) {
+		ag = ab[:len(local)]
+	} else {
+		ag = make([]geom.Transform, len(local))
+	}
+	for i := range local {
+		if i >= len(r.parents) || r.parents[i] < 0 {
+			ag[i] = geom.Identity // the avatar root's frame is the human space
+			continue
+		}
+		ag[i] = ag[r.parents[i]].Mul(local[i])
+	}
+	var gb [MaxHumanNodes]geom.Transform
+	g := gb[:len(r.nodes)]
+	for i := range g {
+		n := &r.nodes[i]
+		if n.parent < 0 {
+			g[i] = n.pose
+		} else {
+			g[i] = g[n.parent].Mul(n.pose)
+		}
+	}
+	for _, t := range r.targets {
+		if t.node < len(ag) {
+			g[t.human] = ag[t.node]
+		}
+	}
+	var qb [MaxHumanNodes]geom.Quat
+	var pass [MaxHumanNodes]float32
+	q := qb[:len(r.nodes)]
+	p.Muscles = [model.MuscleCount]float32{}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		if n.parent < 0 {
+			q[i] = g[i].R
+			continue
+		}
+		q[i] = g[n.parent].R.Conj().Mul(g[i].R).Normalize()
+		if n.bone < 0 || n.axes < 0 || i == r.hips {
+			continue
+		}
+		ax := &r.axes[n.axes]
+		rot := q[i]
+		if n.from >= 0 {
+			rot = axisRotation(r.axes[r.nodes[n.from].axes].Post, pass[n.from]).Conj().Mul(rot)
+		}
+		x, y, z := SplitInner(ax.Pre.Conj().Mul(rot).Mul(ax.Post))
+		if n.keep != 1 {
+			total := float32(0)
+			if n.keep > 0 {
+				total = WrapAngle(x / n.keep)
+			}
+			pass[i] = total - x
+			x = total
+		}
+		ang := [3]float32{x, y, z}
+		for k, mi := range n.muscle {
+			if mi >= 0 {
+				p.Muscles[mi] = AngleMuscle(ang[k], comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k))
+			}
+		}
+	}
+	// The body: rotations as read, translations the human skeleton's.
+	r.composeFromHips(g[r.hips], q, g)
+	com := r.centreOfMass(g)
+	bf := r.bodyFrame(g)
+	if r.scale != 0 {
+		p.RootT = com.Scale(1 / r.scale)
+	}
+	p.RootQ = bf.Mul(r.rootX.R.Conj()).Normalize()
+}

@@ -1,0 +1,415 @@
+package humanoid
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// MaxHumanNodes bounds a human skeleton: its root and the 55 human bones fit
+// well inside; a larger one is refused as malformed.
+const MaxHumanNodes = 128
+
+// Goal is an IK goal's position and rotation (carried, not evaluated).
+type Goal struct {
+	T geom.Vec3
+	Q geom.Quat
+}
+
+// Pose is a humanoid pose as a clip stores it: the body's position (centre
+// of mass over the human scale) and rotation, the 95 muscles, and the IK
+// goals (left foot, right foot, left hand, right hand).
+type Pose struct {
+	RootT   geom.Vec3
+	RootQ   geom.Quat
+	Muscles [model.MuscleCount]float32
+	Goals   [4]Goal
+}
+
+// hnode is what a Rig keeps per human skeleton node.
+type hnode struct {
+	parent int      // human skeleton parent, -1 for the root
+	bone   int      // human bone, -1 for a node that is none (the root)
+	axes   int      // index into Rig.axes, -1 for none
+	muscle [3]int16 // muscle driving x, y, z, -1 for none
+	keep   float32  // share of its own twist the bone keeps (1 outside the limb chains)
+	from   int      // human node whose passed-on twist this bone applies, -1 none
+	body   bool     // strictly below the hips
+	pose   geom.Transform
+}
+
+// target is a human bone written to the avatar skeleton: its avatar node,
+// and the constant transform from its nearest written human ancestor (or
+// the avatar root) to its avatar parent (the non-human bones between them,
+// at their rest pose).
+type target struct {
+	node   int // avatar skeleton node
+	human  int // human skeleton node
+	anc    int // human skeleton node of the nearest written ancestor, -1 for the avatar root
+	bridge geom.Transform
+}
+
+// centre is the segment centre of a body bone for the centre of mass: the
+// mean of n human skeleton nodes' positions, weighted by mass.
+type centre struct {
+	nodes [4]int
+	n     int
+	mass  float32
+}
+
+// Rig is a humanoid avatar prepared for muscle evaluation. It is immutable
+// after NewRig and safe for concurrent use.
+type Rig struct {
+	name  string
+	nodes []hnode
+	axes  []model.Axes
+	bone  [BoneCount]int // human bone -> human skeleton node, -1 absent
+	hips  int            // human node of the hips
+
+	centres  []centre
+	massSum  float32
+	scale    float32
+	rootX    geom.Transform
+	targets  []target
+	paths    []string
+	parents  []int
+	rest     []geom.Transform
+	humanOf  []int // avatar node -> human node, -1 for none
+	hasHands [2]bool
+}
+
+// Errors NewRig returns (wrapped with the avatar's name and what was wrong).
+var (
+	ErrNotHuman  = errors.New("avatar is not a humanoid")
+	ErrMalformed = errors.New("malformed humanoid avatar")
+)
+
+// NewRig prepares a humanoid avatar: it checks the compiled human data's
+// indices and builds the tables Apply and Extract use.
+func NewRig(a *model.Avatar) (*Rig, error) {
+	if a == nil || !a.IsHuman() {
+		name := ""
+		if a != nil {
+			name = a.Name
+		}
+		return nil, fmt.Errorf("humanoid: avatar %q: %w", name, ErrNotHuman)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("humanoid: avatar %q: %w: %s", a.Name, ErrMalformed, fmt.Sprintf(format, args...))
+	}
+	h := a.Human
+	hn := len(h.Skeleton.Nodes)
+	if hn > MaxHumanNodes {
+		return nil, bad("human skeleton has %d nodes (at most %d)", hn, MaxHumanNodes)
+	}
+	if len(h.Pose) != hn {
+		return nil, bad("human pose has %d transforms for %d nodes", len(h.Pose), hn)
+	}
+	if len(h.BoneIndex) != BodyBoneCount {
+		return nil, bad("human bone index has %d entries, want %d", len(h.BoneIndex), BodyBoneCount)
+	}
+	r := &Rig{name: a.Name, axes: h.Skeleton.Axes, scale: h.Scale, rootX: h.RootX, hips: -1}
+	r.nodes = make([]hnode, hn)
+	for i, n := range h.Skeleton.Nodes {
+		if n.Parent >= i || n.Parent < -1 {
+			return nil, bad("human node %d has parent %d", i, n.Parent)
+		}
+		if n.Axes < -1 || n.Axes >= len(r.axes) {
+			return nil, bad("human node %d has axes %d of %d", i, n.Axes, len(r.axes))
+		}
+		r.nodes[i] = hnode{parent: n.Parent, bone: -1, axes: n.Axes, muscle: [3]int16{-1, -1, -1}, keep: 1, from: -1, pose: h.Pose[i]}
+	}
+	for b := range r.bone {
+		r.bone[b] = -1
+	}
+	setBone := func(b, n int) error {
+		if n < 0 {
+			return nil
+		}
+		if n >= hn {
+			return bad("human bone %s is node %d of %d", BoneNames[b], n, hn)
+		}
+		if r.nodes[n].bone >= 0 {
+			return bad("node %d is both %s and %s", n, BoneNames[r.nodes[n].bone], BoneNames[b])
+		}
+		r.bone[b] = n
+		r.nodes[n].bone = b
+		return nil
+	}
+	for b, n := range h.BoneIndex {
+		if err := setBone(b, n); err != nil {
+			return nil, err
+		}
+	}
+	for s, hand := range [2][]int{h.LeftHand, h.RightHand} {
+		has := (s == 0 && h.HasLeftHand) || (s == 1 && h.HasRightHand)
+		if !has || len(hand) == 0 {
+			continue
+		}
+		if len(hand) != 15 {
+			return nil, bad("hand %d has %d bones, want 15", s, len(hand))
+		}
+		r.hasHands[s] = true
+		for f, n := range hand {
+			if err := setBone(LeftHandFirst+15*s+f, n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, b := range []int{Hips, LeftUpperLeg, RightUpperLeg, LeftLowerLeg, RightLowerLeg, LeftFoot, RightFoot,
+		Spine, Head, LeftUpperArm, RightUpperArm, LeftLowerArm, RightLowerArm, LeftHand, RightHand} {
+		if r.bone[b] < 0 {
+			return nil, bad("required bone %s is missing", BoneNames[b])
+		}
+	}
+	r.hips = r.bone[Hips]
+	for i := range r.nodes {
+		r.nodes[i].body = r.under(i, r.hips)
+		if i != r.hips && r.nodes[i].bone >= 0 && !r.nodes[i].body {
+			return nil, bad("bone %s is not below the hips", BoneNames[r.nodes[i].bone])
+		}
+	}
+	for m, d := range Muscles {
+		n := r.bone[d.Bone]
+		if n >= 0 && r.nodes[n].axes >= 0 {
+			r.nodes[n].muscle[d.Axis] = int16(m)
+		}
+	}
+	// Limb twist: a bone keeps its share of its own twist and passes the
+	// rest to its child in the chain.
+	chain := func(parent, child int, share float32) {
+		p, c := r.bone[parent], r.bone[child]
+		r.nodes[p].keep = share
+		if c >= 0 && r.nodes[c].parent == p && r.nodes[p].axes >= 0 {
+			r.nodes[c].from = p
+		}
+	}
+	for s := 0; s < 2; s++ {
+		chain(LeftUpperArm+s, LeftLowerArm+s, h.ArmTwist)
+		chain(LeftLowerArm+s, LeftHand+s, h.ForeArmTwist)
+		chain(LeftUpperLeg+s, LeftLowerLeg+s, h.UpperLegTwist)
+		chain(LeftLowerLeg+s, LeftFoot+s, h.LegTwist)
+	}
+	if err := r.buildCentres(h.BoneMass); err != nil {
+		return nil, bad("%v", err)
+	}
+	if err := r.buildAvatar(a); err != nil {
+		return nil, bad("%v", err)
+	}
+	return r, nil
+}
+
+// under reports whether human node n is a descendant of node anc.
+func (r *Rig) under(n, anc int) bool {
+	for p := r.nodes[n].parent; p >= 0; p = r.nodes[p].parent {
+		if p == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// buildAvatar maps the human skeleton onto the avatar skeleton.
+func (r *Rig) buildAvatar(a *model.Avatar) error {
+	an := len(a.Skeleton.Nodes)
+	r.rest = a.DefaultPose
+	if len(r.rest) != an {
+		r.rest = a.SkeletonPose
+	}
+	if len(r.rest) != an {
+		return fmt.Errorf("avatar skeleton has %d nodes but %d default and %d skeleton pose transforms", an, len(a.DefaultPose), len(a.SkeletonPose))
+	}
+	r.parents = make([]int, an)
+	r.paths = make([]string, an)
+	r.humanOf = make([]int, an)
+	for i, n := range a.Skeleton.Nodes {
+		if n.Parent >= i || n.Parent < -1 {
+			return fmt.Errorf("avatar node %d has parent %d", i, n.Parent)
+		}
+		r.parents[i] = n.Parent
+		r.humanOf[i] = -1
+		if p, ok := a.Names.Lookup(n.PathHash); ok {
+			r.paths[i] = p
+		} else if n.PathHash != 0 {
+			r.paths[i] = fmt.Sprintf("#%08x", n.PathHash)
+		}
+	}
+	if len(a.HumanSkeletonIndex) != len(r.nodes) {
+		return fmt.Errorf("human skeleton index has %d entries for %d human nodes", len(a.HumanSkeletonIndex), len(r.nodes))
+	}
+	for h, n := range a.HumanSkeletonIndex {
+		if n < -1 || n >= an {
+			return fmt.Errorf("human node %d maps to avatar node %d of %d", h, n, an)
+		}
+		if n >= 0 && r.nodes[h].bone >= 0 {
+			if r.humanOf[n] >= 0 {
+				return fmt.Errorf("avatar node %d is two human bones", n)
+			}
+			r.humanOf[n] = h
+		}
+	}
+	// Written bones: every human bone with an avatar node. The avatar
+	// root (node 0's frame) is the human root's frame.
+	for i := 0; i < an; i++ {
+		h := r.humanOf[i]
+		if h < 0 {
+			continue
+		}
+		t := target{node: i, human: h, anc: -1, bridge: geom.Identity}
+		for p := r.parents[i]; p >= 0; p = r.parents[p] {
+			if r.humanOf[p] >= 0 {
+				t.anc = r.humanOf[p]
+				break
+			}
+			if r.parents[p] < 0 {
+				break // the avatar root: its frame is the human space
+			}
+			t.bridge = r.rest[p].Mul(t.bridge)
+		}
+		r.targets = append(r.targets, t)
+	}
+	return nil
+}
+
+// Name returns the avatar's name.
+func (r *Rig) Name() string { return r.name }
+
+// Len returns the number of avatar skeleton nodes (the length of the pose
+// Apply writes).
+func (r *Rig) Len() int { return len(r.parents) }
+
+// Paths returns each avatar skeleton node's path below the Animator ("" for
+// the root; "#xxxxxxxx" for a hash the avatar's name table lacks). Shared:
+// do not modify.
+func (r *Rig) Paths() []string { return r.paths }
+
+// Parents returns each avatar skeleton node's parent (-1 for the root).
+// Shared: do not modify.
+func (r *Rig) Parents() []int { return r.parents }
+
+// Rest returns the avatar skeleton's rest pose (local transforms: the
+// avatar's default pose), which non-human bones keep. Shared: do not modify.
+func (r *Rig) Rest() []geom.Transform { return r.rest }
+
+// HumanNode returns the human skeleton node that plays human bone b (-1 when
+// the avatar lacks it).
+func (r *Rig) HumanNode(b int) int {
+	if b < 0 || b >= BoneCount {
+		return -1
+	}
+	return r.bone[b]
+}
+
+// AvatarNode returns the avatar skeleton node of human bone b (-1 when the
+// avatar lacks it).
+func (r *Rig) AvatarNode(b int) int {
+	h := r.HumanNode(b)
+	if h < 0 {
+		return -1
+	}
+	for _, t := range r.targets {
+		if t.human == h {
+			return t.node
+		}
+	}
+	return -1
+}
+
+// Scale returns the avatar's human scale (m_Scale).
+func (r *Rig) Scale() float32 { return r.scale }
+
+// Limits returns the rotation limits (radians, x twist, y, z) and signs of
+// human bone b, and false when the avatar lacks the bone or its axes.
+func (r *Rig) Limits(b int) (min, max, sign geom.Vec3, ok bool) {
+	n := r.HumanNode(b)
+	if n < 0 || r.nodes[n].axes < 0 {
+		return
+	}
+	ax := &r.axes[r.nodes[n].axes]
+	return ax.Min, ax.Max, ax.Sign, true
+}
+
+// comp returns component i (0 x, 1 y, 2 z) of v.
+func comp(v geom.Vec3, i int) float32 {
+	switch i {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
+}
+
+// MuscleAngle returns the angle in radians a muscle value gives on an axis
+// with the given limits and sign: sgn·v·max for v ≥ 0, sgn·(−v·min) below;
+// values beyond ±1 continue linearly (overshoot).
+func MuscleAngle(v, min, max, sgn float32) float32 {
+	if v >= 0 {
+		return sgn * v * max
+	}
+	return sgn * (-v * min)
+}
+
+// AngleMuscle is the inverse of MuscleAngle (0 where the limit on that side
+// is 0).
+func AngleMuscle(angle, min, max, sgn float32) float32 {
+	a := angle * sgn
+	if a >= 0 {
+		if max == 0 {
+			return 0
+		}
+		return a / max
+	}
+	if min == 0 {
+		return 0
+	}
+	return -a / min
+}
+
+// WrapAngle wraps an angle in radians into (−π, π].
+func WrapAngle(x float32) float32 {
+	const twoPi = 2 * math.Pi
+	if x > -math.Pi && x <= math.Pi {
+		return x
+	}
+	return x - twoPi*float32(math.Ceil((float64(x)-math.Pi)/twoPi))
+}
+
+// Swing returns the swing rotation T(y, z) whose quaternion is
+// normalize(0, tan(y/2), tan(z/2), 1).
+func Swing(y, z float32) geom.Quat {
+	ty := float32(math.Tan(float64(y) / 2))
+	tz := float32(math.Tan(float64(z) / 2))
+	return geom.Quat{Y: ty, Z: tz, W: 1}.Normalize()
+}
+
+// rotX is the rotation of angle x about the x axis.
+func rotX(x float32) geom.Quat {
+	s, c := math.Sincos(float64(x) / 2)
+	return geom.Quat{X: float32(s), W: float32(c)}
+}
+
+// Inner returns the rotation inside a joint for angles x (twist), y, z:
+// T(y, z)·Rx(x).
+func Inner(x, y, z float32) geom.Quat { return Swing(y, z).Mul(rotX(x)) }
+
+// SplitInner is the inverse of Inner: the angles (x in (−π, π], y and z in
+// (−π, π)) of a joint rotation.
+func SplitInner(q geom.Quat) (x, y, z float32) {
+	// q = T·Rx with T = (0, b, c, a)/n, Rx = (s, 0, 0, co):
+	// q = (a·s, co·b + s·c, co·c − s·b, a·co).
+	ix, iy, iz, iw := float64(q.X), float64(q.Y), float64(q.Z), float64(q.W)
+	a := math.Hypot(ix, iw)
+	if a == 0 {
+		// A half-turn swing: the twist is undefined; take it as 0.
+		return 0, float32(2 * math.Atan2(iy, 0)), float32(2 * math.Atan2(iz, 0))
+	}
+	s, co := ix/a, iw/a
+	b := co*iy - s*iz
+	c := s*iy + co*iz
+	x = WrapAngle(float32(2 * math.Atan2(ix, iw)))
+	return x, float32(2 * math.Atan2(b, a)), float32(2 * math.Atan2(c, a))
+}

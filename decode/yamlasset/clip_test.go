@@ -1,0 +1,185 @@
+package yamlasset
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
+)
+
+func parseCorpus(t testing.TB, rel string) *File {
+	t.Helper()
+	f, err := ParseFile(corpustest.Path(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// The expected counts were read off the files' text: curves per kind and
+// keys ("- serializedVersion: 3" entries) per kind.
+func TestClipCurveAndKeyCountsMatchTheText(t *testing.T) {
+	for _, tc := range []struct {
+		rel                  string
+		name                 string
+		rot, pos, scl, float int // curves of each kind
+		keys                 int // keys over all component curves
+		rate, stop           float32
+		humanoid, loop       bool
+	}{
+		{"lc-example-enemy/source/die-Head.anim", "die-Head", 21, 21, 21, 0, 73*4 + 49*3 + 44*3, 24, 4.166667, false, false},
+		{"lc-example-enemy/source/HeadBop.anim", "HeadBop", 21, 21, 21, 0, 490*4 + 42*3 + 42*3, 24, 0, false, true},
+		{"lc-example-enemy/source/walkCycle.anim", "walkCycle", 21, 21, 21, 0, 113*4 + 42*3 + 42*3, 24, 0.5833334, false, true},
+		{"lethal-emotes/source/Dab.anim", "Dab", 0, 0, 0, 170, 2741, 30, 3.0666656, true, false},
+		{"lethal-emotes/source/Floss.anim", "Floss", 0, 0, 0, 130, 2848, 30, 1.6000001, true, true},
+		{"lethal-emotes/source/nobones.anim", "nobones", 0, 0, 0, 130, 7654, 30, 0, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseCorpus(t, tc.rel).Clip()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Name != tc.name || c.SampleRate != tc.rate || c.Humanoid != tc.humanoid || c.Settings.LoopTime != tc.loop || c.Legacy {
+				t.Errorf("name %q rate %v humanoid %v loop %v legacy %v", c.Name, c.SampleRate, c.Humanoid, c.Settings.LoopTime, c.Legacy)
+			}
+			if tc.stop != 0 && c.Stop != tc.stop {
+				t.Errorf("stop %v, want %v", c.Stop, tc.stop)
+			}
+			want := tc.rot*4 + tc.pos*3 + tc.scl*3 + tc.float
+			if len(c.Curves) != want {
+				t.Errorf("%d curves, want %d", len(c.Curves), want)
+			}
+			keys := 0
+			props := map[model.TransformProp]int{}
+			for i := range c.Curves {
+				cv := &c.Curves[i]
+				keys += len(cv.Keys)
+				props[cv.Target.Transform]++
+				if cv.Kind != model.CurveKeyframed || !cv.Target.PathKnown || cv.Target.PathHash != model.PathHash(cv.Target.Path) {
+					t.Fatalf("curve %d: kind %v target %+v", i, cv.Kind, cv.Target)
+				}
+				if cv.PreInfinity != model.InfinityClamp || cv.PostInfinity != model.InfinityClamp {
+					t.Errorf("curve %d: infinities %d %d", i, cv.PreInfinity, cv.PostInfinity)
+				}
+			}
+			if keys != tc.keys {
+				t.Errorf("%d keys, want %d", keys, tc.keys)
+			}
+			if props[model.PropRotation] != tc.rot*4 || props[model.PropPosition] != tc.pos*3 || props[model.PropScale] != tc.scl*3 || props[model.PropNone] != tc.float {
+				t.Errorf("curves by property %v", props)
+			}
+		})
+	}
+}
+
+func TestClipKeyValuesMatchTheText(t *testing.T) {
+	c, err := parseCorpus(t, "lc-example-enemy/source/die-Head.anim").Clip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second rotation curve (head-armature/b.body), its x and w
+	// components, key 1: time 0.083333336, value x 0.6966555 w 0.7167249,
+	// slopes x -0.20263839 w 0.16960216.
+	x, w := c.Curves[4], c.Curves[7]
+	for _, cv := range []model.Curve{x, w} {
+		if cv.Target.Path != "head-armature/b.body" || cv.Target.Transform != model.PropRotation || len(cv.Keys) != 7 {
+			t.Fatalf("target %+v, %d keys", cv.Target, len(cv.Keys))
+		}
+	}
+	if x.Target.Property != "m_LocalRotation.x" || w.Target.Property != "m_LocalRotation.w" || w.Target.Component != 3 {
+		t.Errorf("properties %q %q", x.Target.Property, w.Target.Property)
+	}
+	k := x.Keys[1]
+	if k.Time != 0.083333336 || k.Value != 0.6966555 || k.InSlope != -0.20263839 || k.OutSlope != -0.20263839 || k.InWeight != 0.33333334 {
+		t.Errorf("x key 1 = %+v", k)
+	}
+	if k := w.Keys[1]; k.Value != 0.7167249 || k.InSlope != 0.16960216 {
+		t.Errorf("w key 1 = %+v", k)
+	}
+	// Evaluating at a key gives its value.
+	if v := x.Eval(0.083333336); v != 0.6966555 {
+		t.Errorf("Eval at key 1 = %v", v)
+	}
+
+	dab, err := parseCorpus(t, "lethal-emotes/source/Dab.anim").Clip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := dab.Curves[0].Target
+	if first.Property != "blendShape.つま先右" || first.Path != "LATnormal_mesh" || first.ClassID != 137 {
+		t.Errorf("first float curve target %+v", first)
+	}
+	last := dab.Curves[len(dab.Curves)-1]
+	if last.Target.Property != "RightHand.Little.3 Stretched" || last.Target.Path != "" || last.Target.PathHash != 0 {
+		t.Errorf("last float curve target %+v", last.Target)
+	}
+	if a, _ := model.HumanAttributeByName("RightHand.Little.3 Stretched"); last.Target.Attribute != a {
+		t.Errorf("muscle attribute %d, want %d", last.Target.Attribute, a)
+	}
+	if n := len(last.Keys); n != 10 || last.Keys[9].Time != 3.0666656 || last.Keys[9].Value != -0.36519054 || last.Keys[9].InSlope != 11.240345 {
+		t.Errorf("last curve keys %+v", last.Keys)
+	}
+	if dab.Settings.Level != -0.03 || !dab.Settings.LoopBlendOrientation || !dab.Settings.KeepOriginalPositionY || dab.Settings.LoopBlend {
+		t.Errorf("settings %+v", dab.Settings)
+	}
+}
+
+// The .anim files carry the editor's own compiled bindings
+// (m_ClipBindingConstant.genericBindings): every one must name a curve
+// target by path hash, attribute and class, which proves the attribute
+// hashing (muscle indexes, blend-shape name hashes).
+func TestClipTargetsCoverTheEditorsBindings(t *testing.T) {
+	for _, rel := range []string{"lethal-emotes/source/Dab.anim", "lethal-emotes/source/Floss.anim", "lethal-emotes/source/nobones.anim"} {
+		f := parseCorpus(t, rel)
+		c, err := f.Clip()
+		if err != nil {
+			t.Fatal(err)
+		}
+		type key struct {
+			path, attr uint32
+			class      int32
+		}
+		have := map[key]bool{}
+		for _, cv := range c.Curves {
+			have[key{cv.Target.PathHash, cv.Target.Attribute, cv.Target.ClassID}] = true
+		}
+		binds := f.Docs[0].Body.Path("m_ClipBindingConstant", "genericBindings")
+		if binds.Len() == 0 {
+			t.Fatalf("%s: no bindings", rel)
+		}
+		for _, b := range binds.Items {
+			p, _ := strconv.ParseUint(b.Get("path").Value, 10, 32)
+			a, _ := strconv.ParseUint(b.Get("attribute").Value, 10, 32)
+			cl, _ := strconv.ParseInt(b.Get("typeID").Value, 10, 32)
+			if !have[key{uint32(p), uint32(a), int32(cl)}] {
+				t.Errorf("%s: binding at line %d (path %d attribute %d class %d) has no curve", rel, b.Line, p, a, cl)
+			}
+		}
+	}
+}
+
+func TestClipReportsWhatItCannotRead(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"no clip", "%YAML 1.1\n--- !u!91 &1\nAnimatorController:\n  m_Name: x\n", "no such object"},
+		{"bad number", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_SampleRate: fast\n", "m_SampleRate"},
+		{"compressed", "--- !u!74 &1\nAnimationClip:\n  m_CompressedRotationCurves:\n  - path: a\n", "not supported"},
+		{"bad key", "--- !u!74 &1\nAnimationClip:\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: x\n    attribute: a\n", ":6:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse(strings.NewReader(tc.src), "t.anim")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.Clip()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			if tc.name == "no clip" && !errors.Is(err, ErrNoObject) {
+				t.Errorf("error %v is not ErrNoObject", err)
+			}
+		})
+	}
+}

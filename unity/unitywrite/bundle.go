@@ -1,0 +1,109 @@
+package unitywrite
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/pierrec/lz4/v4"
+)
+
+// Entry is a file stored in a bundle.
+type Entry struct {
+	Path string
+	Data []byte
+	// Flags: 4 marks a serialized file in Unity's bundles.
+	Flags uint32
+}
+
+// Bundle writes a UnityFS bundle of archive format 8 whose data is split
+// into LZ4HC-compressed blocks of at most blockSize bytes (stored raw when
+// compression does not help), with the block info LZ4-compressed after the
+// header.
+func Bundle(engineVersion string, entries []Entry, blockSize int) ([]byte, error) {
+	if blockSize <= 0 {
+		blockSize = 128 << 10
+	}
+	be := binary.BigEndian
+	var stream []byte
+	type node struct {
+		off, size int64
+		flags     uint32
+		path      string
+	}
+	var nodes []node
+	for _, e := range entries {
+		nodes = append(nodes, node{int64(len(stream)), int64(len(e.Data)), e.Flags, e.Path})
+		stream = append(stream, e.Data...)
+	}
+	type block struct {
+		usize, csize uint32
+		flags        uint16
+		data         []byte
+	}
+	var blocks []block
+	for off := 0; off < len(stream) || (off == 0 && len(stream) == 0); off += blockSize {
+		end := off + blockSize
+		if end > len(stream) {
+			end = len(stream)
+		}
+		raw := stream[off:end]
+		dst := make([]byte, lz4.CompressBlockBound(len(raw)))
+		var c lz4.CompressorHC
+		n, err := c.CompressBlock(raw, dst)
+		if err != nil {
+			return nil, fmt.Errorf("lz4: %w", err)
+		}
+		if n == 0 || n >= len(raw) {
+			blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), 0, raw})
+		} else {
+			blocks = append(blocks, block{uint32(len(raw)), uint32(n), 3, dst[:n]})
+		}
+		if len(stream) == 0 {
+			break
+		}
+	}
+	var info []byte
+	info = append(info, make([]byte, 16)...)
+	info = be.AppendUint32(info, uint32(len(blocks)))
+	for _, b := range blocks {
+		info = be.AppendUint32(info, b.usize)
+		info = be.AppendUint32(info, b.csize)
+		info = be.AppendUint16(info, b.flags)
+	}
+	info = be.AppendUint32(info, uint32(len(nodes)))
+	for _, n := range nodes {
+		info = be.AppendUint64(info, uint64(n.off))
+		info = be.AppendUint64(info, uint64(n.size))
+		info = be.AppendUint32(info, n.flags)
+		info = append(info, n.path...)
+		info = append(info, 0)
+	}
+	cinfo := make([]byte, lz4.CompressBlockBound(len(info)))
+	n, err := lz4.CompressBlock(info, cinfo, nil)
+	if err != nil || n == 0 {
+		return nil, fmt.Errorf("lz4 block info: %v", err)
+	}
+	cinfo = cinfo[:n]
+
+	var out []byte
+	out = append(out, "UnityFS\x00"...)
+	out = be.AppendUint32(out, 8)
+	out = append(out, "5.x.x\x00"...)
+	out = append(out, engineVersion...)
+	out = append(out, 0)
+	sizePos := len(out)
+	out = be.AppendUint64(out, 0)
+	out = be.AppendUint32(out, uint32(len(cinfo)))
+	out = be.AppendUint32(out, uint32(len(info)))
+	const flagCombined = 0x40
+	out = be.AppendUint32(out, 2|flagCombined) // block info LZ4, directory combined
+	for len(out)%16 != 0 {
+		out = append(out, 0)
+	}
+	out = append(out, cinfo...)
+	for _, b := range blocks {
+		out = append(out, b.data...)
+	}
+	be.PutUint64(out[sizePos:], uint64(len(out)))
+	return out, nil
+}

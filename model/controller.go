@@ -207,6 +207,10 @@ type Controller struct {
 	// ClipNames holds the clip names where the source knows them (parallel
 	// to Clips).
 	ClipNames []string
+	// ClipKeys identifies each clip where the source names clips by
+	// reference only (parallel to Clips; YAML sources: "guid:fileID" of the
+	// motion), so controllers from different sources can be matched.
+	ClipKeys []string
 	Names     Names
 }
 

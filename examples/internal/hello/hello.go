@@ -22,7 +22,6 @@ const UnityVersion = "2022.3.9f1"
 // F is shorthand for the encoder's struct values.
 type F = unitywrite.Fields
 
-
 func tree(classID int32) *typetree.Tree {
 	v, _ := unityversion.Parse(UnityVersion)
 	t, _, err := layouts.Lookup(v, classID)

@@ -1,0 +1,227 @@
+package anim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+func keys(pairs ...float32) []model.Keyframe {
+	var k []model.Keyframe
+	for i := 0; i+3 < len(pairs)+1 && i+3 <= len(pairs); i += 4 {
+		k = append(k, model.Keyframe{Time: pairs[i], Value: pairs[i+1], InSlope: pairs[i+2], OutSlope: pairs[i+3]})
+	}
+	return k
+}
+
+func wobble(seed float64) func(float64) float64 {
+	return func(t float64) float64 { return math.Sin(seed+2.3*t) + 0.3*math.Cos(seed*2+7*t) }
+}
+
+func rotCurves(path string, kind model.CurveKind, q func(float64) geom.Quat, fps, seconds float64) []model.Curve {
+	var out []model.Curve
+	for k := 0; k < 4; k++ {
+		k := k
+		f := func(t float64) float64 {
+			v := q(t)
+			return float64([4]float32{v.X, v.Y, v.Z, v.W}[k])
+		}
+		c := model.Curve{Target: tgt(path, model.PropRotation, k), Kind: kind}
+		switch kind {
+		case model.CurveStreamed:
+			c.Segments = streamedCurve(f, fps, seconds)
+		case model.CurveDense:
+			for i := 0; i <= int(fps*seconds); i++ {
+				c.Samples = append(c.Samples, float32(f(float64(i)/fps)))
+			}
+			c.DenseRate = float32(fps)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func spin(ax geom.Vec3, speed float64) func(float64) geom.Quat {
+	return func(t float64) geom.Quat { return geom.AxisAngle(ax.Normalize(), float32(speed*t)) }
+}
+
+func TestBakedSamplingEqualsCurveEvalForEveryForm(t *testing.T) {
+	sk := chainSkeleton(4)
+	j1, j2 := sk.Paths[1], sk.Paths[2]
+	inf := float32(math.Inf(1))
+	cases := []struct {
+		name   string
+		curves []model.Curve
+		start  float32
+		stop   float32
+		rotTol float64
+	}{
+		{"constant translation and rotation", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveConstant, Value: 3},
+			{Target: tgt(j1, model.PropRotation, 0), Kind: model.CurveConstant, Value: 0.5},
+			{Target: tgt(j1, model.PropRotation, 3), Kind: model.CurveConstant, Value: 0.5},
+		}, 0, 1, 1e-3},
+		{"streamed with key index (many keys)", append(rotCurves(j1, model.CurveStreamed, spin(geom.V3(1, 2, 3), 4), 30, 2),
+			model.Curve{Target: tgt(j2, model.PropPosition, 0), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(1), 30, 2)}),
+			0, 2, 1e-3},
+		{"streamed short (binary search) with a step segment", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 2), Kind: model.CurveStreamed, Segments: []model.Segment{
+				{Time: -math.MaxFloat32, C: [4]float32{0, 0, 0, 5}},
+				{Time: 0.1, C: [4]float32{1, 2, 3, 4}},
+				{Time: 0.4, C: [4]float32{inf, 0, 0, 7}},
+				{Time: 0.6, C: [4]float32{-1, 0.5, 0, 2}},
+				{Time: 0.9, C: [4]float32{0, 0, 0, 2}}}},
+		}, 0, 1, 1e-3},
+		{"streamed only the initial frame is constant", []model.Curve{
+			{Target: tgt(j1, model.PropScale, 0), Kind: model.CurveStreamed, Segments: []model.Segment{
+				{Time: -math.MaxFloat32, C: [4]float32{0, 0, 0, 2}}}},
+		}, 0, 1, 1e-3},
+		{"dense scalar", []model.Curve{
+			{Target: tgt(j2, model.PropPosition, 0), Kind: model.CurveDense, Samples: []float32{0, 1, 4, 9, 16, 25}, DenseBegin: 0.1, DenseRate: 5},
+		}, 0, 1.5, 1e-3},
+		{"dense unit rotation is packed", rotCurves(j1, model.CurveDense, spin(geom.V3(0, 1, 1), 3), 30, 1.5), 0, 1.5, PackedQuatMaxErrorDeg * 1.2},
+		{"dense rotation not unit stays float", func() []model.Curve {
+			c := rotCurves(j1, model.CurveDense, spin(geom.V3(0.3, 1, 1), 3), 30, 1.5)
+			for i := range c[3].Samples {
+				c[3].Samples[i] *= 1.01
+			}
+			return c
+		}(), 0, 1.5, 1e-3},
+		{"keyframed hermite clamp", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
+				Keys: keys(0.2, 1, 0, 3, 0.5, 2, -1, -1, 0.7, 0, 4, 2, 1.1, 5, 0, 0)},
+		}, 0, 1.5, 1e-3},
+		{"keyframed infinite slope is a step", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
+				Keys: keys(0, 1, 0, inf, 0.5, 2, 0, 0, 1, 3, 0, 0)},
+		}, 0, 1, 1e-3},
+		{"keyframed weighted (bezier) resampled", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
+				Keys: []model.Keyframe{
+					{Time: 0, Value: 0, OutSlope: 4, WeightedMode: model.WeightedOut, OutWeight: 0.8},
+					{Time: 1, Value: 1, InSlope: -2, OutSlope: 1, WeightedMode: model.WeightedIn, InWeight: 0.05},
+					{Time: 2, Value: -1, InSlope: 0}}},
+		}, 0, 2, 1e-3},
+		{"keyframed loop and ping-pong infinity", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityPingPong, PostInfinity: model.InfinityLoop,
+				Keys: keys(0.5, 0, 0, 2, 0.8, 1, 1, 1, 1.0, 0.5, 0, 0)},
+			{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveKeyframed, PreInfinity: model.InfinityLoop, PostInfinity: model.InfinityPingPong,
+				Keys: keys(0.5, 0, 0, 2, 0.6, 1, 1, 1, 0.7, 2, 1, 0, 0.8, 1, 0, 0, 0.9, 0, 1, 1, 1.0, 3, 0, 0, 1.1, 1, 0, 0, 1.2, 0, 0, 0, 1.3, 2, 0, 0, 1.4, 1, 2, 3)},
+		}, 0, 4, 1e-3},
+		{"euler angles in degrees", []model.Curve{
+			{Target: tgt(j1, model.PropEuler, 0), Kind: model.CurveStreamed, Segments: streamedCurve(func(t float64) float64 { return 90 * math.Sin(t) }, 30, 1)},
+			{Target: tgt(j1, model.PropEuler, 1), Kind: model.CurveStreamed, Segments: streamedCurve(func(t float64) float64 { return 120 * t }, 30, 1)},
+			{Target: tgt(j1, model.PropEuler, 2), Kind: model.CurveConstant, Value: 10},
+		}, 0, 1, 1e-3},
+		{"one rotation component animated", []model.Curve{
+			{Target: tgt(j2, model.PropRotation, 1), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(2), 30, 1)},
+		}, 0, 1, 1e-3},
+		{"path known only by hash, clip starting late", []model.Curve{
+			{Target: model.Target{PathHash: model.PathHash(j2), ClassID: model.ClassTransform, Transform: model.PropPosition, Component: 1},
+				Kind: model.CurveStreamed, Segments: streamedCurve(wobble(3), 30, 3)},
+		}, 1, 2.5, 1e-3},
+		{"float channels of every form", []model.Curve{
+			{Target: model.Target{ClassID: model.ClassAnimator, Attribute: 50, Property: "Spine Front-Back"}, Kind: model.CurveStreamed, Segments: streamedCurve(wobble(4), 30, 1)},
+			{Target: model.Target{ClassID: model.ClassAnimator, Attribute: 51}, Kind: model.CurveDense, Samples: []float32{1, 2, 0}, DenseRate: 2},
+			{Target: model.Target{ClassID: model.ClassSkinnedMeshRenderer, Attribute: 7}, Kind: model.CurveConstant, Value: 42},
+			{Target: model.Target{ClassID: model.ClassMonoBehaviour, Attribute: 8}, Kind: model.CurveKeyframed, Keys: keys(0, 1, 0, 0, 1, 2, 0, 0)},
+		}, 0, 1, 1e-3},
+		{"zero-length clip is one pose", rotCurves(j1, model.CurveStreamed, spin(geom.V3(1, 0, 0), 2), 30, 1), 0.5, 0.5, 1e-3},
+	}
+	for _, k := range cases {
+		t.Run(k.name, func(t *testing.T) {
+			mc := &model.Clip{Name: k.name, SampleRate: 30, Start: k.start, Stop: k.stop, Curves: k.curves}
+			rot, rel, frel := compareClip(t, mc, sk, 1000)
+			t.Logf("max rotation error %.3g°, translation/scale %.3g, floats %.3g", rot, rel, frel)
+			if rot > k.rotTol || rel > 1e-5 || frel > 1e-5 || rel != rel || frel != frel {
+				t.Errorf("rotation error %.3g° (limit %.3g°), translation/scale %.3g, floats %.3g (limit 1e-5)", rot, k.rotTol, rel, frel)
+			}
+		})
+	}
+}
+
+func TestBakeResolvesChannels(t *testing.T) {
+	sk := chainSkeleton(3)
+	mc := &model.Clip{Name: "r", Stop: 1, Curves: []model.Curve{
+		{Target: tgt(sk.Paths[1], model.PropPosition, 0), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(1), 10, 1)},
+		{Target: tgt("missing", model.PropPosition, 0), Kind: model.CurveConstant, Value: 1},
+		{Target: model.Target{PathHash: 12345, ClassID: model.ClassTransform, Transform: model.PropScale}, Kind: model.CurveConstant},
+		{Target: tgt(sk.Paths[2], model.PropRotation, 7), Kind: model.CurveConstant},
+		{Target: model.Target{ClassID: model.ClassAnimator, Attribute: 42}, Kind: model.CurveConstant, Value: 0.5},
+	}, Events: []model.Event{{Time: 0.7, Function: "b"}, {Time: 0.2, Function: "a"}, {Time: 0.7, Function: "c"}}}
+	c, err := Bake(mc, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.UnresolvedChannels(); got != 3 {
+		t.Errorf("unresolved %d want 3", got)
+	}
+	if got := len(c.FloatTargets()); got != 1 {
+		t.Errorf("float targets %d want 1", got)
+	}
+	if c.RootJoint() != 1 || c.TrackCount() != 1 {
+		t.Errorf("root %d tracks %d, want 1 and 1", c.RootJoint(), c.TrackCount())
+	}
+	var names string
+	for _, e := range c.Events() {
+		names += e.Function
+	}
+	if names != "abc" {
+		t.Errorf("events in order %q want abc (by time, stable)", names)
+	}
+	if c.Duration() != 1 {
+		t.Errorf("duration %g", c.Duration())
+	}
+	z, _ := Bake(&model.Clip{Stop: 0, SampleRate: 30}, sk)
+	if z.Duration() != float32(1)/30 {
+		t.Errorf("zero-length clip lasts %g, want one frame", z.Duration())
+	}
+}
+
+func TestNewSkeletonRejectsBadHierarchies(t *testing.T) {
+	cases := []struct {
+		name    string
+		paths   []string
+		parents []int
+		rest    []geom.Transform
+		ok      bool
+	}{
+		{"chain", []string{"", "a", "a/b"}, []int{-1, 0, 1}, nil, true},
+		{"child before parent", []string{"", "a", "a/b"}, []int{-1, 2, 0}, nil, false},
+		{"self parent", []string{"", "a"}, []int{-1, 1}, nil, false},
+		{"length mismatch", []string{"", "a"}, []int{-1}, nil, false},
+		{"rest mismatch", []string{"", "a"}, []int{-1, 0}, []geom.Transform{geom.Identity}, false},
+		{"duplicate paths keep the first", []string{"", "a", "a"}, []int{-1, 0, 0}, nil, true},
+	}
+	for _, k := range cases {
+		s, err := NewSkeleton(k.paths, k.parents, k.rest)
+		if (err == nil) != k.ok {
+			t.Errorf("%s: err %v", k.name, err)
+			continue
+		}
+		if s != nil {
+			if i, ok := s.Index("a"); !ok || i != 1 {
+				t.Errorf("%s: Index(a) = %d %v", k.name, i, ok)
+			}
+		}
+	}
+}
+
+func TestSkeletonFromRig(t *testing.T) {
+	r := &model.Rig{Name: "r", Nodes: []model.RigNode{
+		{Name: "root", Path: "", Parent: -1, Local: geom.Identity},
+		{Name: "hips", Path: "hips", Parent: 0, Local: geom.Transform{T: geom.V3(0, 1, 0), R: geom.IdentityQuat, S: geom.V3(1, 1, 1)}},
+	}}
+	s, err := SkeletonFromRig(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 2 || s.Rest[1].T.Y != 1 || s.Parents[1] != 0 {
+		t.Fatalf("skeleton %+v", s)
+	}
+	if i, ok := s.IndexHash(model.PathHash("hips")); !ok || i != 1 {
+		t.Fatalf("IndexHash = %d %v", i, ok)
+	}
+}

@@ -1,0 +1,506 @@
+package anim
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"unsafe"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// A geom.Transform is viewed as 10 float32 slots: T.X T.Y T.Z R.X R.Y R.Z
+// R.W S.X S.Y S.Z. These lines fail to compile if its layout ever changes.
+var (
+	_ [unsafe.Sizeof(geom.Transform{}) - 40]byte
+	_ [40 - unsafe.Sizeof(geom.Transform{})]byte
+	_ [unsafe.Offsetof(geom.Transform{}.R) - 12]byte
+	_ [12 - unsafe.Offsetof(geom.Transform{}.R)]byte
+	_ [unsafe.Offsetof(geom.Transform{}.S) - 28]byte
+	_ [28 - unsafe.Offsetof(geom.Transform{}.S)]byte
+)
+
+const (
+	slotsPerJoint = 10
+	slotT         = 0
+	slotR         = 3
+	slotS         = 7
+)
+
+// poseFloats views a pose as its float slots.
+func poseFloats(p []geom.Transform) []float32 {
+	if len(p) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&p[0].T.X, len(p)*slotsPerJoint)
+}
+
+// Clip is a clip baked against a skeleton: immutable, shared by every
+// instance playing it, safe for concurrent Sample calls. See the package
+// documentation for the baked form.
+type Clip struct {
+	name     string
+	skel     *Skeleton
+	start    float32 // model clip Start: curve time of clip time 0
+	length   float32 // Stop-Start (>= 0): sampling clamps to it
+	duration float32 // length, or one frame when length is 0
+	rate     float32
+	wrap     model.WrapMode
+	settings model.LoopSettings
+
+	pose   poseSet
+	jchans []jointChan // the resolved joint channels (for WithRoot)
+
+	floats       curveSet
+	floatTargets []model.Target
+
+	root     int
+	rootPose poseSet
+
+	unresolved int
+	tracks     int
+	events     []model.Event
+}
+
+// poseSet evaluates the joint channels of some joints (all of them, or the
+// root alone) into their float slots.
+type poseSet struct {
+	set   curveSet
+	rot   []int32      // joints whose quaternion is animated: normalise
+	euler []eulerJoint // joints whose Euler angles are animated: convert
+}
+
+type eulerJoint struct {
+	joint int32
+	order geom.EulerOrder
+}
+
+// jointChan is a resolved Transform channel.
+type jointChan struct {
+	joint int
+	prop  model.TransformProp
+	comp  int
+	order geom.EulerOrder
+	s     scalar
+}
+
+func (c *jointChan) slot() int32 {
+	off := slotT
+	switch c.prop {
+	case model.PropRotation, model.PropEuler:
+		off = slotR
+	case model.PropScale:
+		off = slotS
+	}
+	return int32(c.joint*slotsPerJoint + off + c.comp)
+}
+
+func validComponent(t *model.Target) bool {
+	switch t.Transform {
+	case model.PropPosition, model.PropScale, model.PropEuler:
+		return t.Component >= 0 && t.Component < 3
+	case model.PropRotation:
+		return t.Component >= 0 && t.Component < 4
+	}
+	return false
+}
+
+// Bake resolves a decoded clip's channels against a skeleton and lays them
+// out for sampling.
+//
+// A Transform channel (class 4) drives the joint its target's path names
+// (by Path when PathKnown, else by PathHash); a channel whose joint the
+// skeleton lacks is counted in UnresolvedChannels and dropped. Every other
+// channel (humanoid muscles, blend shapes, script properties) becomes a
+// float track (FloatTargets, SampleFloats). When one joint has both Euler
+// and quaternion rotation channels the Euler ones win; an Euler component
+// without a channel is 0 degrees. When several channels drive the same
+// component the last one wins.
+//
+// The root joint is chosen by RootRule; WithRoot picks another.
+func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
+	if c == nil || s == nil {
+		return nil, fmt.Errorf("anim: bake: nil clip or skeleton")
+	}
+	cl := &Clip{
+		name: c.Name, skel: s, start: c.Start, rate: c.SampleRate,
+		wrap: c.WrapMode, settings: c.Settings,
+	}
+	if !finite32(cl.start) {
+		cl.start = 0
+	}
+	if l := c.Stop - c.Start; l > 0 && finite32(l) {
+		cl.length = l
+	}
+	cl.duration = cl.length
+	if cl.duration <= 0 {
+		cl.duration = 1 / 60
+		if r := c.SampleRate; r > 0 && finite32(1/r) {
+			cl.duration = 1 / r
+		}
+	}
+
+	var fb *setBuilder
+	var fscal []scalar
+	for i := range c.Curves {
+		cv := &c.Curves[i]
+		tg := &cv.Target
+		if tg.ClassID == model.ClassTransform && tg.Transform != model.PropNone {
+			j, ok := s.resolve(tg)
+			if !ok || !validComponent(tg) {
+				cl.unresolved++
+				continue
+			}
+			sc, err := bakeCurve(cv)
+			if err != nil {
+				return nil, fmt.Errorf("anim: bake clip %q: curve %d (%q %s): %w", c.Name, i, tg.Path, tg.Property, err)
+			}
+			cl.jchans = append(cl.jchans, jointChan{joint: j, prop: tg.Transform, comp: tg.Component, order: tg.RotationOrder, s: sc})
+			continue
+		}
+		sc, err := bakeCurve(cv)
+		if err != nil {
+			return nil, fmt.Errorf("anim: bake clip %q: curve %d (%q %s): %w", c.Name, i, tg.Path, tg.Property, err)
+		}
+		cl.floatTargets = append(cl.floatTargets, *tg)
+		fscal = append(fscal, sc)
+	}
+	fb = newSetBuilder(make([]float32, len(fscal)))
+	for i, sc := range fscal {
+		fb.add(int32(i), sc)
+	}
+	cl.floats = fb.build()
+
+	driven := make([]bool, s.Len())
+	for i := range cl.jchans {
+		driven[cl.jchans[i].joint] = true
+	}
+	for _, d := range driven {
+		if d {
+			cl.tracks++
+		}
+	}
+	cl.pose = buildPose(s.Rest, func(j int) int { return j }, cl.jchans)
+	cl.setRoot(chooseRoot(s, cl.jchans))
+
+	cl.events = append([]model.Event(nil), c.Events...)
+	sort.SliceStable(cl.events, func(a, b int) bool { return cl.events[a].Time < cl.events[b].Time })
+	return cl, nil
+}
+
+// RootRule documents how Bake picks the root joint: the shallowest joint
+// (fewest ancestors, then lowest index) whose translation is animated (not
+// constant); failing that the shallowest whose rotation is animated;
+// failing that none (-1). On a generic rig this is the hips or the
+// armature's top bone that carries the motion through the world.
+const RootRule = "shallowest joint with animated translation, else with animated rotation, else -1"
+
+func chooseRoot(s *Skeleton, ch []jointChan) int {
+	best := [2]int{-1, -1}
+	for i := range ch {
+		c := &ch[i]
+		if c.s.kind == model.CurveConstant {
+			continue
+		}
+		r := 1
+		if c.prop == model.PropPosition {
+			r = 0
+		} else if c.prop == model.PropScale {
+			continue
+		}
+		b := best[r]
+		if b < 0 || s.depth[c.joint] < s.depth[b] || (s.depth[c.joint] == s.depth[b] && c.joint < b) {
+			best[r] = c.joint
+		}
+	}
+	if best[0] >= 0 {
+		return best[0]
+	}
+	return best[1]
+}
+
+// WithRoot returns a clip sharing this one's tracks whose root joint (for
+// SampleRoot and ExtractRootMotion) is j (-1 for none).
+func (c *Clip) WithRoot(j int) (*Clip, error) {
+	if j < -1 || j >= c.skel.Len() {
+		return nil, fmt.Errorf("anim: clip %q: root joint %d out of range [-1, %d)", c.name, j, c.skel.Len())
+	}
+	d := *c
+	d.setRoot(j)
+	return &d, nil
+}
+
+func (c *Clip) setRoot(j int) {
+	c.root = j
+	c.rootPose = poseSet{}
+	if j < 0 {
+		return
+	}
+	var rc []jointChan
+	for _, ch := range c.jchans {
+		if ch.joint == j {
+			rc = append(rc, ch)
+		}
+	}
+	c.rootPose = buildPose(c.skel.Rest[j:j+1], func(k int) int {
+		if k == j {
+			return 0
+		}
+		return -1
+	}, rc)
+}
+
+// buildPose lays out joint channels over the joints rest describes; local
+// maps a skeleton joint to its index in rest (-1: not laid out).
+func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) poseSet {
+	n := len(rest)
+	base := make([]float32, n*slotsPerJoint)
+	copy(base, poseFloats(rest))
+
+	// Resolve local joints and keep the last channel per slot; Euler wins
+	// over quaternion channels on the same joint.
+	type lc struct {
+		jointChan
+		lj int
+	}
+	euler := make([]bool, n)
+	order := make([]geom.EulerOrder, n)
+	for i := range chans {
+		if lj := local(chans[i].joint); lj >= 0 && chans[i].prop == model.PropEuler {
+			euler[lj], order[lj] = true, chans[i].order
+		}
+	}
+	last := map[int32]int{}
+	var keep []lc
+	for i := range chans {
+		c := chans[i]
+		lj := local(c.joint)
+		if lj < 0 || (c.prop == model.PropRotation && euler[lj]) {
+			continue
+		}
+		c.joint = lj
+		sl := c.slot()
+		if k, ok := last[sl]; ok {
+			keep[k].lj = -1 // superseded
+		}
+		last[sl] = len(keep)
+		keep = append(keep, lc{c, lj})
+	}
+	for j := range euler {
+		if euler[j] {
+			b := base[j*slotsPerJoint+slotR:]
+			b[0], b[1], b[2], b[3] = 0, 0, 0, 0
+		}
+	}
+
+	// Dense rotations over the same frames, all unit quaternions: packed.
+	var rotc [][4]*scalar
+	packed := make([]bool, n)
+	for i := range keep {
+		c := &keep[i]
+		if c.lj < 0 || c.prop != model.PropRotation {
+			continue
+		}
+		if rotc == nil {
+			rotc = make([][4]*scalar, n)
+		}
+		rotc[c.lj][c.comp] = &c.s
+	}
+	b := newSetBuilder(base)
+	for j := range rotc {
+		if q, begin, rate, ok := packDense(rotc[j]); ok {
+			packed[j] = true
+			b.addPacked(int32(j*slotsPerJoint+slotR), q, begin, rate)
+		}
+	}
+
+	rotDriven := make([]bool, n)
+	rotAnim := make([]bool, n)
+	eulerAnim := make([]bool, n)
+	for j := range packed {
+		rotAnim[j] = packed[j]
+	}
+	for i := range keep {
+		c := &keep[i]
+		if c.lj < 0 {
+			continue
+		}
+		anim := c.s.kind != model.CurveConstant
+		switch c.prop {
+		case model.PropRotation:
+			rotDriven[c.lj] = true
+			rotAnim[c.lj] = rotAnim[c.lj] || anim
+			if packed[c.lj] {
+				continue
+			}
+		case model.PropEuler:
+			eulerAnim[c.lj] = eulerAnim[c.lj] || anim
+		}
+		b.add(c.jointChan.slot(), c.s)
+	}
+
+	var ps poseSet
+	for j := 0; j < n; j++ {
+		r := base[j*slotsPerJoint+slotR : j*slotsPerJoint+slotR+4]
+		switch {
+		case euler[j] && eulerAnim[j]:
+			ps.euler = append(ps.euler, eulerJoint{int32(j), order[j]})
+		case euler[j]:
+			q := geom.FromEuler(geom.Vec3{X: r[0], Y: r[1], Z: r[2]}, order[j])
+			r[0], r[1], r[2], r[3] = q.X, q.Y, q.Z, q.W
+		case rotAnim[j]:
+			ps.rot = append(ps.rot, int32(j))
+		case rotDriven[j]:
+			q := geom.Quat{X: r[0], Y: r[1], Z: r[2], W: r[3]}.Normalize()
+			r[0], r[1], r[2], r[3] = q.X, q.Y, q.Z, q.W
+		}
+	}
+	ps.set = b.build()
+	return ps
+}
+
+// packTolerance is how far from unit length a dense rotation sample may be
+// for the track to be packed (see PackedQuat for the error it brings).
+const packTolerance = 1e-5
+
+// packDense packs a rotation whose components are dense over the same
+// frames (or constant) and unit at every frame.
+func packDense(c [4]*scalar) ([]PackedQuat, float32, float32, bool) {
+	var d *scalar
+	for _, s := range c {
+		switch {
+		case s == nil:
+			return nil, 0, 0, false
+		case s.kind == model.CurveConstant:
+		case s.kind != model.CurveDense:
+			return nil, 0, 0, false
+		case d == nil:
+			d = s
+		case s.begin != d.begin || s.rate != d.rate || len(s.samples) != len(d.samples):
+			return nil, 0, 0, false
+		}
+	}
+	if d == nil {
+		return nil, 0, 0, false
+	}
+	at := func(s *scalar, i int) float32 {
+		if s.kind == model.CurveConstant {
+			return s.value
+		}
+		return s.samples[i]
+	}
+	q := make([]PackedQuat, len(d.samples))
+	for i := range q {
+		v := geom.Quat{X: at(c[0], i), Y: at(c[1], i), Z: at(c[2], i), W: at(c[3], i)}
+		if math.Abs(math.Sqrt(float64(v.Dot(v)))-1) > packTolerance {
+			return nil, 0, 0, false
+		}
+		q[i] = PackQuat(v)
+	}
+	return q, d.begin, d.rate, true
+}
+
+// eval poses the set's joints at curve time t into their float slots.
+func (p *poseSet) eval(t float32, out []float32) {
+	p.set.eval(t, out)
+	for _, j := range p.rot {
+		r := out[int(j)*slotsPerJoint+slotR : int(j)*slotsPerJoint+slotR+4]
+		x, y, z, w := r[0], r[1], r[2], r[3]
+		l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
+		if l == 0 || l != l {
+			r[0], r[1], r[2], r[3] = 0, 0, 0, 1
+			continue
+		}
+		inv := 1 / l
+		r[0], r[1], r[2], r[3] = x*inv, y*inv, z*inv, w*inv
+	}
+	for _, e := range p.euler {
+		r := out[int(e.joint)*slotsPerJoint+slotR : int(e.joint)*slotsPerJoint+slotR+4]
+		q := geom.FromEuler(geom.Vec3{X: r[0], Y: r[1], Z: r[2]}, e.order)
+		r[0], r[1], r[2], r[3] = q.X, q.Y, q.Z, q.W
+	}
+}
+
+// curveTime maps clip time (clamped into [0, Duration]) to the decoded
+// curves' time.
+func (c *Clip) curveTime(t float32) float32 {
+	if !(t > 0) {
+		t = 0
+	} else if t > c.length {
+		t = c.length
+	}
+	return c.start + t
+}
+
+// Name returns the clip's name.
+func (c *Clip) Name() string { return c.name }
+
+// Duration returns how long the clip plays, in seconds: its length, or one
+// frame (1/SampleRate, 1/60 s without a rate) when that is 0. Never 0.
+func (c *Clip) Duration() float32 { return c.duration }
+
+// Skeleton returns the skeleton the clip was baked against (the only one
+// it may be sampled onto).
+func (c *Clip) Skeleton() *Skeleton { return c.skel }
+
+// WrapMode returns the decoded clip's wrap mode.
+func (c *Clip) WrapMode() model.WrapMode { return c.wrap }
+
+// Settings returns the decoded clip's loop settings.
+func (c *Clip) Settings() model.LoopSettings { return c.settings }
+
+// SampleRate returns the decoded clip's sample rate (frames per second).
+func (c *Clip) SampleRate() float32 { return c.rate }
+
+// TrackCount returns how many joints the clip drives.
+func (c *Clip) TrackCount() int { return c.tracks }
+
+// RootJoint returns the joint that carries the motion through the world,
+// or -1 if none does (see RootRule).
+func (c *Clip) RootJoint() int { return c.root }
+
+// UnresolvedChannels returns how many Transform channels named a joint the
+// skeleton does not have.
+func (c *Clip) UnresolvedChannels() int { return c.unresolved }
+
+// Events returns the clip's events ordered by time (do not modify).
+func (c *Clip) Events() []model.Event { return c.events }
+
+// FloatTargets returns what each float track drives (non-Transform
+// channels: humanoid muscles and goals, blend shapes, properties), in the
+// decoded clip's order.
+func (c *Clip) FloatTargets() []model.Target { return c.floatTargets }
+
+// Sample writes the local pose at clip time t (clamped into [0, Duration])
+// into dst, which must hold at least Skeleton().Len() transforms (further
+// entries are left alone). Joints the clip does not drive get their rest
+// transform. It keeps no state, allocates nothing and may be called from
+// many goroutines at once.
+func (c *Clip) Sample(t float32, dst []geom.Transform) {
+	n := c.skel.Len()
+	if len(dst) < n {
+		panic(fmt.Sprintf("anim: Sample of clip %q into %d transforms; the skeleton has %d", c.name, len(dst), n))
+	}
+	c.pose.eval(c.curveTime(t), poseFloats(dst[:n]))
+}
+
+// SampleFloats writes the float tracks at clip time t into dst (parallel
+// to FloatTargets; it must be at least that long).
+func (c *Clip) SampleFloats(t float32, dst []float32) {
+	if len(dst) < len(c.floatTargets) {
+		panic(fmt.Sprintf("anim: SampleFloats of clip %q into %d floats; it has %d tracks", c.name, len(dst), len(c.floatTargets)))
+	}
+	c.floats.eval(c.curveTime(t), dst)
+}
+
+// SampleRoot returns the root joint's local transform at clip time t
+// (evaluating only its channels), or the identity when there is no root.
+func (c *Clip) SampleRoot(t float32) geom.Transform {
+	var tr [1]geom.Transform
+	if c.root < 0 {
+		return geom.Identity
+	}
+	c.rootPose.eval(c.curveTime(t), poseFloats(tr[:]))
+	return tr[0]
+}

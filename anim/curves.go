@@ -1,0 +1,537 @@
+package anim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/mecanim/mecanim/model"
+)
+
+// A curveSet evaluates scalar channels into numbered float slots. It is
+// built once (setBuilder) and only read afterwards.
+//
+// Animated cubic channels are grouped by timeline (identical key times and
+// infinity modes). A timeline's coefficients are stored key-major: the
+// coefficients of all its channels for key k are adjacent, so one sample
+// reads one contiguous block per timeline.
+type curveSet struct {
+	base []float32 // every slot's value before animated channels write it
+
+	lines []timeline
+	slots []int32      // channel slots, grouped by timeline
+	times []float32    // key times, per timeline
+	index []int32      // uniform-slice key index, per long timeline
+	coefs [][4]float32 // per timeline: key-major blocks of its channels
+	dense []denseChan  // dense channels
+	dsamp []float32    // their samples
+	pquat []packedChan // dense rotations packed as PackedQuat
+	qsamp []PackedQuat // their samples
+}
+
+// timeline is one set of key times shared by some cubic channels.
+type timeline struct {
+	timeOff, n     int32 // times[timeOff:timeOff+n]
+	idxOff         int32 // index[idxOff:idxOff+n], or -1: binary search
+	slot0, nch     int32 // slots[slot0:slot0+nch]
+	coefOff        int32 // coefs[coefOff : coefOff+n*nch]
+	first, invSlot float32
+	// Infinity mapping of keyframed curves whose pre or post infinity loops
+	// or ping-pongs (wrap set); clamping needs no mapping.
+	wrap      bool
+	pre, post model.Infinity
+	last      float32
+}
+
+// denseChan is a channel of samples at a fixed rate.
+type denseChan struct {
+	slot        int32
+	off, n      int32
+	begin, rate float32
+}
+
+// packedChan is a rotation (4 slots from slot) of packed samples at a fixed
+// rate.
+type packedChan struct {
+	slot        int32
+	off, n      int32
+	begin, rate float32
+}
+
+// indexMinKeys is the smallest timeline that gets a key index; shorter ones
+// binary-search.
+const indexMinKeys = 9
+
+// eval writes every slot's value at curve time t into out (len >= slots).
+func (s *curveSet) eval(t float32, out []float32) {
+	copy(out, s.base)
+	for i := range s.lines {
+		ln := &s.lines[i]
+		tt := t
+		if ln.wrap {
+			tt = ln.mapTime(t)
+		}
+		k, dt := s.find(ln, tt)
+		nch := int(ln.nch)
+		slots := s.slots[ln.slot0 : int(ln.slot0)+nch]
+		off := int(ln.coefOff) + k*nch
+		block := s.coefs[off : off+nch]
+		block = block[:len(slots)]
+		for j, sl := range slots {
+			c := &block[j]
+			out[sl] = ((c[0]*dt+c[1])*dt+c[2])*dt + c[3]
+		}
+	}
+	for i := range s.dense {
+		d := &s.dense[i]
+		out[d.slot] = evalDense(s.dsamp[d.off:d.off+d.n], d.begin, d.rate, t)
+	}
+	for i := range s.pquat {
+		p := &s.pquat[i]
+		q := s.qsamp[p.off : p.off+p.n]
+		n := len(q)
+		f := (t - p.begin) * p.rate
+		o := out[p.slot : p.slot+4]
+		switch {
+		case !(f > 0):
+			a := q[0].Unpack()
+			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
+		case f >= float32(n-1):
+			a := q[n-1].Unpack()
+			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
+		default:
+			k := int(f)
+			fr := f - float32(k)
+			a, b := q[k].Unpack(), q[k+1].Unpack()
+			o[0] = a.X + (b.X-a.X)*fr
+			o[1] = a.Y + (b.Y-a.Y)*fr
+			o[2] = a.Z + (b.Z-a.Z)*fr
+			o[3] = a.W + (b.W-a.W)*fr
+		}
+	}
+}
+
+// evalDense is model's dense rule: clamped, linear between samples.
+func evalDense(samples []float32, begin, rate, t float32) float32 {
+	n := len(samples)
+	f := (t - begin) * rate
+	if !(f > 0) {
+		return samples[0]
+	}
+	if f >= float32(n-1) {
+		return samples[n-1]
+	}
+	i := int(f)
+	frac := f - float32(i)
+	a, b := samples[i], samples[i+1]
+	return a + (b-a)*frac
+}
+
+// find returns the key of ln in force at t and the time since it (never
+// negative: before the first key the first key's value holds).
+func (s *curveSet) find(ln *timeline, t float32) (int, float32) {
+	times := s.times[ln.timeOff : ln.timeOff+ln.n]
+	n := len(times)
+	var k int
+	if ln.idxOff < 0 {
+		lo, hi := 0, n
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if times[m] <= t {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		k = lo - 1
+		if k < 0 {
+			k = 0
+		}
+	} else {
+		k = int(s.index[int(ln.idxOff)+ln.slotOf(t)])
+		for k+1 < n && times[k+1] <= t {
+			k++
+		}
+	}
+	dt := t - times[k]
+	if dt < 0 {
+		dt = 0
+	}
+	return k, dt
+}
+
+// slotOf maps a time to its uniform slice of the timeline (0..n-1). It is
+// monotone in t, which is what makes the index sound.
+func (ln *timeline) slotOf(t float32) int {
+	f := (t - ln.first) * ln.invSlot
+	if f > 0 {
+		if f < float32(ln.n) {
+			return int(f)
+		}
+		return int(ln.n) - 1
+	}
+	return 0
+}
+
+// mapTime applies loop/ping-pong infinity as model.EvalKeys does.
+func (ln *timeline) mapTime(t float32) float32 {
+	first, last := ln.first, ln.last
+	if !(t < first || t > last) {
+		return t
+	}
+	mode := ln.post
+	if t < first {
+		mode = ln.pre
+	}
+	span := last - first
+	if span <= 0 || (mode != model.InfinityLoop && mode != model.InfinityPingPong) {
+		return t
+	}
+	off := float64(t - first)
+	cycles := math.Floor(off / float64(span))
+	local := float32(off - cycles*float64(span))
+	if mode == model.InfinityPingPong && int64(cycles)%2 != 0 {
+		local = span - local
+	}
+	return first + local
+}
+
+// scalar is one channel baked, before it is laid out in a set.
+type scalar struct {
+	kind  model.CurveKind // CurveConstant, CurveStreamed (cubic) or CurveDense
+	value float32         // constant
+	// cubic
+	times     []float32
+	coefs     [][4]float32
+	pre, post model.Infinity
+	wrap      bool
+	// dense
+	samples     []float32
+	begin, rate float32
+}
+
+// bakeCurve converts a decoded curve to its baked form.
+func bakeCurve(c *model.Curve) (scalar, error) {
+	switch c.Kind {
+	case model.CurveConstant:
+		return scalar{kind: model.CurveConstant, value: c.Value}, nil
+	case model.CurveStreamed:
+		return bakeStreamed(c.Segments)
+	case model.CurveDense:
+		if len(c.Samples) == 0 {
+			return scalar{kind: model.CurveConstant}, nil
+		}
+		s := scalar{kind: model.CurveDense, samples: c.Samples, begin: c.DenseBegin, rate: c.DenseRate}
+		if allEqual(c.Samples) {
+			return scalar{kind: model.CurveConstant, value: c.Samples[0]}, nil
+		}
+		return s, nil
+	case model.CurveKeyframed:
+		return bakeKeys(c.Keys, c.PreInfinity, c.PostInfinity)
+	}
+	return scalar{}, fmt.Errorf("unknown curve kind %d", c.Kind)
+}
+
+func allEqual(v []float32) bool {
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func finite32(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
+
+// bakeStreamed keeps the segments, turning the initial frame (at
+// -MaxFloat32) and segments with non-finite coefficients into steps holding
+// their value. The initial frame's time becomes the next key's time (it is
+// the value before that key, which find's clamp provides).
+func bakeStreamed(segs []model.Segment) (scalar, error) {
+	if len(segs) == 0 {
+		return scalar{kind: model.CurveConstant}, nil
+	}
+	s := scalar{kind: model.CurveStreamed,
+		times: make([]float32, len(segs)), coefs: make([][4]float32, len(segs))}
+	for i := range segs {
+		g := &segs[i]
+		tm := g.Time
+		c := g.C
+		if tm == -math.MaxFloat32 || !finite32(c[0]) || !finite32(c[1]) || !finite32(c[2]) || !finite32(c[3]) {
+			c = [4]float32{0, 0, 0, g.C[3]}
+		}
+		if tm == -math.MaxFloat32 {
+			tm = 0
+			if i+1 < len(segs) {
+				tm = segs[i+1].Time
+			}
+		}
+		if math.IsNaN(float64(tm)) || (i > 0 && tm < s.times[i-1]) {
+			return scalar{}, fmt.Errorf("streamed key %d at time %g is out of order", i, g.Time)
+		}
+		s.times[i], s.coefs[i] = tm, c
+	}
+	return simplifyCubic(s), nil
+}
+
+// simplifyCubic returns a constant when every segment holds one value.
+func simplifyCubic(s scalar) scalar {
+	v := s.coefs[0][3]
+	for _, c := range s.coefs {
+		if c[0] != 0 || c[1] != 0 || c[2] != 0 || c[3] != v {
+			return s
+		}
+	}
+	return scalar{kind: model.CurveConstant, value: v}
+}
+
+// bakeKeys converts keyframes to cubic segments: Hermite segments exactly
+// (as polynomials in the time since their key), weighted ones by
+// subdivision, steps as steps, and the last key as a flat segment.
+func bakeKeys(keys []model.Keyframe, pre, post model.Infinity) (scalar, error) {
+	switch len(keys) {
+	case 0:
+		return scalar{kind: model.CurveConstant}, nil
+	case 1:
+		return scalar{kind: model.CurveConstant, value: keys[0].Value}, nil
+	}
+	s := scalar{kind: model.CurveStreamed, pre: pre, post: post}
+	n := len(keys)
+	for i := 0; i+1 < n; i++ {
+		k0, k1 := &keys[i], &keys[i+1]
+		if math.IsNaN(float64(k0.Time)) || k1.Time < k0.Time {
+			return scalar{}, fmt.Errorf("key %d at time %g is out of order", i+1, k1.Time)
+		}
+		dt := k1.Time - k0.Time
+		m0, m1 := k0.OutSlope, k1.InSlope
+		switch {
+		case dt <= 0:
+			s.add(k0.Time, [4]float32{0, 0, 0, k1.Value})
+		case !finite32(m0) || !finite32(m1):
+			s.add(k0.Time, [4]float32{0, 0, 0, k0.Value})
+		case k0.WeightedMode&model.WeightedOut != 0 || k1.WeightedMode&model.WeightedIn != 0:
+			bakeWeighted(&s, *k0, *k1)
+		default:
+			s.add(k0.Time, hermite(float64(k0.Value), float64(k1.Value), float64(m0), float64(m1), float64(dt)))
+		}
+	}
+	s.add(keys[n-1].Time, [4]float32{0, 0, 0, keys[n-1].Value})
+	if keys[n-1].Time > keys[0].Time {
+		s.wrap = isWrap(pre) || isWrap(post)
+	}
+	return simplifyCubic(s), nil
+}
+
+func isWrap(m model.Infinity) bool { return m == model.InfinityLoop || m == model.InfinityPingPong }
+
+func (s *scalar) add(t float32, c [4]float32) {
+	s.times = append(s.times, t)
+	s.coefs = append(s.coefs, c)
+}
+
+// hermite returns the power-basis coefficients, in the time x since the
+// first key, of the cubic Hermite segment of values v0, v1 and per-second
+// slopes m0, m1 over dt seconds.
+func hermite(v0, v1, m0, m1, dt float64) [4]float32 {
+	d := v1 - v0
+	c0 := (dt*(m0+m1) - 2*d) / (dt * dt * dt)
+	c1 := (3*d - dt*(2*m0+m1)) / (dt * dt)
+	return [4]float32{float32(c0), float32(c1), float32(m0), float32(v0)}
+}
+
+// bakeWeighted appends cubic pieces fitting the weighted (Bezier) segment
+// from k0 to k1, doubling the pieces until every piece is within 1e-6 of the
+// segment's value span of the exact curve (model.EvalKeys) at three interior
+// points, up to 1024 pieces.
+func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
+	pair := []model.Keyframe{k0, k1}
+	exact := func(t float64) float64 {
+		return float64(model.EvalKeys(pair, model.InfinityClamp, model.InfinityClamp, float32(t)))
+	}
+	t0, dt := float64(k0.Time), float64(k1.Time-k0.Time)
+	w0, w1 := 1.0/3, 1.0/3
+	if k0.WeightedMode&model.WeightedOut != 0 {
+		w0 = float64(k0.OutWeight)
+	}
+	if k1.WeightedMode&model.WeightedIn != 0 {
+		w1 = float64(k1.InWeight)
+	}
+	bz := bezier{x1: w0, x2: 1 - w1,
+		y0: float64(k0.Value), y1: float64(k0.Value) + w0*dt*float64(k0.OutSlope),
+		y2: float64(k1.Value) - w1*dt*float64(k1.InSlope), y3: float64(k1.Value)}
+	tol := 1e-6 * math.Max(1e-3, math.Max(math.Abs(bz.y0-bz.y3), math.Max(math.Abs(bz.y1-bz.y0), math.Abs(bz.y2-bz.y3))))
+	var pieces [][4]float32
+	var starts []float32
+	for m := 1; m <= 1024; m *= 2 {
+		pieces, starts = pieces[:0], starts[:0]
+		ok := true
+		h := dt / float64(m)
+		for j := 0; j < m; j++ {
+			a, b := float64(j)/float64(m), float64(j+1)/float64(m)
+			va, sa := bz.at(a, dt)
+			vb, sb := bz.at(b, dt)
+			if j == 0 {
+				va = bz.y0
+			}
+			if j == m-1 {
+				vb = bz.y3
+			}
+			c := hermite(va, vb, sa, sb, h)
+			for _, f := range [...]float64{0.25, 0.5, 0.75} {
+				x := f * h
+				got := ((float64(c[0])*x+float64(c[1]))*x+float64(c[2]))*x + float64(c[3])
+				if math.Abs(got-exact(t0+(a+f/float64(m))*dt)) > tol {
+					ok = false
+				}
+			}
+			pieces = append(pieces, c)
+			starts = append(starts, float32(t0+a*dt))
+		}
+		if ok {
+			break
+		}
+	}
+	for j := range pieces {
+		s.add(starts[j], pieces[j])
+	}
+}
+
+// bezier is a weighted key segment: control points (0,y0) (x1,y1) (x2,y2)
+// (1,y3) in normalised time.
+type bezier struct{ x1, x2, y0, y1, y2, y3 float64 }
+
+// at returns the value and its derivative per second at normalised time x
+// of a segment dt seconds long.
+func (b *bezier) at(x, dt float64) (v, slope float64) {
+	bx := func(u float64) float64 {
+		iu := 1 - u
+		return 3*iu*iu*u*b.x1 + 3*iu*u*u*b.x2 + u*u*u
+	}
+	lo, hi := 0.0, 1.0
+	for i := 0; i < 80; i++ {
+		m := (lo + hi) / 2
+		if bx(m) < x {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	u := (lo + hi) / 2
+	iu := 1 - u
+	v = iu*iu*iu*b.y0 + 3*iu*iu*u*b.y1 + 3*iu*u*u*b.y2 + u*u*u*b.y3
+	dx := 3*iu*iu*b.x1 + 6*iu*u*(b.x2-b.x1) + 3*u*u*(1-b.x2)
+	dy := 3*iu*iu*(b.y1-b.y0) + 6*iu*u*(b.y2-b.y1) + 3*u*u*(b.y3-b.y2)
+	if math.Abs(dx) < 1e-9 {
+		// A vertical handle: take the slope from a nearby chord instead.
+		e := 1e-4
+		ua, ub := math.Max(0, u-e), math.Min(1, u+e)
+		ya := (1-ua)*(1-ua)*(1-ua)*b.y0 + 3*(1-ua)*(1-ua)*ua*b.y1 + 3*(1-ua)*ua*ua*b.y2 + ua*ua*ua*b.y3
+		yb := (1-ub)*(1-ub)*(1-ub)*b.y0 + 3*(1-ub)*(1-ub)*ub*b.y1 + 3*(1-ub)*ub*ub*b.y2 + ub*ub*ub*b.y3
+		xd := bx(ub) - bx(ua)
+		if xd <= 0 {
+			return v, 0
+		}
+		return v, (yb - ya) / xd / dt
+	}
+	return v, dy / dx / dt
+}
+
+// setBuilder lays out channels into a curveSet.
+type setBuilder struct {
+	base  []float32
+	lines map[string]int
+	pend  []pendingLine
+	dense []denseChan
+	dsamp []float32
+	pquat []packedChan
+	qsamp []PackedQuat
+}
+
+type pendingLine struct {
+	s     scalar // times and infinity of the line (coefs unused)
+	slots []int32
+	coefs [][][4]float32
+}
+
+func newSetBuilder(base []float32) *setBuilder {
+	return &setBuilder{base: base, lines: map[string]int{}}
+}
+
+// add lays out an animated (non-constant) channel writing slot.
+func (b *setBuilder) add(slot int32, s scalar) {
+	switch s.kind {
+	case model.CurveConstant:
+		b.base[slot] = s.value
+	case model.CurveDense:
+		b.dense = append(b.dense, denseChan{slot: slot, off: int32(len(b.dsamp)), n: int32(len(s.samples)), begin: s.begin, rate: s.rate})
+		b.dsamp = append(b.dsamp, s.samples...)
+	default:
+		key := lineKey(&s)
+		i, ok := b.lines[key]
+		if !ok {
+			i = len(b.pend)
+			b.lines[key] = i
+			b.pend = append(b.pend, pendingLine{s: s})
+		}
+		p := &b.pend[i]
+		p.slots = append(p.slots, slot)
+		p.coefs = append(p.coefs, s.coefs)
+	}
+}
+
+// addPacked lays out a packed dense rotation writing slot..slot+3.
+func (b *setBuilder) addPacked(slot int32, q []PackedQuat, begin, rate float32) {
+	b.pquat = append(b.pquat, packedChan{slot: slot, off: int32(len(b.qsamp)), n: int32(len(q)), begin: begin, rate: rate})
+	b.qsamp = append(b.qsamp, q...)
+}
+
+func lineKey(s *scalar) string {
+	buf := make([]byte, 0, 4*len(s.times)+9)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(s.pre))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(s.post))
+	if s.wrap {
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
+	}
+	for _, t := range s.times {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(t))
+	}
+	return string(buf)
+}
+
+// build lays everything out, with key indexes for long timelines.
+func (b *setBuilder) build() curveSet {
+	s := curveSet{base: b.base, dense: b.dense, dsamp: b.dsamp, pquat: b.pquat, qsamp: b.qsamp}
+	for _, p := range b.pend {
+		n := len(p.s.times)
+		ln := timeline{
+			timeOff: int32(len(s.times)), n: int32(n), idxOff: -1,
+			slot0: int32(len(s.slots)), nch: int32(len(p.slots)),
+			coefOff: int32(len(s.coefs)),
+			first:   p.s.times[0], last: p.s.times[n-1],
+			wrap: p.s.wrap, pre: p.s.pre, post: p.s.post,
+		}
+		s.times = append(s.times, p.s.times...)
+		s.slots = append(s.slots, p.slots...)
+		for k := 0; k < n; k++ {
+			for j := range p.slots {
+				s.coefs = append(s.coefs, p.coefs[j][k])
+			}
+		}
+		if inv := float32(n) / (ln.last - ln.first); n >= indexMinKeys && inv > 0 && finite32(inv) {
+			ln.invSlot = inv
+			ln.idxOff = int32(len(s.index))
+			times := p.s.times
+			j := 0
+			for sl := 0; sl < n; sl++ {
+				for j+1 < n && ln.slotOf(times[j+1]) < sl {
+					j++
+				}
+				s.index = append(s.index, int32(j))
+			}
+		}
+		s.lines = append(s.lines, ln)
+	}
+	return s
+}

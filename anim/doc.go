@@ -1,0 +1,49 @@
+// Package anim is the runtime side of clip playback: a Skeleton of joints, a
+// clip baked once against it (Bake) into an immutable Clip that any number of
+// goroutines sample at the same time, playback-time arithmetic (Advance,
+// root motion, events) and pose math (local to model space, blending,
+// additive layers).
+//
+// # Baked form
+//
+// Bake resolves every channel of a model.Clip to a joint (by path, or by
+// path hash when the path is not known) or to a float track, once. Constant
+// channels are folded into a base pose that Sample copies, so they cost
+// nothing per sample. Animated channels keep the form that evaluates exactly
+// as model.(*Curve).Eval does:
+//
+//   - streamed curves keep their cubic segments (bit-for-bit the same
+//     arithmetic as model.EvalSegment);
+//   - unweighted keyframed curves become cubic segments (a Hermite segment is
+//     a cubic in time, so this is exact up to float32 rounding of the
+//     coefficients); loop and ping-pong infinities are mapped per track;
+//   - weighted keyframed segments (Bezier in time and value, not a cubic in
+//     time) are resampled into cubic segments, subdividing until the fit is
+//     within 1e-6 of the span of the segment's values (checked on the exact
+//     curve at bake time);
+//   - dense curves keep their samples; when the four components of a
+//     rotation are dense over the same frames and every sample is a unit
+//     quaternion (within 1e-5), they are stored as one PackedQuat (8 bytes)
+//     per frame instead of 16 bytes.
+//
+// Rotations are evaluated per component and normalised, as the decoded
+// curves are; Euler channels (degrees) are converted with their rotation
+// order after evaluation.
+//
+// # Finding keys
+//
+// Channels whose key times are identical share one timeline, so a key
+// lookup is done once per timeline, not per channel. A timeline of more than
+// eight keys carries an index of one int32 per key: the clip time span of the
+// timeline cut into as many uniform slices as there are keys, each slice
+// naming the last key that starts before it. A lookup is one multiply, one
+// read and on average about one comparison; shorter timelines
+// binary-search. Nothing is remembered between samples: Sample keeps no
+// cursor, allocates nothing and is safe for concurrent use.
+//
+// # Time
+//
+// A Clip's own time runs from 0 to Duration. Sample clamps t into that range
+// and evaluates the curves at Start+t (clamped to the model clip's Stop).
+// Event times are in the same 0..Duration time.
+package anim

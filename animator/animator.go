@@ -1,0 +1,928 @@
+package animator
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// maxFrozen bounds the states an interrupted transition's frozen pose keeps
+// (further interruptions drop the lightest).
+const maxFrozen = 4
+
+// emptyStateLength is the length in seconds given to a state with no clip,
+// so its normalised time still advances (one per second).
+const emptyStateLength = 1
+
+// Event is an animation event crossed during a tick: which layer and state
+// played the clip, at what weight, and the event as authored.
+type Event struct {
+	Layer int
+	State int
+	Clip  int
+	// Weight is the clip's weight in its layer: its blend-tree weight times
+	// its state's share of the layer's transition. LayerWeight is the
+	// layer's own weight.
+	Weight, LayerWeight float32
+	Event               model.Event
+}
+
+// LayerInfo is the observable state of a layer.
+type LayerInfo struct {
+	// State is the current state (-1 for none); NormalizedTime its
+	// normalised time (whole loops plus the fraction).
+	State          int
+	NormalizedTime float32
+	// Next is the destination of the running transition (-1 for none).
+	Next               int
+	NextNormalizedTime float32
+	// InTransition reports a running transition; Transition is its
+	// progress from 0 to 1; Interrupted says its source is the frozen pose
+	// of an interrupted transition.
+	InTransition bool
+	Transition   float32
+	Interrupted  bool
+	Weight       float32
+}
+
+type slot struct {
+	state int32
+	nt    float32 // normalised time now
+	prev  float32 // normalised time before the last advance
+	fresh bool    // entered since the last advance: events at its start fire
+}
+
+type frozenSlot struct {
+	state int32
+	nt, w float32
+}
+
+// transRef names a transition: index in the any-state list (from -1) or in
+// state from's list.
+type transRef struct {
+	from, index int32
+}
+
+type layerState struct {
+	cur, next slot
+	inTrans   bool
+	srcFrozen bool
+	nFrozen   uint8
+	frozen    [maxFrozen]frozenSlot
+	trans     transRef
+	progress  float32
+	weight    float32
+	// root motion of the last tick: translation, weighted quaternion sum
+	// and the weight that contributed.
+	rootT geom.Vec3
+	rootQ geom.Quat
+	rootW float32
+}
+
+// Animator is one instance playing a compiled controller: its parameter
+// values and, per layer, the current state, the running transition and its
+// times. It is small and allocation-free to tick; the Definition it plays
+// is shared.
+type Animator struct {
+	def      *Definition
+	params   []float64
+	consumed []bool
+	layers   []layerState
+	leaves   []LeafWeight
+	events   []Event
+	rootT    geom.Vec3
+	rootR    geom.Quat
+	time     float64
+}
+
+// New compiles c over clips and returns an Animator for it: a shortcut for
+// one instance (use Compile and NewAnimator to share the Definition).
+func New(c *model.Controller, clips Clips) (*Animator, error) {
+	d, err := Compile(c, clips)
+	if err != nil {
+		return nil, err
+	}
+	return NewAnimator(d), nil
+}
+
+// NewAnimator returns an Animator over d with default parameter values, in
+// each layer's entry state.
+func NewAnimator(d *Definition) *Animator {
+	a := &Animator{
+		def:      d,
+		params:   make([]float64, len(d.defaults)),
+		consumed: make([]bool, len(d.defaults)),
+		layers:   make([]layerState, len(d.c.Layers)),
+		leaves:   make([]LeafWeight, 0, d.maxLeaves),
+		events:   make([]Event, 0, 4),
+	}
+	a.Reset()
+	return a
+}
+
+// Definition returns the shared definition the animator plays.
+func (a *Animator) Definition() *Definition { return a.def }
+
+// Reset restores default parameter values and layer weights and enters each
+// layer's machine through its entry node, as a newly enabled Animator does.
+func (a *Animator) Reset() {
+	copy(a.params, a.def.defaults)
+	for i := range a.consumed {
+		a.consumed[i] = false
+	}
+	a.time = 0
+	a.events = a.events[:0]
+	a.rootT, a.rootR = geom.Vec3{}, geom.Quat{W: 1}
+	for li := range a.layers {
+		l := &a.layers[li]
+		*l = layerState{cur: slot{state: -1}, next: slot{state: -1}}
+		l.weight = a.def.c.Layers[li].Weight
+		if li == 0 {
+			l.weight = 1 // the base layer always plays at full weight
+		}
+	}
+	for _, li := range a.def.order {
+		l := &a.layers[li]
+		if sl := a.def.c.Layers[li].SyncedLayer; sl >= 0 {
+			a.copyTimeline(l, &a.layers[sl])
+			continue
+		}
+		mi := a.def.machine[li]
+		m := &a.def.c.StateMachines[mi]
+		s := -1
+		if len(m.States) > 0 {
+			s = m.DefaultState
+			if e := a.def.entry[mi]; e >= 0 {
+				s = a.resolve(m, model.SelectorBase+uint32(e), true, 0)
+			}
+		}
+		l.cur = slot{state: int32(s), fresh: true}
+	}
+	a.releaseTriggers()
+}
+
+func (a *Animator) copyTimeline(dst, src *layerState) {
+	w := dst.weight
+	*dst = *src
+	dst.weight = w
+}
+
+// Time returns the time ticked since the last Reset, in seconds.
+func (a *Animator) Time() float64 { return a.time }
+
+// Param returns the index of the parameter called name, or -1.
+func (a *Animator) Param(name string) int { return a.def.Param(name) }
+
+// Value returns parameter i's value (floats as is, ints exactly, bools and
+// triggers as 1 or 0); 0 for an index out of range.
+func (a *Animator) Value(i int) float64 {
+	if i < 0 || i >= len(a.params) {
+		return 0
+	}
+	return a.params[i]
+}
+
+// SetFloat sets float parameter i (ignored for other kinds or indexes out of
+// range, as Unity ignores a mismatched setter).
+func (a *Animator) SetFloat(i int, v float32) {
+	if a.is(i, model.ParamFloat) {
+		a.params[i] = float64(v)
+	}
+}
+
+// SetInt sets int parameter i.
+func (a *Animator) SetInt(i int, v int32) {
+	if a.is(i, model.ParamInt) {
+		a.params[i] = float64(v)
+	}
+}
+
+// SetBool sets bool parameter i.
+func (a *Animator) SetBool(i int, v bool) {
+	if a.is(i, model.ParamBool) {
+		a.params[i] = b2f(v)
+	}
+}
+
+// SetTrigger sets trigger parameter i; it stays set until a transition
+// consumes it or ResetTrigger clears it.
+func (a *Animator) SetTrigger(i int) {
+	if a.is(i, model.ParamTrigger) {
+		a.params[i] = 1
+	}
+}
+
+// ResetTrigger clears trigger parameter i.
+func (a *Animator) ResetTrigger(i int) {
+	if a.is(i, model.ParamTrigger) {
+		a.params[i] = 0
+	}
+}
+
+func (a *Animator) is(i int, t model.ParamType) bool {
+	return i >= 0 && i < len(a.params) && a.def.c.Parameters[i].Type == t
+}
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// Set sets the parameter called name from a script value: a number for a
+// float or int (an int must be whole), a bool for a bool or trigger (true
+// sets a trigger, false resets it).
+func (a *Animator) Set(name string, v any) error {
+	i := a.def.Param(name)
+	if i < 0 {
+		return fmt.Errorf("animator: no parameter %q", name)
+	}
+	t := a.def.c.Parameters[i].Type
+	switch x := v.(type) {
+	case bool:
+		switch t {
+		case model.ParamBool:
+			a.params[i] = b2f(x)
+		case model.ParamTrigger:
+			a.params[i] = b2f(x)
+		default:
+			return fmt.Errorf("animator: parameter %q is not a bool or trigger", name)
+		}
+	case float64:
+		switch t {
+		case model.ParamFloat:
+			a.params[i] = float64(float32(x))
+		case model.ParamInt:
+			if x != math.Trunc(x) || x < math.MinInt32 || x > math.MaxInt32 {
+				return fmt.Errorf("animator: parameter %q is an int; %v is not", name, x)
+			}
+			a.params[i] = x
+		case model.ParamBool, model.ParamTrigger:
+			a.params[i] = b2f(x != 0)
+		}
+	case int:
+		return a.Set(name, float64(x))
+	case float32:
+		return a.Set(name, float64(x))
+	default:
+		return fmt.Errorf("animator: parameter %q: unsupported value %T", name, v)
+	}
+	return nil
+}
+
+// SetLayerWeight sets layer i's weight (the base layer always plays at 1).
+func (a *Animator) SetLayerWeight(i int, w float32) {
+	if i > 0 && i < len(a.layers) {
+		a.layers[i].weight = w
+	}
+}
+
+// Layers returns the number of layers.
+func (a *Animator) Layers() int { return len(a.layers) }
+
+// Layer returns layer i's observable state.
+func (a *Animator) Layer(i int) LayerInfo {
+	if i < 0 || i >= len(a.layers) {
+		return LayerInfo{State: -1, Next: -1}
+	}
+	l := &a.layers[i]
+	info := LayerInfo{State: int(l.cur.state), NormalizedTime: l.cur.nt, Next: -1, Weight: l.weight}
+	if l.inTrans {
+		info.Next, info.NextNormalizedTime = int(l.next.state), l.next.nt
+		info.InTransition, info.Transition, info.Interrupted = true, clamp01(l.progress), l.srcFrozen
+	}
+	return info
+}
+
+// StateName returns the name of state s of layer l.
+func (a *Animator) StateName(l, s int) string { return a.def.StateName(l, s) }
+
+// Events returns the events crossed in the last tick, in layer order (the
+// slice is reused by the next tick).
+func (a *Animator) Events() []Event { return a.events }
+
+// RootMotion returns how far the root moved in the last tick: translation
+// and rotation, blended over layers as the poses are.
+func (a *Animator) RootMotion() (geom.Vec3, geom.Quat) { return a.rootT, a.rootR }
+
+func clamp01(x float32) float32 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// Tick advances the animator by dt seconds: every layer's states and
+// transitions advance, then transitions are evaluated and at most one per
+// layer fires; events crossed and root motion moved during the advance are
+// collected. Triggers consumed by a transition in any layer are cleared at
+// the end of the tick, so every layer sees a trigger set before it. Tick
+// does not allocate (once the event buffer has grown to the busiest tick).
+func (a *Animator) Tick(dt float32) {
+	a.events = a.events[:0]
+	for _, li := range a.def.order {
+		l := &a.layers[li]
+		l.rootT, l.rootQ, l.rootW = geom.Vec3{}, geom.Quat{}, 0
+		if sl := a.def.c.Layers[li].SyncedLayer; sl >= 0 {
+			a.copyTimeline(l, &a.layers[sl])
+			l.rootT, l.rootQ, l.rootW = geom.Vec3{}, geom.Quat{}, 0
+			a.emitLayer(li)
+			continue
+		}
+		a.stepLayer(li, dt)
+	}
+	a.combineRoot()
+	a.releaseTriggers()
+	a.time += float64(dt)
+}
+
+func (a *Animator) releaseTriggers() {
+	for i, c := range a.consumed {
+		if c {
+			a.params[i] = 0
+			a.consumed[i] = false
+		}
+	}
+}
+
+func (a *Animator) machine(li int) *model.StateMachine {
+	return &a.def.c.StateMachines[a.def.machine[li]]
+}
+
+// stepLayer advances one (non-synced) layer and evaluates its transitions.
+func (a *Animator) stepLayer(li int, dt float32) {
+	l := &a.layers[li]
+	if l.cur.state < 0 {
+		return
+	}
+	w := float32(1)
+	if l.inTrans {
+		w = 1 - clamp01(l.progress)
+	}
+	if l.srcFrozen {
+		w = 0 // the frozen pose stands still; the source state only keeps time
+	}
+	a.advance(li, &l.cur, dt, w)
+	if l.inTrans {
+		a.advance(li, &l.next, dt, clamp01(l.progress))
+		tr := a.transition(li, l.trans)
+		switch {
+		case tr.Duration <= 0:
+			l.progress = 1
+		case tr.HasFixedDuration:
+			l.progress += dt / tr.Duration
+		default:
+			d := l.cur.nt - l.cur.prev
+			if d < 0 {
+				d = -d
+			}
+			l.progress += d / tr.Duration
+		}
+		if l.progress >= 1 {
+			a.complete(l)
+		}
+	}
+	a.evaluate(li)
+}
+
+func (a *Animator) complete(l *layerState) {
+	l.cur = l.next
+	l.next = slot{state: -1}
+	l.inTrans, l.srcFrozen, l.nFrozen, l.progress = false, false, 0, 0
+}
+
+func (a *Animator) transition(li int, r transRef) *model.Transition {
+	m := a.machine(li)
+	if r.from < 0 {
+		return &m.AnyState[r.index]
+	}
+	return &m.States[r.from].Transitions[r.index]
+}
+
+// stateSpeed is the state's speed times its speed parameter.
+func (a *Animator) stateSpeed(st *model.State) float32 {
+	s := st.Speed
+	if st.SpeedParam >= 0 {
+		s *= float32(a.params[st.SpeedParam])
+	}
+	return s
+}
+
+func (a *Animator) cycleOffset(st *model.State) float32 {
+	if st.CycleOffsetParam >= 0 {
+		return float32(a.params[st.CycleOffsetParam])
+	}
+	return st.CycleOffset
+}
+
+// stateLength fills a.leaves with the state's leaves and returns its length
+// in seconds: the weighted length of its clips.
+func (a *Animator) stateLength(li int, st *model.State) float32 {
+	a.leaves = BlendWeights(a.def.motion(li, st), a.params, a.leaves)
+	var sum, ws float32
+	for _, lw := range a.leaves {
+		if n := a.def.clips.ClipLength(lw.Clip); n > 0 && lw.Clip >= 0 {
+			sum += lw.Weight * n
+			ws += lw.Weight
+		}
+	}
+	if ws <= 0 || !(sum > 0) {
+		return emptyStateLength
+	}
+	return sum / ws
+}
+
+// StateLength returns the length in seconds of state s of layer l at the
+// current parameter values (the weighted length of its clips; 1 for a state
+// without clips).
+func (a *Animator) StateLength(l, s int) float32 {
+	if l < 0 || l >= len(a.layers) {
+		return 0
+	}
+	m := a.machine(l)
+	if s < 0 || s >= len(m.States) {
+		return 0
+	}
+	return a.stateLength(l, &m.States[s])
+}
+
+// advance moves slot s by dt at its state's speed (or to its time
+// parameter) and collects its events and root motion at weight w.
+func (a *Animator) advance(li int, s *slot, dt, w float32) {
+	st := &a.machine(li).States[s.state]
+	length := a.stateLength(li, st)
+	s.prev = s.nt
+	if st.TimeParam >= 0 {
+		s.nt = float32(a.params[st.TimeParam])
+	} else {
+		s.nt += dt * a.stateSpeed(st) / length
+	}
+	if w > 0 {
+		a.emit(li, s, st, w)
+	}
+	s.fresh = false
+}
+
+// emitLayer collects a synced layer's events and root motion from the
+// timeline copied from its source layer.
+func (a *Animator) emitLayer(li int) {
+	l := &a.layers[li]
+	if l.cur.state < 0 {
+		return
+	}
+	m := a.machine(li)
+	w := float32(1)
+	if l.inTrans {
+		w = 1 - clamp01(l.progress)
+		if l.srcFrozen {
+			w = 0
+		}
+	}
+	if w > 0 {
+		st := &m.States[l.cur.state]
+		a.stateLength(li, st)
+		a.emit(li, &l.cur, st, w)
+	}
+	if l.inTrans {
+		st := &m.States[l.next.state]
+		a.stateLength(li, st)
+		a.emit(li, &l.next, st, clamp01(l.progress))
+	}
+}
+
+// emit collects the events and root motion of the leaves in a.leaves for
+// slot s's advance from s.prev to s.nt.
+func (a *Animator) emit(li int, s *slot, st *model.State, w float32) {
+	l := &a.layers[li]
+	nodes := a.def.motion(li, st).Nodes
+	cyc := a.cycleOffset(st)
+	for _, lw := range a.leaves {
+		n := a.def.clips.ClipLength(lw.Clip)
+		if n <= 0 || lw.Clip < 0 {
+			continue
+		}
+		weight := lw.Weight * w
+		off := float64(cyc + nodes[lw.Node].CycleOffset)
+		u0, u1 := float64(s.prev)+off, float64(s.nt)+off
+		loop := a.def.clips.ClipLoops(lw.Clip)
+		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 {
+			a.collect(li, int(s.state), lw.Clip, weight, l.weight, ev, float64(n), loop, u0, u1, s.fresh)
+		}
+		if a.def.root != nil && u1 != u0 {
+			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
+			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
+			l.rootT = l.rootT.Add(dt.Scale(weight))
+			if dq.W < 0 {
+				dq = dq.Neg()
+			}
+			l.rootQ = geom.Quat{X: l.rootQ.X + dq.X*weight, Y: l.rootQ.Y + dq.Y*weight, Z: l.rootQ.Z + dq.Z*weight, W: l.rootQ.W + dq.W*weight}
+			l.rootW += weight
+		}
+	}
+}
+
+// clipSpan maps normalised times (offset included) to clip seconds and the
+// whole loops between them.
+func clipSpan(u0, u1, n float64, loop bool) (t0, t1 float32, loops int) {
+	if !loop {
+		return float32(clampf(u0, 0, 1) * n), float32(clampf(u1, 0, 1) * n), 0
+	}
+	k0, k1 := math.Floor(u0), math.Floor(u1)
+	return float32((u0 - k0) * n), float32((u1 - k1) * n), int(k1 - k0)
+}
+
+func clampf(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// maxEventLoops bounds the loops of one clip scanned for events in a tick.
+const maxEventLoops = 4
+
+// collect appends the events of a clip of length n crossed going from
+// normalised time u0 to u1: those after the start (or at it, for a state just
+// entered) up to and including the end. A looping clip's event at its length
+// counts as at 0.
+func (a *Animator) collect(li, state, clip int, w, lw float32, ev []model.Event, n float64, loop bool, u0, u1 float64, fresh bool) {
+	if u1 < u0 {
+		u0, u1 = u1, u0
+	}
+	add := func(e *model.Event) {
+		a.events = append(a.events, Event{Layer: li, State: state, Clip: clip, Weight: w, LayerWeight: lw, Event: *e})
+	}
+	if !loop {
+		x0, x1 := clampf(u0, 0, 1)*n, clampf(u1, 0, 1)*n
+		for i := range ev {
+			t := float64(ev[i].Time)
+			if (t > x0 || fresh && t >= x0) && t <= x1 {
+				add(&ev[i])
+			}
+		}
+		return
+	}
+	a0, a1 := u0*n, u1*n
+	k0, k1 := math.Floor(u0), math.Floor(u1)
+	if k1-k0 > maxEventLoops {
+		k0 = k1 - maxEventLoops
+	}
+	for k := k0; k <= k1; k++ {
+		for i := range ev {
+			t := float64(ev[i].Time)
+			if t >= n {
+				t = 0
+			}
+			if t < 0 {
+				continue
+			}
+			x := k*n + t
+			if (x > a0 || fresh && x >= a0) && x <= a1 {
+				add(&ev[i])
+			}
+		}
+	}
+}
+
+// combineRoot blends the layers' root motion bottom-up: an override layer
+// replaces what is below by its weight, an additive layer adds to it.
+func (a *Animator) combineRoot() {
+	t, r := geom.Vec3{}, geom.Quat{W: 1}
+	for li := range a.layers {
+		l := &a.layers[li]
+		if l.rootW <= 0 {
+			continue
+		}
+		q := l.rootQ
+		if rest := 1 - l.rootW; rest > 0 {
+			q.W += rest // the uncovered share stands still
+		}
+		q = q.Normalize()
+		w := l.weight
+		if a.def.c.Layers[li].Blending == model.BlendAdditive {
+			t = t.Add(l.rootT.Scale(w))
+			r = r.Mul(geom.Quat{W: 1}.Nlerp(q, w)).Normalize()
+		} else {
+			t = t.Scale(1 - w).Add(l.rootT.Scale(w))
+			r = r.Nlerp(q, w)
+		}
+	}
+	a.rootT, a.rootR = t, r
+}
+
+// exitCrossed reports whether normalised time crossed exit time e in the
+// last advance of s: once when e is 1 or more, on every loop when it is
+// below 1.
+func exitCrossed(s *slot, e float32) bool {
+	p, c := s.prev, s.nt
+	if c < p {
+		return false
+	}
+	x := e
+	if e < 1 {
+		k := float32(math.Floor(float64(c - e)))
+		if k < 0 {
+			return false
+		}
+		x = e + k
+	}
+	return (x > p || s.fresh && x >= p) && x <= c
+}
+
+// cond evaluates one condition against the parameters (exit-time conditions
+// against slot s).
+func (a *Animator) cond(c *model.Condition, s *slot) bool {
+	var v float64
+	if c.Param >= 0 {
+		v = a.params[c.Param]
+	}
+	th := float64(c.Threshold)
+	switch c.Mode {
+	case model.CondIf:
+		return v != 0
+	case model.CondIfNot:
+		return v == 0
+	case model.CondGreater:
+		return v > th
+	case model.CondLess:
+		return v < th
+	case model.CondEquals:
+		return v == th
+	case model.CondNotEqual:
+		return v != th
+	case model.CondExitTime:
+		return s != nil && exitCrossed(s, c.ExitTime)
+	}
+	return false
+}
+
+func (a *Animator) conds(cs []model.Condition, s *slot) bool {
+	for i := range cs {
+		if !a.cond(&cs[i], s) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *Animator) consume(cs []model.Condition) {
+	for i := range cs {
+		if p := cs[i].Param; p >= 0 && a.def.c.Parameters[p].Type == model.ParamTrigger {
+			a.consumed[p] = true
+		}
+	}
+}
+
+// resolve follows a destination through selector nodes to a state (-1 for
+// none), consuming the triggers of selector transitions taken if consume.
+func (a *Animator) resolve(m *model.StateMachine, dst uint32, consume bool, depth int) int {
+	switch {
+	case dst == model.NoDestination:
+		return -1
+	case dst < model.SelectorBase:
+		return int(dst)
+	case depth > maxSelectorDepth:
+		return -1
+	}
+	sel := &m.Selectors[dst-model.SelectorBase]
+	for i := range sel.Transitions {
+		t := &sel.Transitions[i]
+		if a.conds(t.Conditions, nil) {
+			if consume {
+				a.consume(t.Conditions)
+			}
+			return a.resolve(m, t.Destination, consume, depth+1)
+		}
+	}
+	if len(m.States) == 0 {
+		return -1
+	}
+	return m.DefaultState
+}
+
+// ready reports whether transition t may fire with its exit time measured
+// on slot s.
+func (a *Animator) ready(t *model.Transition, s *slot) bool {
+	if len(t.Conditions) == 0 && !t.HasExitTime {
+		return false // Unity ignores a transition with neither
+	}
+	if t.HasExitTime && !exitCrossed(s, t.ExitTime) {
+		return false
+	}
+	return a.conds(t.Conditions, s)
+}
+
+// evaluate fires at most one transition of layer li: any-state transitions
+// first, then the current state's (or, during a transition, those its
+// interruption source allows).
+func (a *Animator) evaluate(li int) {
+	l := &a.layers[li]
+	m := a.machine(li)
+	target := l.cur.state
+	if l.inTrans {
+		target = l.next.state
+	}
+	for ti := range m.AnyState {
+		t := &m.AnyState[ti]
+		if !a.ready(t, &l.cur) {
+			continue
+		}
+		if !t.CanTransitionToSelf && a.resolve(m, t.Destination, false, 0) == int(target) {
+			continue
+		}
+		if a.fire(li, t, transRef{from: -1, index: int32(ti)}, false) {
+			return
+		}
+	}
+	if !l.inTrans {
+		a.tryState(li, l.cur.state, &l.cur, -1, false)
+		return
+	}
+	active := a.transition(li, l.trans)
+	src := func() bool {
+		limit := int32(-1)
+		if active.OrderedInterruption && l.trans.from == l.cur.state {
+			limit = l.trans.index
+		}
+		return a.tryState(li, l.cur.state, &l.cur, limit, false)
+	}
+	dst := func() bool { return a.tryState(li, l.next.state, &l.next, -1, true) }
+	switch active.Interruption {
+	case model.InterruptSource:
+		src()
+	case model.InterruptDestination:
+		dst()
+	case model.InterruptSourceThenDestination:
+		_ = src() || dst()
+	case model.InterruptDestinationThenSource:
+		_ = dst() || src()
+	}
+}
+
+// tryState fires the first ready transition of state si (only those before
+// index limit when limit ≥ 0, and never the running one).
+func (a *Animator) tryState(li int, si int32, s *slot, limit int32, fromNext bool) bool {
+	if si < 0 {
+		return false
+	}
+	l := &a.layers[li]
+	ts := a.machine(li).States[si].Transitions
+	for ti := range ts {
+		if limit >= 0 && int32(ti) >= limit {
+			break
+		}
+		if l.inTrans && l.trans.from == si && int(l.trans.index) == ti && !fromNext {
+			continue
+		}
+		if a.ready(&ts[ti], s) && a.fire(li, &ts[ti], transRef{from: si, index: int32(ti)}, fromNext) {
+			return true
+		}
+	}
+	return false
+}
+
+// fire starts transition t (resolving its destination); during a running
+// transition the current blend is frozen as the new source. fromNext says
+// the transition belongs to the running transition's destination, which
+// then becomes the current state.
+func (a *Animator) fire(li int, t *model.Transition, ref transRef, fromNext bool) bool {
+	l := &a.layers[li]
+	m := a.machine(li)
+	dest := a.resolve(m, t.Destination, true, 0)
+	if dest < 0 {
+		return false
+	}
+	a.consume(t.Conditions)
+	if l.inTrans {
+		a.freeze(l)
+		if fromNext {
+			l.cur = l.next
+		}
+	}
+	l.next = slot{state: int32(dest), nt: t.Offset, prev: t.Offset, fresh: true}
+	l.inTrans, l.progress, l.trans = true, 0, ref
+	if t.Duration <= 0 {
+		a.complete(l)
+	}
+	return true
+}
+
+// freeze turns the running transition's blend into a static source pose.
+func (a *Animator) freeze(l *layerState) {
+	w := clamp01(l.progress)
+	if !l.srcFrozen {
+		l.frozen[0] = frozenSlot{state: l.cur.state, nt: l.cur.nt, w: 1}
+		l.nFrozen = 1
+	}
+	for i := 0; i < int(l.nFrozen); i++ {
+		l.frozen[i].w *= 1 - w
+	}
+	add := frozenSlot{state: l.next.state, nt: l.next.nt, w: w}
+	if int(l.nFrozen) < maxFrozen {
+		l.frozen[l.nFrozen] = add
+		l.nFrozen++
+	} else {
+		// Replace the lightest and renormalise.
+		min := 0
+		for i := 1; i < maxFrozen; i++ {
+			if l.frozen[i].w < l.frozen[min].w {
+				min = i
+			}
+		}
+		l.frozen[min] = add
+		var sum float32
+		for i := range l.frozen {
+			sum += l.frozen[i].w
+		}
+		if sum > 0 {
+			for i := range l.frozen {
+				l.frozen[i].w /= sum
+			}
+		}
+	}
+	l.srcFrozen = true
+}
+
+// Contribution is one clip playing in a layer: the controller clip index,
+// the clip time in seconds, its weight in the layer (blend weight times the
+// state's share of the transition) and whether it plays mirrored.
+type Contribution struct {
+	Clip   int
+	Time   float32
+	Weight float32
+	Mirror bool
+}
+
+// Contributions appends to dst[:0] the clips layer li plays now (frozen
+// poses of interrupted transitions included) and returns it; with a
+// preallocated dst it does not allocate.
+func (a *Animator) Contributions(li int, dst []Contribution) []Contribution {
+	dst = dst[:0]
+	if li < 0 || li >= len(a.layers) {
+		return dst
+	}
+	l := &a.layers[li]
+	if l.cur.state < 0 {
+		return dst
+	}
+	if !l.inTrans {
+		return a.contrib(li, l.cur.state, l.cur.nt, 1, dst)
+	}
+	w := clamp01(l.progress)
+	if l.srcFrozen {
+		for i := 0; i < int(l.nFrozen); i++ {
+			f := &l.frozen[i]
+			dst = a.contrib(li, f.state, f.nt, f.w*(1-w), dst)
+		}
+	} else {
+		dst = a.contrib(li, l.cur.state, l.cur.nt, 1-w, dst)
+	}
+	return a.contrib(li, l.next.state, l.next.nt, w, dst)
+}
+
+func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) []Contribution {
+	if w <= 0 || si < 0 {
+		return dst
+	}
+	st := &a.machine(li).States[si]
+	a.stateLength(li, st)
+	nodes := a.def.motion(li, st).Nodes
+	mirror := st.Mirror
+	if st.MirrorParam >= 0 {
+		mirror = a.params[st.MirrorParam] != 0
+	}
+	cyc := a.cycleOffset(st)
+	for _, lw := range a.leaves {
+		n := a.def.clips.ClipLength(lw.Clip)
+		if lw.Clip < 0 {
+			continue
+		}
+		u := float64(nt + cyc + nodes[lw.Node].CycleOffset)
+		var t float64
+		if a.def.clips.ClipLoops(lw.Clip) {
+			t = (u - math.Floor(u)) * float64(n)
+		} else {
+			t = clampf(u, 0, 1) * float64(n)
+		}
+		dst = append(dst, Contribution{Clip: lw.Clip, Time: float32(t), Weight: lw.Weight * w, Mirror: mirror != nodes[lw.Node].Mirror})
+	}
+	return dst
+}
+
+// StateBytes returns the bytes this instance holds beyond the shared
+// definition: its struct and the backing arrays of its slices.
+func (a *Animator) StateBytes() int {
+	return int(unsafe.Sizeof(*a)) + cap(a.params)*8 + cap(a.consumed) +
+		cap(a.layers)*int(unsafe.Sizeof(layerState{})) +
+		cap(a.leaves)*int(unsafe.Sizeof(LeafWeight{})) + cap(a.events)*int(unsafe.Sizeof(Event{}))
+}

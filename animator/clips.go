@@ -1,0 +1,87 @@
+package animator
+
+import (
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// Clips tells an Animator what it needs to know of a controller's clips,
+// by controller clip index (Controller.Clips). The state machine needs only
+// this, not the poses, so it runs without sampling anything.
+type Clips interface {
+	// ClipLength is the clip's length in seconds; 0 for a null or unknown
+	// clip (which then adds nothing to a state's length).
+	ClipLength(i int) float32
+	// ClipLoops reports whether the clip loops (its Loop Time setting).
+	ClipLoops(i int) bool
+	// ClipEvents returns the clip's events sorted by time.
+	ClipEvents(i int) []model.Event
+}
+
+// RootMotionClips is Clips that can also say how the clip's root moved
+// between two clip times across a number of whole loops. An Animator built
+// over one accumulates root motion; over plain Clips its root motion is
+// zero.
+type RootMotionClips interface {
+	Clips
+	ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat)
+}
+
+// ClipTable is Clips from plain slices (any of them may be shorter than the
+// controller's clip list; missing entries read as zero).
+type ClipTable struct {
+	Lengths []float32
+	Loop    []bool
+	Events  [][]model.Event
+}
+
+// ClipLength implements Clips.
+func (t *ClipTable) ClipLength(i int) float32 {
+	if i < 0 || i >= len(t.Lengths) || !(t.Lengths[i] > 0) {
+		return 0
+	}
+	return t.Lengths[i]
+}
+
+// ClipLoops implements Clips.
+func (t *ClipTable) ClipLoops(i int) bool { return i >= 0 && i < len(t.Loop) && t.Loop[i] }
+
+// ClipEvents implements Clips.
+func (t *ClipTable) ClipEvents(i int) []model.Event {
+	if i < 0 || i >= len(t.Events) {
+		return nil
+	}
+	return t.Events[i]
+}
+
+// TableFromModel builds a ClipTable from decoded clips parallel to
+// Controller.Clips (nil for a null or unresolved slot): each clip's length,
+// its Loop Time setting and its events (sorted by time).
+func TableFromModel(clips []*model.Clip) *ClipTable {
+	t := &ClipTable{
+		Lengths: make([]float32, len(clips)),
+		Loop:    make([]bool, len(clips)),
+		Events:  make([][]model.Event, len(clips)),
+	}
+	for i, c := range clips {
+		if c == nil {
+			continue
+		}
+		t.Lengths[i] = c.Length()
+		t.Loop[i] = c.Settings.LoopTime
+		ev := append([]model.Event(nil), c.Events...)
+		sortEvents(ev)
+		t.Events[i] = ev
+	}
+	return t
+}
+
+func sortEvents(ev []model.Event) {
+	// Insertion sort: event lists are short and usually sorted already;
+	// stable, so equal times keep their authored order.
+	for i := 1; i < len(ev); i++ {
+		for j := i; j > 0 && ev[j].Time < ev[j-1].Time; j-- {
+			ev[j], ev[j-1] = ev[j-1], ev[j]
+		}
+	}
+}

@@ -55,12 +55,13 @@ func TOS(v *typetree.Value) model.Names {
 }
 
 // BlendShapeNames returns the clip property names of a Mesh's (class 43)
-// blend shape channels, "blendShape.<channel name>", keyed by their CRC-32
-// (the attribute of a blend shape binding).
+// blend shape channels, "blendShape.<channel name>", keyed by the CRC-32 of
+// the channel name alone (the attribute of a blend shape binding).
 func BlendShapeNames(mesh *typetree.Value) model.Names {
 	n := model.Names{}
 	for _, ch := range mesh.Path("m_Shapes", "channels").Elems() {
-		n.Add("blendShape." + ch.Field("name").Str())
+		name := ch.Field("name").Str()
+		n[model.PathHash(name)] = "blendShape." + name
 	}
 	return n
 }

@@ -421,3 +421,37 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentBuildsShareOneTree builds the same layouts from many
+// goroutines on a fresh table (run with -race): each gets the same tree.
+func TestConcurrentBuildsShareOneTree(t *testing.T) {
+	tab, err := decode(embedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 8
+	got := make([][]*typetree.Tree, workers)
+	done := make(chan int)
+	for w := range workers {
+		go func() {
+			for ci := range tab.classes {
+				for li := range tab.classes[ci].layouts {
+					tr, err := tab.build(&tab.classes[ci], li)
+					if err != nil {
+						t.Error(err)
+					}
+					got[w] = append(got[w], tr)
+				}
+			}
+			done <- w
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	for w := 1; w < workers; w++ {
+		if !slices.Equal(got[w], got[0]) {
+			t.Fatalf("worker %d got different trees", w)
+		}
+	}
+}

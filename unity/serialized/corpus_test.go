@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
@@ -70,9 +71,29 @@ func collect(name string, data []byte, out *[]corpusFile) error {
 	return nil
 }
 
+// corpusCache keeps the extracted corpus for the test binary's lifetime
+// (decompressing the LZMA bundles dominates the tests' time otherwise).
+var corpusCache = struct {
+	sync.Mutex
+	m map[string][]corpusFile
+}{m: map[string][]corpusFile{}}
+
 // corpusSerializedFiles returns every serialized file of the corpus rooted
 // at dir, sorted by name.
 func corpusSerializedFiles(dir string) ([]corpusFile, error) {
+	corpusCache.Lock()
+	defer corpusCache.Unlock()
+	if fs, ok := corpusCache.m[dir]; ok {
+		return fs, nil
+	}
+	fs, err := walkCorpus(dir)
+	if err == nil {
+		corpusCache.m[dir] = fs
+	}
+	return fs, err
+}
+
+func walkCorpus(dir string) ([]corpusFile, error) {
 	var out []corpusFile
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

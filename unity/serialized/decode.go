@@ -66,11 +66,17 @@ func (f *File) Decode(o *Object) (*typetree.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := l.DecodeWith(b, f.order(), typetree.Options{RefTypes: f.refLayout})
+	v, err := l.DecodeWith(b, f.order(), f.DecodeOptions())
 	if err != nil {
 		return v, wrap(err)
 	}
 	return v, nil
+}
+
+// DecodeOptions returns the typetree options for decoding this file's
+// objects: managed-reference types resolve to the file's RefTypes.
+func (f *File) DecodeOptions() typetree.Options {
+	return typetree.Options{RefTypes: f.refLayout}
 }
 
 // refLayout resolves a managed-reference type among the file's RefTypes.

@@ -96,7 +96,8 @@ func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder, opt Options) 
 }
 
 func (l *Layout) decodePrefix(data []byte, order binary.ByteOrder, opt Options) (*Value, int, error) {
-	d := decoder{l: l, data: data, big: order == binary.BigEndian, refs: opt.RefTypes}
+	d := decoder{l: l, data: data, big: order == binary.BigEndian, refs: opt.RefTypes,
+		budget: valueBudget(len(data))}
 	v := new(Value)
 	if err := d.value(0, v); err != nil {
 		return nil, 0, err
@@ -111,6 +112,22 @@ type decoder struct {
 	big      bool
 	refs     RefResolver
 	refDepth int
+	budget   int // Values that may still be allocated
+}
+
+// valueBudget bounds the Values one decode may allocate: real objects hold
+// below one Value per byte (packed arrays count once), so four per byte
+// leaves room while keeping hostile trees (deep single-field chains, arrays
+// of empty structs) from amplifying small inputs into huge allocations.
+func valueBudget(dataLen int) int { return 4*dataLen + 4096 }
+
+// spend reserves n Values of the budget.
+func (d *decoder) spend(n int) error {
+	if n > d.budget {
+		return fmt.Errorf("decoded value would exceed %d values for a %d-byte object", valueBudget(len(d.data)), len(d.data))
+	}
+	d.budget -= n
+	return nil
 }
 
 // fail builds the error for node i; callers up the stack prefix their names.
@@ -210,6 +227,9 @@ func (d *decoder) value(i int32, v *Value) error {
 	case opStruct:
 		v.kind = KindStruct
 		if len(c.children) > 0 {
+			if err := d.spend(len(c.children)); err != nil {
+				return d.fail(i, err)
+			}
 			v.elems = make([]Value, len(c.children))
 			for k, ch := range c.children {
 				var err error
@@ -277,6 +297,9 @@ func (d *decoder) array(i int32, c *cnode, v *Value) error {
 		return d.failIn(i, fmt.Errorf("%w: %d elements of at least %d bytes, %d bytes remain", ErrShort, n, min, rem))
 	}
 	if n > 0 {
+		if err := d.spend(n); err != nil {
+			return d.failIn(i, err)
+		}
 		v.elems = make([]Value, n)
 		for k := range v.elems {
 			if err := d.value(c.elem, &v.elems[k]); err != nil {
@@ -348,12 +371,12 @@ func (d *decoder) refData(i int32, v *Value, siblings []Value) error {
 	if d.refDepth >= maxRefDepth {
 		return d.fail(i, fmt.Errorf("managed references nested deeper than %d", maxRefDepth))
 	}
-	sub := decoder{l: rl, data: d.data, pos: d.pos, big: d.big, refs: d.refs, refDepth: d.refDepth + 1}
+	sub := decoder{l: rl, data: d.data, pos: d.pos, big: d.big, refs: d.refs, refDepth: d.refDepth + 1, budget: d.budget}
 	var inner Value
 	if err := sub.value(0, &inner); err != nil {
 		return within(err, c.node.Name)
 	}
-	d.pos = sub.pos
+	d.pos, d.budget = sub.pos, sub.budget
 	if inner.kind == KindStruct {
 		v.elems = inner.elems
 	} else {
@@ -369,6 +392,9 @@ func (d *decoder) refData(i int32, v *Value, siblings []Value) error {
 // version 2 layout (the terminator included as the last element).
 func (d *decoder) registryV1(i int32, c *cnode, v *Value) error {
 	v.kind = KindStruct
+	if err := d.spend(2); err != nil {
+		return d.fail(i, err)
+	}
 	v.elems = make([]Value, 2)
 	if err := d.value(c.children[0], &v.elems[0]); err != nil {
 		return err
@@ -378,6 +404,9 @@ func (d *decoder) registryV1(i int32, c *cnode, v *Value) error {
 	arr.node, arr.kind, arr.elem = c.synth, KindArray, d.l.nodes[objNode].node
 	start := d.pos
 	for {
+		if err := d.spend(1); err != nil {
+			return d.fail(i, err)
+		}
 		var o Value
 		if err := d.value(objNode, &o); err != nil {
 			return elemErr(err, len(arr.elems))

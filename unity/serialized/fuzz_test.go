@@ -1,0 +1,55 @@
+package serialized
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/unity/typetree"
+)
+
+// maxSeed bounds the size of corpus files used as fuzz seeds (bigger ones
+// slow every mutation down without adding structure).
+const maxSeed = 160 << 10
+
+// FuzzOpen opens arbitrary bytes as a serialized file, reads every object and
+// decodes every object that has a type tree: nothing may panic, hang or
+// allocate without bound, and every failure must be an error.
+func FuzzOpen(f *testing.F) {
+	if dir, ok := corpustest.Lookup(); ok {
+		files, _ := corpusSerializedFiles(dir)
+		for _, cf := range files {
+			if len(cf.data) <= maxSeed {
+				f.Add(cf.data)
+			} else {
+				f.Add(cf.data[:maxSeed]) // header and metadata of big files
+			}
+		}
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sf, err := Open(bytes.NewReader(data), int64(len(data)), "fuzz")
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("Open error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		for i := range sf.Objects {
+			o := &sf.Objects[i]
+			b, err := sf.ReadObject(o)
+			if err == nil && len(b) != int(o.Size) {
+				t.Fatalf("ReadObject returned %d bytes for a %d-byte object", len(b), o.Size)
+			}
+			v, err := sf.Decode(o)
+			var te *typetree.TrailingError
+			if err != nil && !errors.As(err, &te) {
+				continue
+			}
+			if err == nil && v == nil {
+				t.Fatal("Decode returned neither value nor error")
+			}
+		}
+	})
+}

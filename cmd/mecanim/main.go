@@ -56,6 +56,8 @@ func commands() []command {
 	return []command{
 		{"ls", "list the objects of Unity files", runLs},
 		{"dump", "print one object as JSON", runDump},
+		{"clips", "list the animation clips of Unity files", runClips},
+		{"sample", "evaluate a clip's curves at given times", runSample},
 	}
 }
 

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/model"
+)
+
+// clipRecord is one clip in `clips --json`.
+type clipRecord struct {
+	Container            string  `json:"container"`
+	File                 string  `json:"file"`
+	PathID               int64   `json:"path_id"`
+	Name                 string  `json:"name"`
+	Length               float32 `json:"length"`
+	SampleRate           float32 `json:"sample_rate"`
+	Legacy               bool    `json:"legacy"`
+	Humanoid             bool    `json:"humanoid"`
+	Loop                 bool    `json:"loop"`
+	Streamed             int     `json:"streamed_curves"`
+	Dense                int     `json:"dense_curves"`
+	Constant             int     `json:"constant_curves"`
+	Keyframed            int     `json:"keyframed_curves"`
+	ObjectCurves         int     `json:"object_curves"`
+	Bindings             int     `json:"bindings"`
+	Events               int     `json:"events"`
+	UnresolvedPaths      int     `json:"unresolved_paths"`
+	UnresolvedProperties int     `json:"unresolved_properties"`
+	KeysPastCurveCount   int     `json:"keys_past_curve_count"`
+}
+
+// openCatalog opens the files of a command, printing (and counting) the
+// ones that fail.
+func openCatalog(e *env, cmd string, files []string, rf *readerFlags) (*catalog.Catalog, int, error) {
+	if len(files) == 0 {
+		return nil, 0, usagef("no files given")
+	}
+	opts, err := rf.options()
+	if err != nil {
+		return nil, 0, err
+	}
+	cat, errs := catalog.Open(files, opts)
+	for _, err := range errs {
+		fmt.Fprintf(e.stderr, "mecanim %s: %v\n", cmd, err)
+	}
+	return cat, len(errs), nil
+}
+
+func clipLoops(c *model.Clip) bool {
+	if c.Legacy {
+		return c.WrapMode == model.WrapLoop || c.WrapMode == model.WrapPingPong
+	}
+	return c.Settings.LoopTime
+}
+
+func clipLength(c *model.Clip) float32 {
+	if c.Legacy {
+		var end float32
+		for i := range c.Curves {
+			if k := c.Curves[i].Keys; len(k) > 0 && k[len(k)-1].Time > end {
+				end = k[len(k)-1].Time
+			}
+		}
+		for i := range c.ObjectCurves {
+			if k := c.ObjectCurves[i].Keys; len(k) > 0 && k[len(k)-1].Time > end {
+				end = k[len(k)-1].Time
+			}
+		}
+		return end
+	}
+	return c.Length()
+}
+
+func runClips(e *env, args []string) error {
+	fs := newFlags(e, "clips", "[--json] FILE...")
+	asJSON := fs.Bool("json", false, "one JSON object per clip, one per line")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	cat, failed, err := openCatalog(e, "clips", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	if !*asJSON {
+		fmt.Fprintf(w, "%-28s %10s %6s %-6s %-8s %-4s %8s %5s %5s %5s %5s %6s %s\n",
+			"name", "length(s)", "rate", "kind", "humanoid", "loop", "streamed", "dense", "const", "keys", "binds", "events", "unresolved")
+	}
+	for _, o := range cat.ByClass(model.ClassAnimationClip) {
+		c, err := cat.Clip(o)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "mecanim clips: %v\n", err)
+			failed++
+			continue
+		}
+		r := clipRecord{
+			Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name,
+			Length: clipLength(c), SampleRate: c.SampleRate, Legacy: c.Legacy, Humanoid: c.Humanoid,
+			Loop: clipLoops(c), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
+			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
+			Events: len(c.Events), UnresolvedPaths: c.Stats.UnresolvedPaths,
+			UnresolvedProperties: c.Stats.UnresolvedProperties, KeysPastCurveCount: c.Stats.KeysPastCurveCount,
+		}
+		if *asJSON {
+			b, _ := json.Marshal(r)
+			w.Write(b)
+			w.WriteByte('\n')
+			continue
+		}
+		kind := "mecanim"
+		if c.Legacy {
+			kind = "legacy"
+		}
+		fmt.Fprintf(w, "%-28s %10.4g %6g %-6s %-8v %-4v %8d %5d %5d %5d %5d %6d %d\n",
+			strconv.Quote(c.Name), r.Length, r.SampleRate, kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
+			r.Constant, r.Keyframed, r.Bindings, r.Events, r.UnresolvedPaths+r.UnresolvedProperties)
+		if r.KeysPastCurveCount > 0 {
+			fmt.Fprintf(e.stderr, "mecanim clips: %s: %d streamed keys index curves past the block's curve count (kept and counted, see the spec)\n", o, r.KeysPastCurveCount)
+		}
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/model"
+)
+
+// sampleCurve is one curve of `sample --json`.
+type sampleCurve struct {
+	Path     string      `json:"path"`
+	ClassID  int32       `json:"class_id"`
+	Property string      `json:"property"`
+	Values   []jsonFloat `json:"values"`
+}
+
+// jsonFloat writes a float32 in its shortest form, with NaN and the
+// infinities as strings.
+type jsonFloat float32
+
+// MarshalJSON implements json.Marshaler.
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	switch {
+	case math.IsNaN(x):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(x, 1):
+		return []byte(`"Infinity"`), nil
+	case math.IsInf(x, -1):
+		return []byte(`"-Infinity"`), nil
+	}
+	return strconv.AppendFloat(nil, x, 'g', -1, 32), nil
+}
+
+// targetPath is a target's path, or "#<hash>" when it could not be named.
+func targetPath(t *model.Target) string {
+	if t.PathKnown {
+		return t.Path
+	}
+	return "#" + strconv.FormatUint(uint64(t.PathHash), 10)
+}
+
+// targetProperty is a target's property, or "#<attribute>" when unknown.
+func targetProperty(t *model.Target) string {
+	if t.Property != "" {
+		return t.Property
+	}
+	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
+}
+
+// clipSelector picks one clip by name or path id.
+type clipSelector struct {
+	name   string
+	pathID int64
+	file   string
+}
+
+func (s *clipSelector) register(fs interface {
+	StringVar(*string, string, string, string)
+	Int64Var(*int64, string, int64, string)
+}) {
+	fs.StringVar(&s.name, "clip", "", "clip name")
+	fs.Int64Var(&s.pathID, "path-id", 0, "clip path id")
+	fs.StringVar(&s.file, "file", "", "serialized file holding the clip (when several do)")
+}
+
+func (s *clipSelector) find(cat *catalog.Catalog) (catalog.Object, error) {
+	if (s.name == "") == (s.pathID == 0) {
+		return catalog.Object{}, usagef("give exactly one of --clip and --path-id")
+	}
+	var hits []catalog.Object
+	for _, o := range cat.ByClass(model.ClassAnimationClip) {
+		if s.file != "" && o.File.Name != s.file {
+			continue
+		}
+		if (s.pathID != 0 && o.PathID() == s.pathID) || (s.name != "" && cat.Name(o) == s.name) {
+			hits = append(hits, o)
+		}
+	}
+	if len(hits) == 0 {
+		if s.name != "" {
+			return cat.One(model.ClassAnimationClip, "AnimationClip", s.name)
+		}
+		return catalog.Object{}, fmt.Errorf("no AnimationClip with path id %d", s.pathID)
+	}
+	return hits[0], nil
+}
+
+// sampleTimes returns the times to sample: the --at list, or every 1/rate
+// seconds from 0 to length inclusive.
+func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
+	if len(at) > 0 && rate > 0 {
+		return nil, usagef("give --at or --rate, not both")
+	}
+	var ts []float32
+	for _, a := range at {
+		x, err := strconv.ParseFloat(a, 32)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, usagef("--at %q is not a time in seconds", a)
+		}
+		ts = append(ts, float32(x))
+	}
+	if rate > 0 {
+		if rate > 10000 {
+			return nil, usagef("--rate %g is above 10000 Hz", rate)
+		}
+		n := int(math.Floor(float64(length)*rate+1e-6)) + 1
+		if n > 1_000_000 {
+			return nil, usagef("--rate %g over %g s gives %d samples (more than a million)", rate, length, n)
+		}
+		for i := 0; i < n; i++ {
+			ts = append(ts, float32(float64(i)/rate))
+		}
+	}
+	if len(ts) == 0 {
+		return nil, usagef("give --at T (repeatable) or --rate HZ")
+	}
+	return ts, nil
+}
+
+func runSample(e *env, args []string) error {
+	fs := newFlags(e, "sample", "FILE... (--clip NAME | --path-id N) (--at T... | --rate HZ) [--json]")
+	var sel clipSelector
+	sel.register(fs)
+	var at multiFlag
+	fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
+	rate := fs.Float64("rate", 0, "sample the whole clip at this rate (Hz)")
+	asJSON := fs.Bool("json", false, "JSON output")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	cat, failed, err := openCatalog(e, "sample", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	o, err := sel.find(cat)
+	if err != nil {
+		return err
+	}
+	clip, err := cat.Clip(o)
+	if err != nil {
+		return err
+	}
+	times, err := sampleTimes(at, *rate, clipLength(clip))
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Clip   string        `json:"clip"`
+		Times  []jsonFloat   `json:"times"`
+		Curves []sampleCurve `json:"curves"`
+	}{Clip: clip.Name}
+	for _, t := range times {
+		out.Times = append(out.Times, jsonFloat(t))
+	}
+	for i := range clip.Curves {
+		cv := &clip.Curves[i]
+		sc := sampleCurve{Path: targetPath(&cv.Target), ClassID: cv.Target.ClassID, Property: targetProperty(&cv.Target)}
+		for _, t := range times {
+			sc.Values = append(sc.Values, jsonFloat(cv.Eval(clip.Start+t)))
+		}
+		out.Curves = append(out.Curves, sc)
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	if *asJSON {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+		w.WriteByte('\n')
+	} else {
+		fmt.Fprintf(w, "clip %q, %d curves\n%-40s %-28s", clip.Name, len(out.Curves), "path", "property")
+		for _, t := range times {
+			fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", t))
+		}
+		fmt.Fprintln(w)
+		for _, c := range out.Curves {
+			fmt.Fprintf(w, "%-40s %-28s", c.Path, c.Property)
+			for _, v := range c.Values {
+				fmt.Fprintf(w, " %12.6g", float32(v))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

@@ -1,0 +1,252 @@
+// Package catalog gathers the objects of several Unity files given
+// together — clips from one bundle, the avatar from another, the rig from a
+// third — resolves references between them, and decodes them into the
+// model on demand, with names resolved from every name table it holds.
+// It is what the commands that take FILE... work through.
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mecanim/mecanim/decode/compiled"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/typetree"
+)
+
+// Object is one object of one serialized file in the catalog.
+type Object struct {
+	File   *assets.File
+	Object *serialized.Object
+}
+
+// Container returns the path of the container the object came from.
+func (o Object) Container() string { return o.File.Container.Path }
+
+// PathID returns the object's path id.
+func (o Object) PathID() int64 { return o.Object.PathID }
+
+// ClassID returns the object's class id.
+func (o Object) ClassID() int32 { return o.Object.ClassID }
+
+// String names the object for messages: container, file, path id, class.
+func (o Object) String() string {
+	return fmt.Sprintf("%s: %s: object %d (%s)", o.Container(), o.File.Name, o.Object.PathID, o.File.ClassName(o.Object))
+}
+
+// Catalog is a set of opened Unity files.
+type Catalog struct {
+	Containers []*assets.Container
+
+	files  []*assets.File
+	byBase map[string][]*assets.File
+
+	mu        sync.Mutex
+	nameCache map[key]string
+	names     model.Names
+}
+
+type key struct {
+	f   *assets.File
+	pid int64
+}
+
+// Open opens every path. A file that cannot be opened is reported in the
+// returned errors and skipped; the catalog holds the others.
+func Open(paths []string, opts assets.Options) (*Catalog, []error) {
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	var errs []error
+	for _, p := range paths {
+		ct, err := assets.Open(p, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.add(ct)
+	}
+	return c, errs
+}
+
+// New makes a catalog of containers already opened.
+func New(cts ...*assets.Container) *Catalog {
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	for _, ct := range cts {
+		c.add(ct)
+	}
+	return c
+}
+
+func (c *Catalog) add(ct *assets.Container) {
+	c.Containers = append(c.Containers, ct)
+	for _, f := range ct.Files {
+		c.files = append(c.files, f)
+		b := strings.ToLower(path.Base(f.Name))
+		c.byBase[b] = append(c.byBase[b], f)
+	}
+}
+
+// Close closes every container.
+func (c *Catalog) Close() error {
+	var first error
+	for _, ct := range c.Containers {
+		if err := ct.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Files returns every serialized file in the catalog, in the order opened.
+func (c *Catalog) Files() []*assets.File { return c.files }
+
+// ByClass returns every object of the class, in file order.
+func (c *Catalog) ByClass(classID int32) []Object {
+	var out []Object
+	for _, f := range c.files {
+		for i := range f.Objects {
+			if f.Objects[i].ClassID == classID {
+				out = append(out, Object{f, &f.Objects[i]})
+			}
+		}
+	}
+	return out
+}
+
+// Name returns an object's m_Name ("" when it has none or cannot be read).
+func (c *Catalog) Name(o Object) string {
+	k := key{o.File, o.Object.PathID}
+	c.mu.Lock()
+	n, ok := c.nameCache[k]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n, _ = o.File.ObjectName(o.Object)
+	c.mu.Lock()
+	c.nameCache[k] = n
+	c.mu.Unlock()
+	return n
+}
+
+// Named returns the objects of the class with the given m_Name.
+func (c *Catalog) Named(classID int32, name string) []Object {
+	var out []Object
+	for _, o := range c.ByClass(classID) {
+		if c.Name(o) == name {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ErrNotFound is wrapped when an object looked up by name is absent.
+var ErrNotFound = errors.New("not found")
+
+// One returns the single object of the class with the name; an error lists
+// the candidates when there are none or several.
+func (c *Catalog) One(classID int32, className, name string) (Object, error) {
+	hits := c.Named(classID, name)
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		var have []string
+		for _, o := range c.ByClass(classID) {
+			have = append(have, fmt.Sprintf("%q", c.Name(o)))
+		}
+		sort.Strings(have)
+		if len(have) > 12 {
+			have = append(have[:12], "...")
+		}
+		return Object{}, fmt.Errorf("%w: no %s named %q (have %s)", ErrNotFound, className, name, strings.Join(have, ", "))
+	}
+	// The same asset in several bundles (a clip shipped twice) is one asset
+	// when its bytes are the same; prefer the first.
+	return hits[0], nil
+}
+
+// Resolve follows a reference made in file from to the object it names,
+// through the file's externals to another serialized file of the catalog.
+func (c *Catalog) Resolve(from *assets.File, ref model.Ref) (Object, bool) {
+	if ref.IsNull() {
+		return Object{}, false
+	}
+	target := from
+	if ref.FileID != 0 {
+		i := int(ref.FileID) - 1
+		if i < 0 || i >= len(from.Externals) {
+			return Object{}, false
+		}
+		b := strings.ToLower(path.Base(from.Externals[i].Path))
+		fs := c.byBase[b]
+		if len(fs) == 0 {
+			return Object{}, false
+		}
+		target = fs[0]
+	}
+	o, ok := target.Object(ref.PathID)
+	if !ok {
+		return Object{}, false
+	}
+	return Object{target, o}, true
+}
+
+// Value decodes an object with its type tree or built-in layout; bytes past
+// a script's native fields are not an error.
+func (c *Catalog) Value(o Object) (*typetree.Value, error) {
+	v, err := o.File.Decode(o.Object)
+	var te *typetree.TrailingError
+	if err != nil && v != nil && errors.As(err, &te) {
+		return v, nil
+	}
+	return v, err
+}
+
+// Names returns every name table the catalog holds, merged: the avatars'
+// m_TOS and the controllers' m_TOS. Built once.
+func (c *Catalog) Names() model.Names {
+	c.mu.Lock()
+	if c.names != nil {
+		defer c.mu.Unlock()
+		return c.names
+	}
+	c.mu.Unlock()
+	n := model.Names{}
+	for _, class := range []int32{model.ClassAvatar, model.ClassAnimatorController} {
+		for _, o := range c.ByClass(class) {
+			v, err := c.Value(o)
+			if err != nil || v == nil {
+				continue
+			}
+			if t := v.Field("m_TOS"); t != nil {
+				for h, s := range compiled.TOS(t) {
+					n[h] = s
+				}
+			}
+		}
+	}
+	c.mu.Lock()
+	c.names = n
+	c.mu.Unlock()
+	return n
+}
+
+// Clip decodes a clip and names its channels from the catalog's tables.
+func (c *Catalog) Clip(o Object) (*model.Clip, error) {
+	v, err := c.Value(o)
+	if err != nil {
+		return nil, err
+	}
+	clip, err := compiled.Clip(v, o.File.UnityVersion)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o, err)
+	}
+	compiled.ResolveNames(clip, c.Names())
+	return clip, nil
+}

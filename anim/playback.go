@@ -1,0 +1,240 @@
+package anim
+
+import (
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// Advance moves a playback time t by delta seconds (negative plays
+// backwards) over a clip of the given length and says how the ends were
+// dealt with:
+//
+//   - WrapLoop: the time wraps into [0, length); loops counts the wraps,
+//     positive going forward past the end, negative going backward past 0.
+//   - WrapPingPong: the time is a phase in [0, 2·length): it runs forward
+//     through the clip and back again (sample it at PingPongTime); loops
+//     counts whole there-and-back periods, signed as for WrapLoop.
+//   - WrapOnce, WrapClampForever and WrapDefault (which Unity plays as
+//     Once): the time is clamped into [0, length] and loops is 0. Whether
+//     playback stops at the end (Once) or holds the last pose forever
+//     (ClampForever) is the player's choice; the time is the same.
+//
+// A length that is not positive (or NaN) gives 0, 0. Arithmetic is in
+// float64, so long playback does not drift.
+func Advance(t, delta, length float32, mode model.WrapMode) (newT float32, loops int) {
+	if !(length > 0) || math.IsInf(float64(length), 0) {
+		return 0, 0
+	}
+	x := float64(t) + float64(delta)
+	if math.IsNaN(x) {
+		return 0, 0
+	}
+	l := float64(length)
+	switch mode {
+	case model.WrapLoop:
+		return wrapPeriod(x, l, length)
+	case model.WrapPingPong:
+		return wrapPeriod(x, 2*l, 2*length)
+	}
+	if x < 0 {
+		return 0, 0
+	}
+	if x > l {
+		return length, 0
+	}
+	return float32(x), 0
+}
+
+// wrapPeriod reduces x into [0, p) and counts the periods crossed.
+func wrapPeriod(x, p float64, p32 float32) (float32, int) {
+	if math.IsInf(x, 0) {
+		return 0, 0
+	}
+	n := math.Floor(x / p)
+	r := x - n*p
+	if r < 0 {
+		r = 0
+	}
+	if r >= p {
+		r -= p
+		n++
+	}
+	out := float32(r)
+	if out >= p32 { // rounding to float32 reached the period's end
+		out = 0
+		n++
+	}
+	if n > math.MaxInt32 {
+		n = math.MaxInt32
+	} else if n < math.MinInt32 {
+		n = math.MinInt32
+	}
+	return out, int(n)
+}
+
+// PingPongTime folds a ping-pong phase (Advance's time for WrapPingPong,
+// in [0, 2·length)) into the clip time to sample: forward through the
+// first half, backward through the second.
+func PingPongTime(phase, length float32) float32 {
+	if phase > length {
+		phase = 2*length - phase
+	}
+	if phase < 0 {
+		return 0
+	}
+	return phase
+}
+
+// Advance is the package Advance over the clip's Duration. WrapDefault
+// takes the clip's own wrap mode; when that is also default the clip loops
+// if its settings say LoopTime (Mecanim clips), else it plays once.
+func (c *Clip) Advance(t, delta float32, mode model.WrapMode) (float32, int) {
+	if mode == model.WrapDefault {
+		mode = c.wrap
+		if mode == model.WrapDefault {
+			mode = model.WrapOnce
+			if c.settings.LoopTime {
+				mode = model.WrapLoop
+			}
+		}
+	}
+	return Advance(t, delta, c.duration, mode)
+}
+
+// RootMotion is a rigid motion of the root joint: T is the translation
+// expressed in the root's frame at the start, R the rotation relative to
+// the start orientation. A character whose world transform is (P, Q)
+// moves to (P + Q·T, Q·R). Scale is ignored.
+type RootMotion struct {
+	T geom.Vec3
+	R geom.Quat
+}
+
+// Then returns the motion of m followed by n.
+func (m RootMotion) Then(n RootMotion) RootMotion {
+	return RootMotion{T: m.T.Add(m.R.Rotate(n.T)), R: m.R.Mul(n.R).Normalize()}
+}
+
+// Inverse returns the motion that undoes m.
+func (m RootMotion) Inverse() RootMotion {
+	inv := m.R.Conj()
+	return RootMotion{T: inv.Rotate(m.T).Scale(-1), R: inv}
+}
+
+var noMotion = RootMotion{R: geom.IdentityQuat}
+
+func (m RootMotion) pow(n int) RootMotion {
+	out := noMotion
+	for b := m; n > 0; n >>= 1 {
+		if n&1 != 0 {
+			out = out.Then(b)
+		}
+		b = b.Then(b)
+	}
+	return out
+}
+
+// rootDelta is the root's motion from clip time a to b.
+func (c *Clip) rootDelta(a, b float32) RootMotion {
+	ra, rb := c.SampleRoot(a), c.SampleRoot(b)
+	inv := ra.R.Conj()
+	return RootMotion{T: inv.Rotate(rb.T.Sub(ra.T)), R: inv.Mul(rb.R).Normalize()}
+}
+
+// ExtractRootMotion returns how the root joint moved between clip times
+// from and to, across loops whole wraps (as Advance with WrapLoop reports
+// them): loops > 0 plays forward from `from` to the end, loops-1 whole
+// cycles, then from 0 to `to`; loops < 0 plays backward from `from` to 0,
+// -loops-1 whole cycles backward, then from the end down to `to`. With no
+// root joint it is no motion.
+func (c *Clip) ExtractRootMotion(from, to float32, loops int) RootMotion {
+	if c.root < 0 {
+		return noMotion
+	}
+	d := c.duration
+	switch {
+	case loops > 0:
+		return c.rootDelta(from, d).Then(c.rootDelta(0, d).pow(loops - 1)).Then(c.rootDelta(0, to))
+	case loops < 0:
+		return c.rootDelta(from, 0).Then(c.rootDelta(d, 0).pow(-loops - 1)).Then(c.rootDelta(d, to))
+	}
+	return c.rootDelta(from, to)
+}
+
+// CollectEvents reports, in playback order, the events crossed by playing
+// from clip time `from` to `to` across loops wraps (as Advance with
+// WrapLoop reports them; loops > 0 or loops == 0 and to >= from is forward,
+// otherwise backward).
+//
+// Intervals are half-open so that consecutive steps report each event
+// once: a forward step reports events at from <= time < to, a backward
+// step events at to < time <= from. An event exactly at the clip's end is
+// reported by the forward step that reaches the end (or wraps past it),
+// and one exactly at 0 by the backward step that reaches 0; an empty step
+// reports nothing. Within one wrap of a loop an event at 0 and one at the
+// end are both reported, once each per cycle.
+func (c *Clip) CollectEvents(from, to float32, loops int, sink func(model.Event)) {
+	d := c.duration
+	switch {
+	case loops > 0:
+		c.forward(from, d, true, sink)
+		for i := 1; i < loops; i++ {
+			c.forward(0, d, true, sink)
+		}
+		c.forward(0, to, to >= d, sink)
+	case loops < 0:
+		c.backward(from, 0, true, sink)
+		for i := 1; i < -loops; i++ {
+			c.backward(d, 0, true, sink)
+		}
+		c.backward(d, to, to <= 0, sink)
+	case to >= from:
+		c.forward(from, to, to >= d, sink)
+	default:
+		c.backward(from, to, to <= 0, sink)
+	}
+}
+
+// forward reports events at a <= time < b (time <= b when incl), none when
+// the interval is empty.
+func (c *Clip) forward(a, b float32, incl bool, sink func(model.Event)) {
+	if !(a < b) {
+		return
+	}
+	ev := c.events
+	i := searchEvents(ev, a) // first event with Time >= a
+	for ; i < len(ev) && (ev[i].Time < b || incl && ev[i].Time == b); i++ {
+		sink(ev[i])
+	}
+}
+
+// backward reports events at b < time <= a (time >= b when incl), latest
+// first, none when the interval is empty.
+func (c *Clip) backward(a, b float32, incl bool, sink func(model.Event)) {
+	if !(b < a) {
+		return
+	}
+	ev := c.events
+	i := searchEvents(ev, a) // first event with Time >= a
+	for i < len(ev) && ev[i].Time == a {
+		i++
+	}
+	for i--; i >= 0 && (ev[i].Time > b || incl && ev[i].Time == b); i-- {
+		sink(ev[i])
+	}
+}
+
+func searchEvents(ev []model.Event, t float32) int {
+	lo, hi := 0, len(ev)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ev[m].Time < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -1,0 +1,61 @@
+package anim
+
+import "github.com/mecanim/mecanim/geom"
+
+// LocalToModel composes a local pose (each joint relative to its parent)
+// into model space (each joint relative to the skeleton's root space):
+// out[i] = out[parent]·local[i]. out and local must hold at least s.Len()
+// transforms; out may not alias local.
+func LocalToModel(s *Skeleton, local, out []geom.Transform) {
+	n := s.Len()
+	local, out = local[:n], out[:n]
+	for i, p := range s.Parents[:n] {
+		if p < 0 {
+			out[i] = local[i]
+			continue
+		}
+		out[i] = out[p].Mul(local[i])
+	}
+}
+
+// BlendPoses writes the blend of poses a and b by weight w (0 gives a,
+// 1 gives b) into dst: translations and scales linearly, rotations along
+// the shorter arc and normalised (nlerp). It blends len(dst) joints; dst may
+// alias a or b.
+func BlendPoses(dst, a, b []geom.Transform, w float32) {
+	n := len(dst)
+	a, b = a[:n], b[:n]
+	for i := range dst {
+		x, y := &a[i], &b[i]
+		dst[i] = geom.Transform{T: x.T.Lerp(y.T, w), R: x.R.Nlerp(y.R, w), S: x.S.Lerp(y.S, w)}
+	}
+}
+
+// AddPose applies an additive pose by weight w on top of base, into dst.
+// The additive's difference from the reference pose (typically its first
+// frame) is what is added, per joint: translation base.T + w·(add.T -
+// ref.T); rotation base.R·nlerp(identity, ref.R⁻¹·add.R, w); scale
+// base.S·lerp(1, add.S/ref.S, w) (a zero reference scale adds nothing). It
+// covers len(dst) joints; dst may alias base.
+func AddPose(dst, base, additive, reference []geom.Transform, w float32) {
+	n := len(dst)
+	base, additive, reference = base[:n], additive[:n], reference[:n]
+	for i := range dst {
+		b, a, r := &base[i], &additive[i], &reference[i]
+		dr := r.R.Conj().Mul(a.R)
+		ds := geom.Vec3{X: ratio(a.S.X, r.S.X), Y: ratio(a.S.Y, r.S.Y), Z: ratio(a.S.Z, r.S.Z)}
+		one := geom.Vec3{X: 1, Y: 1, Z: 1}
+		dst[i] = geom.Transform{
+			T: b.T.Add(a.T.Sub(r.T).Scale(w)),
+			R: b.R.Mul(geom.IdentityQuat.Nlerp(dr, w)).Normalize(),
+			S: b.S.Mul(one.Lerp(ds, w)),
+		}
+	}
+}
+
+func ratio(a, r float32) float32 {
+	if r == 0 {
+		return 1
+	}
+	return a / r
+}

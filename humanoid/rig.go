@@ -52,10 +52,11 @@ type target struct {
 	bridge geom.Transform
 }
 
-// centre is the segment centre of a body bone for the centre of mass: the
-// mean of n human skeleton nodes' positions, weighted by mass.
+// centre is the segment centre of a body bone for the centre of mass: n
+// human skeleton nodes' positions with weights w (summing to the mass).
 type centre struct {
 	nodes [4]int
+	w     [4]float32
 	n     int
 	mass  float32
 }

@@ -87,12 +87,13 @@ func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
 	var gb [MaxHumanNodes]geom.Transform
 	g := gb[:len(r.nodes)]
 	r.HumanPose(p, g)
+	copy(dst, r.rest)
 	r.write(g, dst)
 }
 
-// write turns human globals into avatar local transforms.
+// write turns human globals into the human bones' avatar local transforms
+// (other nodes of dst are left alone).
 func (r *Rig) write(g []geom.Transform, dst []geom.Transform) {
-	copy(dst, r.rest)
 	for _, t := range r.targets {
 		pg := t.bridge
 		if t.anc >= 0 {

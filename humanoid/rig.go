@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
@@ -79,6 +80,7 @@ type Rig struct {
 	parents  []int
 	rest     []geom.Transform
 	humanOf  []int // avatar node -> human node, -1 for none
+	skel     *anim.Skeleton
 	hasHands [2]bool
 }
 
@@ -198,6 +200,10 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 		return nil, bad("%v", err)
 	}
 	if err := r.buildAvatar(a); err != nil {
+		return nil, bad("%v", err)
+	}
+	var err error
+	if r.skel, err = anim.NewSkeleton(r.paths, r.parents, r.rest); err != nil {
 		return nil, bad("%v", err)
 	}
 	return r, nil

@@ -1,0 +1,147 @@
+package humanoid
+
+import (
+	"fmt"
+
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// maxFloatTracks bounds the float tracks Sample evaluates on the stack; a
+// clip with more (blend shapes beside the humanoid channels) is refused.
+const maxFloatTracks = 512
+
+// Clip is a humanoid clip baked onto a Rig: sampling evaluates its RootT,
+// RootQ, muscles and goals and applies them to the avatar skeleton. It is
+// immutable and safe for concurrent Sample calls.
+type Clip struct {
+	rig   *Rig
+	base  *anim.Clip
+	slots []int16 // per float track: index into the Pose's float layout, -1 ignored
+	def   Pose    // values of channels the clip does not drive
+}
+
+// Pose float layout of a clip's humanoid attributes: attribute 7+k for the
+// root and goals (k < 35), 42+m for muscle m.
+func setPoseFloat(p *Pose, slot int, v float32) {
+	switch {
+	case slot < 3:
+		setVec(&p.RootT, slot, v)
+	case slot < 7:
+		setQuat(&p.RootQ, slot-3, v)
+	case slot < 35:
+		g := &p.Goals[(slot-7)/7]
+		k := (slot - 7) % 7
+		if k < 3 {
+			setVec(&g.T, k, v)
+		} else {
+			setQuat(&g.Q, k-3, v)
+		}
+	default:
+		p.Muscles[slot-35] = v
+	}
+}
+
+func setVec(v *geom.Vec3, i int, x float32) {
+	switch i {
+	case 0:
+		v.X = x
+	case 1:
+		v.Y = x
+	default:
+		v.Z = x
+	}
+}
+
+func setQuat(q *geom.Quat, i int, x float32) {
+	switch i {
+	case 0:
+		q.X = x
+	case 1:
+		q.Y = x
+	case 2:
+		q.Z = x
+	default:
+		q.W = x
+	}
+}
+
+// Skeleton returns the avatar skeleton as an anim.Skeleton (paths from the
+// avatar's name table, rest pose the avatar's default pose).
+func (r *Rig) Skeleton() *anim.Skeleton {
+	return r.skel
+}
+
+// Bake prepares a humanoid clip for sampling on the rig. Channels of the
+// Animator (class 95, path "") with humanoid attributes drive the pose;
+// Transform curves of the clip drive non-human bones; channels the clip
+// lacks take the values of the avatar's rest pose (its muscles, RootT and
+// RootQ as Extract reads them).
+func Bake(c *model.Clip, r *Rig) (*Clip, error) {
+	if c == nil || r == nil {
+		return nil, fmt.Errorf("humanoid: Bake: nil clip or rig")
+	}
+	base, err := anim.Bake(c, r.skel)
+	if err != nil {
+		return nil, fmt.Errorf("humanoid: clip %q on avatar %q: %w", c.Name, r.name, err)
+	}
+	ft := base.FloatTargets()
+	if len(ft) > maxFloatTracks {
+		return nil, fmt.Errorf("humanoid: clip %q has %d float tracks (at most %d)", c.Name, len(ft), maxFloatTracks)
+	}
+	hc := &Clip{rig: r, base: base, slots: make([]int16, len(ft))}
+	r.Extract(r.rest, &hc.def)
+	for i := range hc.def.Goals {
+		hc.def.Goals[i].Q = geom.IdentityQuat
+	}
+	for i, t := range ft {
+		hc.slots[i] = -1
+		if t.ClassID != model.ClassAnimator || t.Path != "" {
+			continue
+		}
+		a := t.Attribute
+		if a >= model.FirstRootAttribute && a < model.FirstMuscleAttribute+model.MuscleCount {
+			hc.slots[i] = int16(a - model.FirstRootAttribute)
+		}
+	}
+	return hc, nil
+}
+
+// Name returns the clip's name.
+func (c *Clip) Name() string { return c.base.Name() }
+
+// Duration returns the clip's length in seconds (never 0).
+func (c *Clip) Duration() float32 { return c.base.Duration() }
+
+// Rig returns the rig the clip was baked onto.
+func (c *Clip) Rig() *Rig { return c.rig }
+
+// Base returns the underlying baked clip (its float tracks, events, timing).
+func (c *Clip) Base() *anim.Clip { return c.base }
+
+// SamplePose evaluates the clip's humanoid channels at time t into p.
+func (c *Clip) SamplePose(t float32, p *Pose) {
+	var buf [maxFloatTracks]float32
+	f := buf[:len(c.slots)]
+	c.base.SampleFloats(t, f)
+	*p = c.def
+	for i, s := range c.slots {
+		if s >= 0 {
+			setPoseFloat(p, int(s), f[i])
+		}
+	}
+}
+
+// Sample writes the local pose at time t over the avatar skeleton (len
+// Rig().Len()): human bones from the muscles and the root, other bones from
+// the clip's Transform curves or their rest pose. It does not allocate.
+func (c *Clip) Sample(t float32, dst []geom.Transform) {
+	var p Pose
+	c.SamplePose(t, &p)
+	c.base.Sample(t, dst)
+	var gb [MaxHumanNodes]geom.Transform
+	g := gb[:len(c.rig.nodes)]
+	c.rig.HumanPose(&p, g)
+	c.rig.write(g, dst)
+}

@@ -552,15 +552,21 @@ func clampf(x, lo, hi float64) float64 {
 const maxEventLoops = 4
 
 // collect appends the events of a clip of length n crossed going from
-// normalised time u0 to u1: those after the start (or at it, for a state just
-// entered) up to and including the end. A looping clip's event at its length
-// counts as at 0.
+// normalised time u0 to u1 (see crossings).
 func (a *Animator) collect(li, state, clip int, w, lw float32, ev []model.Event, n float64, loop bool, u0, u1 float64, fresh bool) {
+	crossings(ev, n, loop, u0, u1, fresh, func(e *model.Event) {
+		a.events = append(a.events, Event{Layer: li, State: state, Clip: clip, Weight: w, LayerWeight: lw, Event: *e})
+	})
+}
+
+// crossings calls add for each event of a clip of length n seconds crossed
+// going from normalised time u0 to u1 (either direction): those after the
+// start (or at it, for a state just entered) up to and including the end. A
+// clamped clip's times stop at its ends; a looping clip's event at its
+// length counts as at 0, and at most maxEventLoops loops are scanned.
+func crossings(ev []model.Event, n float64, loop bool, u0, u1 float64, fresh bool, add func(*model.Event)) {
 	if u1 < u0 {
 		u0, u1 = u1, u0
-	}
-	add := func(e *model.Event) {
-		a.events = append(a.events, Event{Layer: li, State: state, Clip: clip, Weight: w, LayerWeight: lw, Event: *e})
 	}
 	if !loop {
 		x0, x1 := clampf(u0, 0, 1)*n, clampf(u1, 0, 1)*n

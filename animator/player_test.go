@@ -54,10 +54,10 @@ func yaw(q geom.Quat) float64 {
 func TestPlayerExtrapolation(t *testing.T) {
 	s := testSkeleton(t)
 	tests := []struct {
-		name          string
-		loop          bool
-		mode          Extrapolation
-		at            float32
+		name           string
+		loop           bool
+		mode           Extrapolation
+		at             float32
 		wantX, wantYaw float64
 	}{
 		{"inside the clip plays the clip", false, ExtrapolateContinuous, 0.5, 0.5, 15},

@@ -327,3 +327,25 @@ func TestCorpusSequentialSmallReadsDecompressEachBlockOnce(t *testing.T) {
 		t.Errorf("%d blocks, decompressed %d times", len(a.Blocks), s.BlocksDecompressed)
 	}
 }
+
+func TestOpenFileReadsAndCloses(t *testing.T) {
+	path := corpustest.Path(t, "jotunn/kitbash")
+	a, err := unityfs.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readAllNodes(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Error(err)
+	}
+	_, err = unityfs.OpenFile(corpustest.Path(t, "unitydatatools/invalidfile"))
+	var fe *unityfs.FormatError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "invalidfile") {
+		t.Errorf("OpenFile(invalidfile) = %v, want a *FormatError naming the file", err)
+	}
+	if _, err := unityfs.OpenFile(path + ".missing"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("OpenFile(missing) = %v", err)
+	}
+}

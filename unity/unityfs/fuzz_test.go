@@ -12,9 +12,10 @@ import (
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
-// fuzzSeedLimit bounds whole-file seeds; larger corpus bundles contribute
-// their header and block info (and other prefixes) only.
-const fuzzSeedLimit = 256 << 10
+// fuzzSeedLimit bounds whole-file seeds (big inputs make the fuzzer's
+// minimisation crawl); larger corpus bundles contribute their header and
+// block info (and other prefixes) only.
+const fuzzSeedLimit = 32 << 10
 
 func FuzzOpen(f *testing.F) {
 	for _, spec := range []bundleSpec{

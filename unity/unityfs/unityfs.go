@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"sync"
 
@@ -166,6 +167,7 @@ type Archive struct {
 	DataOffset int64
 
 	r          io.ReaderAt
+	closer     io.Closer // the file OpenFile opened, or nil
 	fileSize   int64
 	blockFile  []int64 // file offset of each block
 	blockStart []int64 // uncompressed-stream offset of each block; len(Blocks)+1 entries
@@ -192,6 +194,41 @@ func IsUnityFS(prefix []byte) bool {
 // bytes of r, with the default cache limits. No block is decompressed yet.
 func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	return OpenWith(r, size, Options{})
+}
+
+// OpenFile opens the named bundle file with the default cache limits. Close
+// the Archive to close the file.
+func OpenFile(name string) (*Archive, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a, err := Open(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	a.closer = f
+	return a, nil
+}
+
+// Close closes the file opened by OpenFile and drops the block cache. It does
+// nothing else for an Archive made by Open.
+func (a *Archive) Close() error {
+	a.mu.Lock()
+	a.cache, a.bytes = nil, 0
+	a.mu.Unlock()
+	if a.closer != nil {
+		err := a.closer.Close()
+		a.closer = nil
+		return err
+	}
+	return nil
 }
 
 // OpenWith is Open with explicit cache limits.

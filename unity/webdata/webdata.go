@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/mecanim/mecanim/unity/binread"
 )
@@ -60,7 +61,8 @@ type Archive struct {
 	HeaderSize uint32
 	Entries    []Entry
 
-	r io.ReaderAt
+	r      io.ReaderAt
+	closer io.Closer // the file OpenFile opened, or nil
 }
 
 // IsWebData reports whether prefix (the first bytes of a file, at least 16)
@@ -119,6 +121,37 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 		a.Entries = append(a.Entries, e)
 	}
 	return a, nil
+}
+
+// OpenFile opens the named container file. Close the Archive to close the file.
+func OpenFile(name string) (*Archive, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	a, err := Open(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	a.closer = f
+	return a, nil
+}
+
+// Close closes the file opened by OpenFile; it does nothing for an Archive
+// made by Open.
+func (a *Archive) Close() error {
+	if a.closer != nil {
+		err := a.closer.Close()
+		a.closer = nil
+		return err
+	}
+	return nil
 }
 
 // Entry returns the index of the entry with the given name.

@@ -170,6 +170,28 @@ func TestCorpusHelloWorldData(t *testing.T) {
 	}
 }
 
+func TestOpenFile(t *testing.T) {
+	path := corpustest.Path(t, "unitydatatools/webgl/HelloWorld.data")
+	a, err := webdata.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Entries) != 6 {
+		t.Errorf("%d entries, want 6", len(a.Entries))
+	}
+	if err := a.Close(); err != nil {
+		t.Error(err)
+	}
+	_, err = webdata.OpenFile(corpustest.Path(t, "unitydatatools/invalidfile"))
+	var fe *webdata.FormatError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "invalidfile") {
+		t.Errorf("OpenFile(invalidfile) = %v, want a *FormatError naming the file", err)
+	}
+	if _, err := webdata.OpenFile(path + ".missing"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("OpenFile(missing) = %v", err)
+	}
+}
+
 func TestCorpusInvalidFileAndTruncationsFailCleanly(t *testing.T) {
 	inv, err := os.ReadFile(corpustest.Path(t, "unitydatatools/invalidfile"))
 	if err != nil {

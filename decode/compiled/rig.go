@@ -1,0 +1,179 @@
+package compiled
+
+import (
+	"fmt"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/typetree"
+)
+
+// ClassRectTransform is the class id of a RectTransform (a Transform of the
+// UI, with the same hierarchy fields).
+const ClassRectTransform = 224
+
+// Animator converts a decoded Animator (class 95). Name is left empty: it is
+// the GameObject's name, which Rigs fills in.
+func Animator(v *typetree.Value) (*model.AnimatorInfo, error) {
+	if v.Kind() != typetree.KindStruct {
+		return nil, &Error{Class: "Animator", Err: errf(ErrMalformed, "not a struct")}
+	}
+	if !v.Has("m_GameObject") {
+		return nil, &Error{Class: "Animator", Field: "m_GameObject", Err: ErrMissingField}
+	}
+	return &model.AnimatorInfo{
+		GameObject:      ref(v.Field("m_GameObject")),
+		Controller:      ref(v.Field("m_Controller")),
+		Avatar:          ref(v.Field("m_Avatar")),
+		ApplyRootMotion: v.Field("m_ApplyRootMotion").Bool(),
+		Enabled:         v.Field("m_Enabled").Bool(),
+	}, nil
+}
+
+// hierarchy is the GameObject/Transform graph of one serialized file.
+type hierarchy struct {
+	goName    map[int64]string
+	goXform   map[int64]int64 // GameObject -> its Transform
+	xforms    map[int64]*xformInfo
+	animByGO  map[int64]*model.AnimatorInfo
+	animOrder []int64 // Animator GameObjects in file order
+}
+
+type xformInfo struct {
+	gameObject int64
+	local      geom.Transform
+	children   []int64
+}
+
+// Rigs builds the rig of every Animator in the file: the Animator's
+// GameObject and the Transform subtree below it, with paths of GameObject
+// names joined by "/" (the root is ""), parents before children. A rig
+// stops at a nested Animator that has a controller (the nested-Animator
+// rule of the spec: that subtree belongs to the nested Animator's own rig).
+// Only references inside the file are followed; a Transform whose
+// GameObject is elsewhere is skipped with its subtree.
+func Rigs(f *serialized.File) ([]*model.Rig, error) {
+	h := &hierarchy{
+		goName:   map[int64]string{},
+		goXform:  map[int64]int64{},
+		xforms:   map[int64]*xformInfo{},
+		animByGO: map[int64]*model.AnimatorInfo{},
+	}
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		switch o.ClassID {
+		case model.ClassGameObject, model.ClassTransform, ClassRectTransform, model.ClassAnimator:
+		default:
+			continue
+		}
+		v, err := f.Decode(o)
+		if err != nil {
+			return nil, fmt.Errorf("rigs of %s: %w", f.Name, err)
+		}
+		if err := h.add(o, v); err != nil {
+			return nil, fmt.Errorf("rigs of %s: object %d: %w", f.Name, o.PathID, err)
+		}
+	}
+	var rigs []*model.Rig
+	for _, g := range h.animOrder {
+		if r := h.rig(g); r != nil {
+			rigs = append(rigs, r)
+		}
+	}
+	return rigs, nil
+}
+
+// add records one decoded object.
+func (h *hierarchy) add(o *serialized.Object, v *typetree.Value) error {
+	switch o.ClassID {
+	case model.ClassGameObject:
+		h.goName[o.PathID] = v.Field("m_Name").Str()
+	case model.ClassTransform, ClassRectTransform:
+		x := &xformInfo{
+			gameObject: ref(v.Field("m_GameObject")).PathID,
+			local: geom.Transform{
+				T: vec3(v.Field("m_LocalPosition")),
+				R: quat(v.Field("m_LocalRotation")),
+				S: vec3(v.Field("m_LocalScale")),
+			},
+		}
+		if ref(v.Field("m_GameObject")).FileID != 0 {
+			return nil
+		}
+		for _, c := range v.Field("m_Children").Elems() {
+			if r := ref(&c); r.FileID == 0 && r.PathID != 0 {
+				x.children = append(x.children, r.PathID)
+			}
+		}
+		h.xforms[o.PathID] = x
+		h.goXform[x.gameObject] = o.PathID
+	case model.ClassAnimator:
+		a, err := Animator(v)
+		if err != nil {
+			return err
+		}
+		if a.GameObject.FileID != 0 || a.GameObject.PathID == 0 {
+			return nil
+		}
+		if _, dup := h.animByGO[a.GameObject.PathID]; !dup {
+			h.animOrder = append(h.animOrder, a.GameObject.PathID)
+		}
+		h.animByGO[a.GameObject.PathID] = a
+	}
+	return nil
+}
+
+// rig builds the rig of the Animator on GameObject g (nil when g has no
+// Transform in the file).
+func (h *hierarchy) rig(g int64) *model.Rig {
+	a := h.animByGO[g]
+	rootX, ok := h.goXform[g]
+	if !ok {
+		return nil
+	}
+	info := *a
+	info.Name = h.goName[g]
+	r := &model.Rig{Name: info.Name, Animator: &info}
+	type item struct {
+		xf     int64
+		parent int
+		path   string
+	}
+	visited := map[int64]bool{rootX: true}
+	stack := []item{{rootX, -1, ""}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x := h.xforms[it.xf]
+		name := h.goName[x.gameObject]
+		idx := len(r.Nodes)
+		r.Nodes = append(r.Nodes, model.RigNode{
+			Name:       name,
+			Path:       it.path,
+			Parent:     it.parent,
+			Local:      x.local,
+			GameObject: model.Ref{PathID: x.gameObject},
+			Transform:  model.Ref{PathID: it.xf},
+		})
+		// Push children in reverse so they come out in file order.
+		for k := len(x.children) - 1; k >= 0; k-- {
+			c := x.children[k]
+			cx, ok := h.xforms[c]
+			if !ok || visited[c] {
+				continue
+			}
+			if na, nested := h.animByGO[cx.gameObject]; nested && !na.Controller.IsNull() {
+				continue // belongs to the nested Animator's rig
+			}
+			visited[c] = true
+			cname := h.goName[cx.gameObject]
+			p := cname
+			if it.path != "" {
+				p = it.path + "/" + cname
+			}
+			stack = append(stack, item{c, idx, p})
+		}
+	}
+	return r
+}

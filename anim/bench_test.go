@@ -1,0 +1,152 @@
+package anim
+
+import (
+	"math/rand"
+	"testing"
+	"unsafe"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// benchClip bakes the synthetic clip: joints joints (the root GameObject and
+// a chain below it), each below the root with 4 streamed rotation curves and
+// 3 streamed translation curves at 30 fps × keysMul, constant scale, over
+// 4 seconds.
+func benchClip(b *testing.B, joints, keysMul int) (*Clip, *Skeleton) {
+	b.Helper()
+	sk := chainSkeleton(joints)
+	c, err := Bake(synthClip(sk, 30, 4, keysMul, 7), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, sk
+}
+
+func perJoint(b *testing.B, joints int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(joints), "ns/joint")
+}
+
+// forward plays at 60 Hz, looping.
+func forward(b *testing.B, c *Clip, sk *Skeleton) {
+	dst := make([]geom.Transform, sk.Len())
+	t := float32(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.Sample(t, dst)
+		t, _ = c.Advance(t, 1.0/60, model.WrapLoop)
+	}
+	b.StopTimer()
+	perJoint(b, sk.Len())
+}
+
+// BenchmarkSampleForward80 is forward playback at 60 Hz of an 80-joint
+// 30 fps clip.
+func BenchmarkSampleForward80(b *testing.B) {
+	c, sk := benchClip(b, 80, 1)
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleForward67 is the same on 67 joints (ozz-animation's
+// playback sample size).
+func BenchmarkSampleForward67(b *testing.B) {
+	c, sk := benchClip(b, 67, 1)
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleRandomSeek samples the 80-joint clip at random times;
+// compare with BenchmarkSampleForward80 (the index makes them equal).
+func BenchmarkSampleRandomSeek80(b *testing.B) {
+	c, sk := benchClip(b, 80, 1)
+	dst := make([]geom.Transform, sk.Len())
+	ts := make([]float32, 4096)
+	rng := rand.New(rand.NewSource(1))
+	for i := range ts {
+		ts[i] = rng.Float32() * c.Duration()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.Sample(ts[i&4095], dst)
+	}
+	b.StopTimer()
+	perJoint(b, sk.Len())
+}
+
+// BenchmarkSampleForward80Keys30x is BenchmarkSampleForward80 with 30
+// times the keys (900 keys per second per curve).
+func BenchmarkSampleForward80Keys30x(b *testing.B) {
+	c, sk := benchClip(b, 80, 30)
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleRandomSeek80Keys30x is random seeking on 30× the keys.
+func BenchmarkSampleRandomSeek80Keys30x(b *testing.B) {
+	c, sk := benchClip(b, 80, 30)
+	dst := make([]geom.Transform, sk.Len())
+	ts := make([]float32, 4096)
+	rng := rand.New(rand.NewSource(1))
+	for i := range ts {
+		ts[i] = rng.Float32() * c.Duration()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.Sample(ts[i&4095], dst)
+	}
+	b.StopTimer()
+	perJoint(b, sk.Len())
+}
+
+// character is the whole per-instance playback state: which clip and when.
+type character struct {
+	t    float32
+	clip uint32
+}
+
+// BenchmarkCrowd1000 advances and samples 1,000 characters sharing 4
+// 80-joint clips at different times; one op is the whole crowd's frame.
+func BenchmarkCrowd1000(b *testing.B) {
+	sk := chainSkeleton(80)
+	var clips [4]*Clip
+	for i := range clips {
+		c, err := Bake(synthClip(sk, 30, 2+float64(i), 1, int64(i)), sk)
+		if err != nil {
+			b.Fatal(err)
+		}
+		clips[i] = c
+	}
+	crowd := make([]character, 1000)
+	rng := rand.New(rand.NewSource(2))
+	for i := range crowd {
+		crowd[i] = character{t: rng.Float32() * 2, clip: uint32(i % 4)}
+	}
+	pose := make([]geom.Transform, sk.Len()) // each character's pose goes to its skinning, then is reused
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range crowd {
+			ch := &crowd[k]
+			c := clips[ch.clip]
+			c.Sample(ch.t, pose)
+			ch.t, _ = c.Advance(ch.t, 1.0/60, model.WrapLoop)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(crowd)), "ns/character")
+	b.ReportMetric(float64(unsafe.Sizeof(character{})), "state-bytes/character")
+}
+
+// BenchmarkBake80 measures baking the 80-joint clip (done once per clip
+// and skeleton).
+func BenchmarkBake80(b *testing.B) {
+	sk := chainSkeleton(80)
+	mc := synthClip(sk, 30, 4, 1, 7)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Bake(mc, sk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

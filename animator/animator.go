@@ -61,10 +61,12 @@ type frozenSlot struct {
 }
 
 // transRef names a transition: index in the any-state list (from -1) or in
-// state from's list.
+// state from's list; from crossFade marks a CrossFade call.
 type transRef struct {
 	from, index int32
 }
+
+const crossFade = -2
 
 type layerState struct {
 	cur, next slot
@@ -74,6 +76,7 @@ type layerState struct {
 	frozen    [maxFrozen]frozenSlot
 	trans     transRef
 	progress  float32
+	fade      float32 // duration of a CrossFade (trans.from == crossFade)
 	weight    float32
 	// root motion of the last tick: translation, weighted quaternion sum
 	// and the weight that contributed.
@@ -372,18 +375,22 @@ func (a *Animator) stepLayer(li int, dt float32) {
 	a.advance(li, &l.cur, dt, w)
 	if l.inTrans {
 		a.advance(li, &l.next, dt, clamp01(l.progress))
-		tr := a.transition(li, l.trans)
+		dur, fixed := l.fade, true
+		if l.trans.from != crossFade {
+			tr := a.transition(li, l.trans)
+			dur, fixed = tr.Duration, tr.HasFixedDuration
+		}
 		switch {
-		case tr.Duration <= 0:
+		case dur <= 0:
 			l.progress = 1
-		case tr.HasFixedDuration:
-			l.progress += dt / tr.Duration
+		case fixed:
+			l.progress += dt / dur
 		default:
 			d := l.cur.nt - l.cur.prev
 			if d < 0 {
 				d = -d
 			}
-			l.progress += d / tr.Duration
+			l.progress += d / dur
 		}
 		if l.progress >= 1 {
 			a.complete(l)
@@ -754,6 +761,9 @@ func (a *Animator) evaluate(li int) {
 		a.tryState(li, l.cur.state, &l.cur, -1, false)
 		return
 	}
+	if l.trans.from == crossFade {
+		return // a scripted cross-fade yields only to any-state transitions
+	}
 	active := a.transition(li, l.trans)
 	src := func() bool {
 		limit := int32(-1)
@@ -931,4 +941,47 @@ func (a *Animator) StateBytes() int {
 	return int(unsafe.Sizeof(*a)) + cap(a.params)*8 + cap(a.consumed) +
 		cap(a.layers)*int(unsafe.Sizeof(layerState{})) +
 		cap(a.leaves)*int(unsafe.Sizeof(LeafWeight{})) + cap(a.events)*int(unsafe.Sizeof(Event{}))
+}
+
+// Play jumps layer li to state s at normalised time nt, dropping any running
+// transition, as Animator.Play does. It reports whether li and s name a
+// layer that runs its own machine and a state of it.
+func (a *Animator) Play(li, s int, nt float32) bool {
+	if !a.ownState(li, s) {
+		return false
+	}
+	l := &a.layers[li]
+	a.complete(l)
+	l.cur = slot{state: int32(s), nt: nt, prev: nt, fresh: true}
+	return true
+}
+
+// CrossFade starts a transition of layer li to state s over duration
+// seconds, the destination starting at normalised time offset, as
+// Animator.CrossFadeInFixedTime does; a running transition is frozen as its
+// source. Only any-state transitions interrupt it.
+func (a *Animator) CrossFade(li, s int, duration, offset float32) bool {
+	if !a.ownState(li, s) {
+		return false
+	}
+	l := &a.layers[li]
+	if l.cur.state < 0 {
+		return a.Play(li, s, offset)
+	}
+	if l.inTrans {
+		a.freeze(l)
+	}
+	l.next = slot{state: int32(s), nt: offset, prev: offset, fresh: true}
+	l.inTrans, l.progress, l.trans, l.fade = true, 0, transRef{from: crossFade}, duration
+	if duration <= 0 {
+		a.complete(l)
+	}
+	return true
+}
+
+func (a *Animator) ownState(li, s int) bool {
+	if li < 0 || li >= len(a.layers) || a.def.c.Layers[li].SyncedLayer >= 0 {
+		return false
+	}
+	return s >= 0 && s < len(a.machine(li).States)
 }

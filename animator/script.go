@@ -23,11 +23,17 @@ type Script struct {
 }
 
 // ScriptEvent sets parameters (numbers for floats and ints, booleans for
-// bools and triggers) and/or sets a trigger at time At.
+// bools and triggers), sets a trigger, and/or plays a state at time At:
+// Play names a state of layer Layer, entered at once (Fade 0) or by a
+// cross-fade of Fade seconds, as game code calls Animator.Play or
+// CrossFadeInFixedTime.
 type ScriptEvent struct {
 	At      float64        `json:"at"`
 	Set     map[string]any `json:"set,omitempty"`
 	Trigger string         `json:"trigger,omitempty"`
+	Play    string         `json:"play,omitempty"`
+	Layer   int            `json:"layer,omitempty"`
+	Fade    float64        `json:"fade,omitempty"`
 }
 
 // ParseScript reads a Script from JSON, rejecting unknown fields, a negative
@@ -136,6 +142,12 @@ func apply(a *Animator, e *ScriptEvent) error {
 			return fmt.Errorf("no trigger %q", e.Trigger)
 		}
 		a.SetTrigger(i)
+	}
+	if e.Play != "" {
+		s := a.def.StateIndex(e.Layer, e.Play)
+		if s < 0 || !a.CrossFade(e.Layer, s, float32(e.Fade), 0) {
+			return fmt.Errorf("no state %q to play in layer %d", e.Play, e.Layer)
+		}
 	}
 	return nil
 }

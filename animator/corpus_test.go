@@ -1,0 +1,315 @@
+package animator_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/decode/compiled"
+	"github.com/mecanim/mecanim/decode/yamlasset"
+	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+)
+
+// corpusController is a compiled controller of the corpus with its clips
+// (parallel to Controller.Clips; nil where a clip is in another file).
+type corpusController struct {
+	c     *model.Controller
+	clips []*model.Clip
+}
+
+// loadController decodes the controller called name in the corpus file rel,
+// and the clips it names from the same file.
+func loadController(t *testing.T, rel, name string) *corpusController {
+	t.Helper()
+	ct, err := assets.Open(corpustest.Path(t, rel), assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ct.Close() })
+	for _, f := range ct.Files {
+		objs := f.Find(name, model.ClassAnimatorController)
+		if len(objs) == 0 {
+			continue
+		}
+		v, err := f.Decode(objs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := compiled.Controller(v, f.UnityVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &corpusController{c: c, clips: make([]*model.Clip, len(c.Clips))}
+		for i, r := range c.Clips {
+			if r.IsNull() || r.FileID != 0 {
+				continue
+			}
+			for j := range f.Objects {
+				o := &f.Objects[j]
+				if o.PathID != r.PathID {
+					continue
+				}
+				cv, err := f.Decode(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.clips[i], err = compiled.Clip(cv, f.UnityVersion); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return out
+	}
+	t.Fatalf("%s: no controller %q", rel, name)
+	return nil
+}
+
+func describe(c *model.Controller, clips []*model.Clip) string {
+	s := fmt.Sprintf("controller %q params=%d layers=%d\n", c.Name, len(c.Parameters), len(c.Layers))
+	for _, p := range c.Parameters {
+		s += fmt.Sprintf("  param %q type %d default %v\n", p.Name, p.Type, p.Default)
+	}
+	for i, cl := range clips {
+		if cl != nil {
+			s += fmt.Sprintf("  clip %d %q len %v loop %v events %d\n", i, cl.Name, cl.Length(), cl.Settings.LoopTime, len(cl.Events))
+		}
+	}
+	for li, l := range c.Layers {
+		m := &c.StateMachines[l.StateMachine]
+		s += fmt.Sprintf(" layer %d %q machine %d blend %d weight %v synced %d default %d selectors %d any %d\n", li, l.Name, l.StateMachine, l.Blending, l.Weight, l.SyncedLayer, m.DefaultState, len(m.Selectors), len(m.AnyState))
+		for si, sel := range m.Selectors {
+			s += fmt.Sprintf("   selector %d entry %v %+v\n", si, sel.IsEntry, sel.Transitions)
+		}
+		for _, t := range m.AnyState {
+			s += fmt.Sprintf("   any -> %d %+v\n", t.Destination, t.Conditions)
+		}
+		for si, st := range m.States {
+			s += fmt.Sprintf("   state %d %q speed %v loop %v motions %d\n", si, st.Name, st.Speed, st.Loop, len(st.Motions))
+			for _, t := range st.Transitions {
+				s += fmt.Sprintf("     -> %d exit %v/%v dur %v fixed %v conds %+v\n", t.Destination, t.HasExitTime, t.ExitTime, t.Duration, t.HasFixedDuration, t.Conditions)
+			}
+		}
+	}
+	return s
+}
+
+// yamlController converts the YAML source of a controller and gives each
+// of its clips the compiled clip that the compiled controller's state of
+// the same name plays (the YAML names clips only by GUID).
+func yamlController(t *testing.T, rel string, cc *corpusController) *corpusController {
+	t.Helper()
+	f, err := yamlasset.ParseFile(corpustest.Path(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Controller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byState := map[string]*model.Clip{}
+	for _, m := range cc.c.StateMachines {
+		for _, st := range m.States {
+			for _, tr := range st.Motions {
+				for _, n := range tr.Nodes {
+					if len(n.Children) == 0 && n.Clip >= 0 && n.Clip < len(cc.clips) {
+						byState[st.Name] = cc.clips[n.Clip]
+					}
+				}
+			}
+		}
+	}
+	out := &corpusController{c: c, clips: make([]*model.Clip, len(c.Clips))}
+	for _, m := range c.StateMachines {
+		for _, st := range m.States {
+			for _, tr := range st.Motions {
+				for _, n := range tr.Nodes {
+					if len(n.Children) == 0 && n.Clip >= 0 && n.Clip < len(out.clips) && byState[st.Name] != nil {
+						out.clips[n.Clip] = byState[st.Name]
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (cc *corpusController) run(t *testing.T, script string, rate float64) []animator.Record {
+	t.Helper()
+	a, err := animator.New(cc.c, animator.TableFromModel(cc.clips))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := animator.ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := animator.Run(a, s, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// clipLength is the length of the clip state plays in cc (first leaf).
+func (cc *corpusController) clipLength(t *testing.T, layer int, state string) float64 {
+	m := &cc.c.StateMachines[cc.c.Layers[layer].StateMachine]
+	for _, st := range m.States {
+		if st.Name == state {
+			for _, n := range st.Motions[0].Nodes {
+				if n.Clip >= 0 && cc.clips[n.Clip] != nil {
+					return float64(cc.clips[n.Clip].Length())
+				}
+			}
+		}
+	}
+	t.Fatalf("no clip for state %q", state)
+	return 0
+}
+
+// change is a layer entering a state: by a transition starting (to is the
+// destination) or at once.
+type change struct {
+	t        float64
+	layer    int
+	from, to string
+}
+
+// changes lists when each layer's destination (or, for instant changes,
+// its state) changed.
+func changes(recs []animator.Record) []change {
+	var out []change
+	prev := map[int][2]string{}
+	for _, r := range recs {
+		for _, l := range r.Layers {
+			p, seen := prev[l.Layer]
+			cur := [2]string{l.State, l.Next}
+			if seen && cur != p {
+				switch {
+				case l.Next != "" && l.Next != p[1]:
+					out = append(out, change{r.T, l.Layer, l.State, l.Next})
+				case l.Next == "" && p[1] == "" && l.State != p[0]:
+					out = append(out, change{r.T, l.Layer, p[0], l.State})
+				}
+			}
+			prev[l.Layer] = cur
+		}
+	}
+	return out
+}
+
+// checkChanges compares the changes with those expected, each within one
+// tick of its time.
+func checkChanges(t *testing.T, got, want []change, tick float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d changes, want %d:\n got %v\nwant %v", len(got), len(want), got, want)
+		return
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.layer != w.layer || g.from != w.from || g.to != w.to || math.Abs(g.t-w.t) > tick*1.01 {
+			t.Errorf("change %d: got %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// The scripted session walks every transition of ExampleEnemyAnimator as
+// its YAML source defines them: HeadBop→swingAttack on the swingAttack
+// trigger and back at exit time 1; Empty⇄walkCycle on startWalk/stopWalk;
+// KillEnemy sends all three layers to their die states by any-state
+// transitions in the same tick.
+func TestExampleEnemyAnimatorFollowsItsSource(t *testing.T) {
+	cc := loadController(t, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
+	const script = `{"duration": 7, "events": [
+		{"at": 0.5, "trigger": "startWalk"}, {"at": 1.0, "trigger": "swingAttack"},
+		{"at": 2.5, "trigger": "stopWalk"}, {"at": 3.0, "trigger": "startWalk"},
+		{"at": 3.5, "trigger": "swingAttack"}, {"at": 5.0, "trigger": "KillEnemy"}]}`
+	const rate = 60
+	recs := cc.run(t, script, rate)
+	swing := cc.clipLength(t, 0, "swingAttack")
+	tick := 1.0 / rate
+	want := []change{
+		{0.5 + tick, 1, "Empty", "walkCycle"},
+		{1.0 + tick, 0, "HeadBop", "swingAttack"},
+		{1.0 + tick + swing, 0, "swingAttack", "HeadBop"},
+		{2.5 + tick, 1, "walkCycle", "Empty"},
+		{3.0 + tick, 1, "Empty", "walkCycle"},
+		{3.5 + tick, 0, "HeadBop", "swingAttack"},
+		{3.5 + tick + swing, 0, "swingAttack", "HeadBop"},
+		{5.0 + tick, 0, "HeadBop", "die-Head"},
+		{5.0 + tick, 1, "walkCycle", "die-Legs"},
+		{5.0 + tick, 2, "Empty", "die-Toilet"},
+	}
+	checkChanges(t, changes(recs), want, tick)
+	last := recs[len(recs)-1]
+	for i, s := range []string{"die-Head", "die-Legs", "die-Toilet"} {
+		if l := last.Layers[i]; l.State != s || l.Next != "" {
+			t.Errorf("layer %d ends in %+v, want %s", i, l, s)
+		}
+	}
+	if w := last.Layers[0].Weight; w != 1 {
+		t.Errorf("the base layer plays at weight %v (its stored weight is 0; Unity ignores it)", w)
+	}
+
+	// The controller converted from its YAML source runs identically.
+	yc := yamlController(t, "lc-example-enemy/source/ExampleEnemyAnimator.controller", cc)
+	a, _ := json.Marshal(recs)
+	b, _ := json.Marshal(yc.run(t, script, rate))
+	if !bytes.Equal(a, b) {
+		t.Error("the YAML source's controller runs differently from the compiled one")
+	}
+}
+
+// dancecontroller has no parameters; the emote code plays its states.
+// Poop returns to "none" at exit time 1 with no fade; PoopToLoop goes on
+// to LoopFromPoop with a 0.25 s fade at its exit time (1 in the compiled
+// controller; the YAML source now says 0.918); Loop and none stay.
+func TestDanceControllerFollowsItsSource(t *testing.T) {
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	const script = `{"duration": 20, "events": [
+		{"at": 0.5, "play": "Poop"}, {"at": 8, "play": "PoopToLoop", "fade": 0.2},
+		{"at": 14, "play": "Loop"}]}`
+	const rate = 60
+	recs := cc.run(t, script, rate)
+	tick := 1.0 / rate
+	poop, p2l := cc.clipLength(t, 0, "Poop"), cc.clipLength(t, 0, "PoopToLoop")
+	if 0.5+poop > 8 || 8+0.2+p2l > 14 {
+		t.Fatalf("script does not fit the clips (Poop %v s, PoopToLoop %v s)", poop, p2l)
+	}
+	want := []change{
+		{0.5 + tick, 0, "none", "Poop"},
+		{0.5 + tick + poop, 0, "Poop", "none"},
+		{8 + tick, 0, "none", "PoopToLoop"},
+		{8 + tick + p2l, 0, "PoopToLoop", "LoopFromPoop"},
+		{14 + tick, 0, "LoopFromPoop", "Loop"},
+	}
+	checkChanges(t, changes(recs), want, tick)
+	if r := recs[int(7.5*rate)]; r.Layers[0].State != "none" || r.Layers[0].NormalizedTime != 0 {
+		t.Errorf("none has speed 0 and should stand still: %+v", r.Layers[0])
+	}
+
+	// The YAML source differs only in PoopToLoop's exit time.
+	yc := yamlController(t, "lethal-emotes/source/dancecontroller.controller", cc)
+	yrecs := yc.run(t, script, rate)
+	yw := append([]change(nil), want...)
+	yw[3].t = 8 + tick + 0.91847825*p2l
+	checkChanges(t, changes(yrecs), yw, tick)
+}
+
+// piece_odin_statue is one looping 5 s state and nothing else.
+func TestOdinStatueLoops(t *testing.T) {
+	cc := loadController(t, "jotunn/kitbash", "piece_odin_statue")
+	recs := cc.run(t, `{"duration": 12}`, 30)
+	if ch := changes(recs); len(ch) != 0 {
+		t.Errorf("changes %v", ch)
+	}
+	l := recs[len(recs)-1].Layers[0]
+	if l.State != "piece_odin_statue" || math.Abs(float64(l.NormalizedTime)-12.0/5) > 1e-4 {
+		t.Errorf("after 12 s: %+v", l)
+	}
+}

@@ -3,7 +3,6 @@ package animator_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"testing"
 
@@ -67,35 +66,6 @@ func loadController(t *testing.T, rel, name string) *corpusController {
 	}
 	t.Fatalf("%s: no controller %q", rel, name)
 	return nil
-}
-
-func describe(c *model.Controller, clips []*model.Clip) string {
-	s := fmt.Sprintf("controller %q params=%d layers=%d\n", c.Name, len(c.Parameters), len(c.Layers))
-	for _, p := range c.Parameters {
-		s += fmt.Sprintf("  param %q type %d default %v\n", p.Name, p.Type, p.Default)
-	}
-	for i, cl := range clips {
-		if cl != nil {
-			s += fmt.Sprintf("  clip %d %q len %v loop %v events %d\n", i, cl.Name, cl.Length(), cl.Settings.LoopTime, len(cl.Events))
-		}
-	}
-	for li, l := range c.Layers {
-		m := &c.StateMachines[l.StateMachine]
-		s += fmt.Sprintf(" layer %d %q machine %d blend %d weight %v synced %d default %d selectors %d any %d\n", li, l.Name, l.StateMachine, l.Blending, l.Weight, l.SyncedLayer, m.DefaultState, len(m.Selectors), len(m.AnyState))
-		for si, sel := range m.Selectors {
-			s += fmt.Sprintf("   selector %d entry %v %+v\n", si, sel.IsEntry, sel.Transitions)
-		}
-		for _, t := range m.AnyState {
-			s += fmt.Sprintf("   any -> %d %+v\n", t.Destination, t.Conditions)
-		}
-		for si, st := range m.States {
-			s += fmt.Sprintf("   state %d %q speed %v loop %v motions %d\n", si, st.Name, st.Speed, st.Loop, len(st.Motions))
-			for _, t := range st.Transitions {
-				s += fmt.Sprintf("     -> %d exit %v/%v dur %v fixed %v conds %+v\n", t.Destination, t.HasExitTime, t.ExitTime, t.Duration, t.HasFixedDuration, t.Conditions)
-			}
-		}
-	}
-	return s
 }
 
 // yamlController converts the YAML source of a controller and gives each

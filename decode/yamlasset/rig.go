@@ -1,0 +1,276 @@
+package yamlasset
+
+import (
+	"fmt"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+// Class ids of scene objects the rigs read.
+const (
+	classRectTransform  = 224
+	classPrefabInstance = 1001
+)
+
+// Rigs returns the hierarchy below each Animator of a prefab or scene, in
+// file order: paths are relative to the Animator's GameObject, and a rig
+// stops at GameObjects below it with an Animator of their own that has a
+// controller (the nested-Animator rule). A file without Animators gives one
+// rig per root Transform instead (Animator nil).
+//
+// Objects of a nested prefab instance appear only as "stripped" stubs:
+// their names and local transforms come from the instance's modifications
+// (m_Name, m_LocalPosition.x, ...; unmodified values are the identity), and
+// their children in the source prefab or model are unknown; objects the
+// file adds below them are included.
+func (f *File) Rigs() ([]*model.Rig, error) {
+	h, err := f.hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	var rigs []*model.Rig
+	for _, d := range f.Docs {
+		if d.ClassID != model.ClassAnimator || d.Stripped {
+			continue
+		}
+		dc := f.dec(d)
+		goID := dc.pptr(d.Body, "m_GameObject").FileID
+		info := &model.AnimatorInfo{
+			Name:            h.goName(goID),
+			GameObject:      model.Ref{PathID: goID},
+			Controller:      dc.ref(dc.pptr(d.Body, "m_Controller")),
+			Avatar:          dc.ref(dc.pptr(d.Body, "m_Avatar")),
+			ApplyRootMotion: dc.bool(d.Body, "m_ApplyRootMotion"),
+			Enabled:         dc.bool(d.Body, "m_Enabled"),
+		}
+		if dc.err != nil {
+			return nil, dc.err
+		}
+		tr, ok := h.goTransform[goID]
+		if !ok {
+			return nil, &FieldError{File: f.Name, Line: d.Line, Object: fmt.Sprintf("Animator &%d", d.FileID),
+				Field: "m_GameObject", Err: fmt.Errorf("GameObject &%d has no Transform in the file", goID)}
+		}
+		rigs = append(rigs, h.rig(tr, info, true))
+	}
+	if len(rigs) == 0 {
+		for _, id := range h.roots {
+			rigs = append(rigs, h.rig(id, nil, true))
+		}
+	}
+	return rigs, nil
+}
+
+// Hierarchy returns the whole Transform tree of a prefab or scene: one rig
+// per root Transform, Animators or not (Animator nil), with stripped
+// objects read as Rigs reads them.
+func (f *File) Hierarchy() ([]*model.Rig, error) {
+	h, err := f.hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	var rigs []*model.Rig
+	for _, id := range h.roots {
+		rigs = append(rigs, h.rig(id, nil, false))
+	}
+	return rigs, nil
+}
+
+// hierarchy is the Transform tree of a prefab or scene.
+type hierarchy struct {
+	f           *File
+	tf          map[int64]*tfInfo // by Transform file id
+	goTransform map[int64]int64   // GameObject -> Transform
+	goNames     map[int64]string
+	animated    map[int64]bool // GameObjects with an Animator that has a controller
+	roots       []int64
+}
+
+type tfInfo struct {
+	id, gameObject, father int64
+	local                  geom.Transform
+	children               []int64
+}
+
+func (h *hierarchy) goName(id int64) string { return h.goNames[id] }
+
+func (f *File) hierarchy() (*hierarchy, error) {
+	h := &hierarchy{f: f, tf: map[int64]*tfInfo{}, goTransform: map[int64]int64{},
+		goNames: map[int64]string{}, animated: map[int64]bool{}}
+	// Modifications of prefab instances: instance -> source file id ->
+	// property path -> value.
+	mods := map[int64]map[int64]map[string]string{}
+	strippedGO := map[int64][]int64{} // instance -> stripped GameObjects
+	for _, d := range f.Docs {
+		if d.ClassID != classPrefabInstance {
+			continue
+		}
+		dc := f.dec(d)
+		m := map[int64]map[string]string{}
+		for _, md := range dc.seq(d.Body.Get("m_Modification"), "m_Modifications") {
+			t := dc.pptr(md, "target").FileID
+			if m[t] == nil {
+				m[t] = map[string]string{}
+			}
+			m[t][dc.str(md, "propertyPath")] = dc.str(md, "value")
+		}
+		if dc.err != nil {
+			return nil, dc.err
+		}
+		mods[d.FileID] = m
+	}
+	for _, d := range f.Docs {
+		dc := f.dec(d)
+		switch {
+		case d.ClassID == model.ClassGameObject:
+			if d.Stripped {
+				inst := dc.pptr(d.Body, "m_PrefabInstance").FileID
+				strippedGO[inst] = append(strippedGO[inst], d.FileID)
+				src := dc.pptr(d.Body, "m_CorrespondingSourceObject").FileID
+				h.goNames[d.FileID] = mods[inst][src]["m_Name"]
+			} else {
+				h.goNames[d.FileID] = dc.str(d.Body, "m_Name")
+			}
+		case d.ClassID == model.ClassTransform || d.ClassID == classRectTransform:
+			t := &tfInfo{id: d.FileID}
+			if d.Stripped {
+				inst := dc.pptr(d.Body, "m_PrefabInstance").FileID
+				src := dc.pptr(d.Body, "m_CorrespondingSourceObject").FileID
+				t.local = modTransform(mods[inst][src])
+				t.father = -1 // resolved below from the instance's parent
+				if in := f.Object(inst); in != nil {
+					t.father = dc.pptr(in.Body.Get("m_Modification"), "m_TransformParent").FileID
+				}
+			} else {
+				t.gameObject = dc.pptr(d.Body, "m_GameObject").FileID
+				t.father = dc.pptr(d.Body, "m_Father").FileID
+				t.local = geom.Transform{T: dc.vec3(d.Body, "m_LocalPosition"), R: dc.quat(d.Body, "m_LocalRotation"), S: dc.vec3(d.Body, "m_LocalScale")}
+				for _, c := range dc.seq(d.Body, "m_Children") {
+					if id, err := c.Get("fileID").Int(); err == nil {
+						t.children = append(t.children, id)
+					} else {
+						dc.fail(c, "m_Children", err)
+					}
+				}
+				h.goTransform[t.gameObject] = d.FileID
+			}
+			h.tf[d.FileID] = t
+		case d.ClassID == model.ClassAnimator && !d.Stripped:
+			if !dc.pptr(d.Body, "m_Controller").IsNull() {
+				h.animated[dc.pptr(d.Body, "m_GameObject").FileID] = true
+			}
+		}
+		if dc.err != nil {
+			return nil, dc.err
+		}
+	}
+	// A stripped Transform belongs to its instance's stripped GameObject
+	// when the instance has exactly one.
+	for _, d := range f.Docs {
+		if (d.ClassID == model.ClassTransform || d.ClassID == classRectTransform) && d.Stripped {
+			inst := f.dec(d).pptr(d.Body, "m_PrefabInstance").FileID
+			if gos := strippedGO[inst]; len(gos) == 1 {
+				h.tf[d.FileID].gameObject = gos[0]
+				h.goTransform[gos[0]] = d.FileID
+			}
+		}
+	}
+	// Children that only name their father (added below stripped objects,
+	// or missing from a father's list) are appended in file order.
+	for _, d := range f.Docs {
+		t, ok := h.tf[d.FileID]
+		if !ok || d.ClassID != model.ClassTransform && d.ClassID != classRectTransform {
+			continue
+		}
+		if t.father == 0 {
+			h.roots = append(h.roots, t.id)
+			continue
+		}
+		if p, ok := h.tf[t.father]; ok && !contains(p.children, t.id) {
+			p.children = append(p.children, t.id)
+		}
+	}
+	return h, nil
+}
+
+func contains(s []int64, x int64) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// modTransform builds a local transform from prefab modifications
+// (identity for what they do not set).
+func modTransform(m map[string]string) geom.Transform {
+	t := geom.Transform{R: geom.Quat{W: 1}, S: geom.Vec3{X: 1, Y: 1, Z: 1}}
+	set := func(dst *float32, key string) {
+		if v, ok := m[key]; ok {
+			if x, err := parseFloat(v, 32); err == nil {
+				*dst = float32(x)
+			}
+		}
+	}
+	set(&t.T.X, "m_LocalPosition.x")
+	set(&t.T.Y, "m_LocalPosition.y")
+	set(&t.T.Z, "m_LocalPosition.z")
+	set(&t.R.X, "m_LocalRotation.x")
+	set(&t.R.Y, "m_LocalRotation.y")
+	set(&t.R.Z, "m_LocalRotation.z")
+	set(&t.R.W, "m_LocalRotation.w")
+	set(&t.S.X, "m_LocalScale.x")
+	set(&t.S.Y, "m_LocalScale.y")
+	set(&t.S.Z, "m_LocalScale.z")
+	return t
+}
+
+// rig walks the hierarchy from a Transform, parents before children, in
+// each father's child order; nested stops at GameObjects with an animating
+// Animator.
+func (h *hierarchy) rig(root int64, info *model.AnimatorInfo, nested bool) *model.Rig {
+	r := &model.Rig{Animator: info}
+	type item struct {
+		id     int64
+		parent int
+		path   string
+	}
+	seen := map[int64]bool{}
+	queue := []item{{root, -1, ""}}
+	for len(queue) > 0 {
+		// Depth first, children in order: pop the last pushed.
+		it := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		t, ok := h.tf[it.id]
+		if !ok || seen[it.id] {
+			continue
+		}
+		seen[it.id] = true
+		name := h.goNames[t.gameObject]
+		path := it.path
+		if it.parent >= 0 {
+			if path != "" {
+				path += "/"
+			}
+			path += name
+		}
+		idx := len(r.Nodes)
+		r.Nodes = append(r.Nodes, model.RigNode{
+			Name: name, Path: path, Parent: it.parent, Local: t.local,
+			GameObject: model.Ref{PathID: t.gameObject}, Transform: model.Ref{PathID: t.id},
+		})
+		for i := len(t.children) - 1; i >= 0; i-- {
+			c := t.children[i]
+			if ct, ok := h.tf[c]; ok && nested && h.animated[ct.gameObject] {
+				continue
+			}
+			queue = append(queue, item{c, idx, path})
+		}
+	}
+	if len(r.Nodes) > 0 {
+		r.Name = r.Nodes[0].Name
+	}
+	return r
+}

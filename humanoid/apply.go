@@ -129,15 +129,13 @@ func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 	g := gb[:len(r.nodes)]
 	for i := range g {
 		n := &r.nodes[i]
-		if n.parent < 0 {
+		switch {
+		case n.node >= 0 && n.node < len(ag):
+			g[i] = ag[n.node]
+		case n.parent < 0:
 			g[i] = n.pose
-		} else {
+		default:
 			g[i] = g[n.parent].Mul(n.pose)
-		}
-	}
-	for _, t := range r.targets {
-		if t.node < len(ag) {
-			g[t.human] = ag[t.node]
 		}
 	}
 	var qb [MaxHumanNodes]geom.Quat

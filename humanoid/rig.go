@@ -39,6 +39,7 @@ type hnode struct {
 	keep   float32  // share of its own twist the bone keeps (1 outside the limb chains)
 	from   int      // human node whose passed-on twist this bone applies, -1 none
 	body   bool     // strictly below the hips
+	node   int      // avatar skeleton node written from this bone, -1 none
 	pose   geom.Transform
 }
 
@@ -123,7 +124,7 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 		if n.Axes < -1 || n.Axes >= len(r.axes) {
 			return nil, bad("human node %d has axes %d of %d", i, n.Axes, len(r.axes))
 		}
-		r.nodes[i] = hnode{parent: n.Parent, bone: -1, axes: n.Axes, muscle: [3]int16{-1, -1, -1}, keep: 1, from: -1, pose: h.Pose[i]}
+		r.nodes[i] = hnode{parent: n.Parent, bone: -1, node: -1, axes: n.Axes, muscle: [3]int16{-1, -1, -1}, keep: 1, from: -1, pose: h.Pose[i]}
 	}
 	for b := range r.bone {
 		r.bone[b] = -1
@@ -256,6 +257,7 @@ func (r *Rig) buildAvatar(a *model.Avatar) error {
 				return fmt.Errorf("avatar node %d is two human bones", n)
 			}
 			r.humanOf[n] = h
+			r.nodes[h].node = n
 		}
 	}
 	// Written bones: every human bone with an avatar node. The avatar

@@ -86,7 +86,7 @@ func Parse(r io.Reader, name string) (*File, error) {
 
 func parseBytes(src []byte, name string) (*File, error) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	p := &parser{src: src, name: name, lnNum: 1}
+	p := &parser{src: src, s: string(src), name: name, lnNum: 1}
 	f := &File{Name: name, Tags: map[string]string{}, byID: map[int64]*Document{}}
 	for p.pos < len(src) {
 		// At a line start, between documents.

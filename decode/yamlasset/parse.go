@@ -31,7 +31,9 @@ func (e *SyntaxError) Error() string {
 // end of input or at a document marker line.
 type parser struct {
 	src   []byte
+	s     string // src as a string: scalars and keys are substrings of it
 	name  string
+	slab  []Node // nodes are carved from slabs to save allocations
 	pos   int
 	col   int
 	eod   bool
@@ -39,6 +41,17 @@ type parser struct {
 	// incremental line counting (pos only grows, except when a quoted key
 	// is re-read, which saves and restores these)
 	lnPos, lnNum int
+}
+
+// node returns a new node from the current slab.
+func (p *parser) node(k Kind, line int) *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 256)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.Kind, n.Line = k, line
+	return n
 }
 
 func (p *parser) lineAt(pos int) int {
@@ -237,7 +250,7 @@ func (p *parser) lineHasKey(i int) bool {
 }
 
 func (p *parser) blockMapping(indent int) (*Node, error) {
-	n := &Node{Kind: Mapping, Line: p.lineAt(p.pos)}
+	n := p.node(Mapping, p.lineAt(p.pos))
 	for !p.eod && p.col == indent {
 		if p.isSeqItem(p.pos) {
 			return nil, p.errf(p.pos, "sequence item where a mapping key was expected")
@@ -268,7 +281,7 @@ func (p *parser) blockMapping(indent int) (*Node, error) {
 					p.leave()
 				}
 			default:
-				v = &Node{Kind: Scalar, Line: keyLine}
+				v = p.node(Scalar, keyLine)
 			}
 		} else {
 			v, err = p.inline(indent)
@@ -306,7 +319,7 @@ func (p *parser) key() (string, error) {
 	i := p.pos
 	for ; i < len(p.src) && p.src[i] != '\n'; i++ {
 		if p.src[i] == ':' && p.blankAt(i+1) {
-			k := strings.TrimRight(string(p.src[p.pos:i]), " \t")
+			k := strings.TrimRight(p.s[p.pos:i], " \t")
 			p.col += i + 1 - p.pos
 			p.pos = i + 1
 			return k, nil
@@ -346,9 +359,9 @@ func (p *parser) inline(indent int) (*Node, error) {
 // parent continue it (folded: a line break is a space, n blank lines are n
 // newlines).
 func (p *parser) plain(parent int) (*Node, error) {
-	n := &Node{Kind: Scalar, Line: p.lineAt(p.pos)}
-	var sb strings.Builder
-	sb.WriteString(p.plainLine())
+	n := p.node(Scalar, p.lineAt(p.pos))
+	n.Value = p.plainLine()
+	var sb *strings.Builder
 	for {
 		if err := p.endLine(); err != nil {
 			return nil, err
@@ -360,6 +373,10 @@ func (p *parser) plain(parent int) (*Node, error) {
 		if p.eod || p.col <= parent {
 			break
 		}
+		if sb == nil {
+			sb = &strings.Builder{}
+			sb.WriteString(n.Value)
+		}
 		if blanks == 0 {
 			sb.WriteByte(' ')
 		} else {
@@ -367,7 +384,9 @@ func (p *parser) plain(parent int) (*Node, error) {
 		}
 		sb.WriteString(p.plainLine())
 	}
-	n.Value = sb.String()
+	if sb != nil {
+		n.Value = sb.String()
+	}
 	return n, nil
 }
 
@@ -380,7 +399,7 @@ func (p *parser) plainLine() string {
 			break
 		}
 	}
-	s := strings.TrimRight(string(p.src[p.pos:i]), " \t\r")
+	s := strings.TrimRight(p.s[p.pos:i], " \t\r")
 	p.pos = i
 	if i < len(p.src) && p.src[i] == '#' {
 		p.pos = p.skipLine(i) - 1 // leave pos at the newline for endLine
@@ -392,7 +411,7 @@ func (p *parser) plainLine() string {
 }
 
 func (p *parser) blockSeq(indent int) (*Node, error) {
-	n := &Node{Kind: Sequence, Line: p.lineAt(p.pos)}
+	n := p.node(Sequence, p.lineAt(p.pos))
 	for !p.eod && p.col == indent && p.isSeqItem(p.pos) {
 		itemLine := p.lineAt(p.pos)
 		p.pos++
@@ -413,7 +432,7 @@ func (p *parser) blockSeq(indent int) (*Node, error) {
 			if !p.eod && p.col > indent {
 				item, err = p.blockNode(indent)
 			} else {
-				item = &Node{Kind: Scalar, Line: itemLine}
+				item = p.node(Scalar, itemLine)
 			}
 		} else {
 			item, err = p.blockNode(indent)
@@ -467,7 +486,7 @@ func (p *parser) flowNode() (*Node, error) {
 }
 
 func (p *parser) flowMapping() (*Node, error) {
-	n := &Node{Kind: Mapping, Line: p.lineAt(p.pos)}
+	n := p.node(Mapping, p.lineAt(p.pos))
 	open := p.pos
 	p.pos++ // '{'
 	for {
@@ -495,7 +514,7 @@ func (p *parser) flowMapping() (*Node, error) {
 			p.pos++
 			p.skipFlowSpace()
 			if p.pos < len(p.src) && (p.src[p.pos] == ',' || p.src[p.pos] == '}') {
-				v = &Node{Kind: Scalar, Line: p.lineAt(p.pos)}
+				v = p.node(Scalar, p.lineAt(p.pos))
 			} else {
 				var err error
 				if v, err = p.flowNode(); err != nil {
@@ -503,7 +522,7 @@ func (p *parser) flowMapping() (*Node, error) {
 				}
 			}
 		} else {
-			v = &Node{Kind: Scalar, Line: p.lineAt(p.pos)}
+			v = p.node(Scalar, p.lineAt(p.pos))
 		}
 		n.Keys = append(n.Keys, key)
 		n.Values = append(n.Values, v)
@@ -522,7 +541,7 @@ func (p *parser) flowMapping() (*Node, error) {
 }
 
 func (p *parser) flowSeq() (*Node, error) {
-	n := &Node{Kind: Sequence, Line: p.lineAt(p.pos)}
+	n := p.node(Sequence, p.lineAt(p.pos))
 	open := p.pos
 	p.pos++ // '['
 	for {
@@ -556,7 +575,20 @@ func (p *parser) flowSeq() (*Node, error) {
 // flowPlain reads a plain scalar inside a flow collection, up to a flow
 // indicator (and, for a key, a colon); line breaks fold to spaces.
 func (p *parser) flowPlain(isKey bool) *Node {
-	n := &Node{Kind: Scalar, Line: p.lineAt(p.pos)}
+	n := p.node(Scalar, p.lineAt(p.pos))
+	// Fast path: the scalar ends on its line without a comment.
+	for i := p.pos; i < len(p.src); i++ {
+		c := p.src[i]
+		if c == '\n' || c == '#' {
+			break
+		}
+		if c == ',' || c == '}' || c == ']' || c == '{' || c == '[' ||
+			(c == ':' && isKey && (p.blankAt(i+1) || strings.IndexByte(",}]", p.src[i+1]) >= 0)) {
+			n.Value = strings.TrimSpace(p.s[p.pos:i])
+			p.pos = i
+			return n
+		}
+	}
 	var sb strings.Builder
 	space := false
 	for p.pos < len(p.src) {
@@ -591,7 +623,8 @@ func (p *parser) flowPlain(isKey bool) *Node {
 // quoted reads a single- or double-quoted scalar at pos, which may span
 // lines (folded as YAML folds them).
 func (p *parser) quoted() (*Node, error) {
-	n := &Node{Kind: Scalar, Line: p.lineAt(p.pos), Quoted: true}
+	n := p.node(Scalar, p.lineAt(p.pos))
+	n.Quoted = true
 	open := p.pos
 	q := p.src[p.pos]
 	p.pos++

@@ -1,7 +1,6 @@
 package unityfs
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,10 +21,10 @@ const lz4MaxRatio = 255
 // be genuine.
 const lzmaMaxRatio = 1 << 14
 
-// lzmaGrowStep is the first output allocation for an LZMA block; the buffer
-// then doubles as data actually arrives, up to the declared size, so that a
-// hostile header declaring a huge block over a few bytes of garbage cannot
-// make the reader allocate the whole declared size up front.
+// lzmaGrowStep is the least first output allocation for an LZMA block; the
+// buffer then doubles as data actually arrives, up to the declared size, so
+// that a hostile header declaring a huge block over a few bytes of garbage
+// cannot make the reader allocate the whole declared size up front.
 const lzmaGrowStep = 1 << 20
 
 // errSize reports decompressed output whose size differs from the declared one.
@@ -84,11 +83,13 @@ func decompressLZMA(src []byte, usize int) ([]byte, error) {
 	var hdr [lzma.HeaderLen]byte
 	copy(hdr[:5], src[:5])
 	binary.LittleEndian.PutUint64(hdr[5:], uint64(usize))
-	zr, err := lzma.NewReader(io.MultiReader(bytes.NewReader(hdr[:]), bytes.NewReader(src[5:])))
+	zr, err := lzma.NewReader(&lzmaInput{hdr: hdr, src: src[5:]})
 	if err != nil {
 		return nil, fmt.Errorf("LZMA: %w", err)
 	}
-	out := make([]byte, 0, min(usize, lzmaGrowStep))
+	// Start with room for a typical ratio (Unity data rarely compresses
+	// beyond 16:1) so genuine blocks are decoded without regrowing.
+	out := make([]byte, 0, min(int64(usize), max(lzmaGrowStep, 16*int64(len(src)))))
 	for len(out) < usize {
 		if len(out) == cap(out) {
 			grown := make([]byte, len(out), min(2*cap(out), usize))
@@ -111,4 +112,44 @@ func decompressLZMA(src []byte, usize int) ([]byte, error) {
 		return nil, fmt.Errorf("LZMA: %w: got %d bytes, want %d", errSize, len(out), usize)
 	}
 	return out, nil
+}
+
+// lzmaInput feeds the decoder the rebuilt classic header and then the raw
+// data. It is an io.ByteReader, which spares the decoder a one-byte Read call
+// per input byte.
+type lzmaInput struct {
+	hdr [lzma.HeaderLen]byte
+	src []byte
+	pos int // position in hdr followed by src
+}
+
+func (in *lzmaInput) Read(p []byte) (int, error) {
+	n := 0
+	if in.pos < len(in.hdr) {
+		n = copy(p, in.hdr[in.pos:])
+		in.pos += n
+	}
+	if in.pos >= len(in.hdr) {
+		c := copy(p[n:], in.src[in.pos-len(in.hdr):])
+		in.pos += c
+		n += c
+	}
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (in *lzmaInput) ReadByte() (byte, error) {
+	var c byte
+	switch {
+	case in.pos < len(in.hdr):
+		c = in.hdr[in.pos]
+	case in.pos-len(in.hdr) < len(in.src):
+		c = in.src[in.pos-len(in.hdr)]
+	default:
+		return 0, io.EOF
+	}
+	in.pos++
+	return c, nil
 }

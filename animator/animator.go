@@ -508,7 +508,7 @@ func (a *Animator) emitLayer(li int) {
 // slot s's advance from s.prev to s.nt.
 func (a *Animator) emit(li int, s *slot, st *model.State, w float32) {
 	l := &a.layers[li]
-	nodes := a.def.motion(li, st).Nodes
+	nodes := a.def.nodes(li, st)
 	cyc := a.cycleOffset(st)
 	for _, lw := range a.leaves {
 		n := a.def.clips.ClipLength(lw.Clip)
@@ -912,7 +912,7 @@ func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) 
 	}
 	st := &a.machine(li).States[si]
 	a.stateLength(li, st)
-	nodes := a.def.motion(li, st).Nodes
+	nodes := a.def.nodes(li, st)
 	mirror := st.Mirror
 	if st.MirrorParam >= 0 {
 		mirror = a.params[st.MirrorParam] != 0

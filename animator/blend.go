@@ -77,9 +77,16 @@ func blendNode(nodes []model.BlendNode, ni int, w float32, params []float64, out
 	case model.Blend2DSimpleDirectional, model.Blend2DFreeformDirectional, model.Blend2DFreeformCartesian:
 		p := [2]float32{param(params, n.Param), param(params, n.ParamY)}
 		polar := n.Type != model.Blend2DFreeformCartesian
+		// Small trees keep each band on the stack; larger ones compute the
+		// bands twice rather than allocate.
+		var hs [16]float32
 		var sum float32
 		for k := 0; k < m; k++ {
-			sum += band(n, k, p, polar)
+			h := band(n, k, p, polar)
+			if k < len(hs) {
+				hs[k] = h
+			}
+			sum += h
 		}
 		if sum <= 0 || isBad(sum) {
 			// No band covers p (degenerate positions): play the nearest.
@@ -87,7 +94,13 @@ func blendNode(nodes []model.BlendNode, ni int, w float32, params []float64, out
 			return blendChild(nodes, n, k, w, params, out, depth)
 		}
 		for k := 0; k < m; k++ {
-			if h := band(n, k, p, polar); h > 0 {
+			var h float32
+			if k < len(hs) {
+				h = hs[k]
+			} else {
+				h = band(n, k, p, polar)
+			}
+			if h > 0 {
 				out = blendChild(nodes, n, k, w*(h/sum), params, out, depth)
 			}
 		}

@@ -235,3 +235,12 @@ func (d *Definition) motion(l int, s *model.State) *model.BlendTree {
 	}
 	return nil
 }
+
+// nodes returns the nodes of the blend tree state s plays on layer l (nil
+// for none).
+func (d *Definition) nodes(l int, s *model.State) []model.BlendNode {
+	if t := d.motion(l, s); t != nil {
+		return t.Nodes
+	}
+	return nil
+}

@@ -1,0 +1,543 @@
+// Package mesh decodes Unity meshes (class 43) and skinned mesh renderers
+// (class 137) from their decoded type-tree values into plain Go slices:
+// positions, normals, UVs, bone weights, sub-mesh index lists, bind poses
+// and blend shapes, in Unity's left-handed frame, for exporters.
+//
+// Vertex data is read as Unity lays it out (m_VertexData: channels in up to
+// four streams, each stream's vertices interleaved, streams 16-byte
+// aligned), from the object itself or from a streamed resource (.resS).
+// Compressed meshes (m_MeshCompression != 0) are refused with
+// ErrCompressed.
+package mesh
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityversion"
+)
+
+// Class ids of the objects this package decodes.
+const (
+	ClassMesh                = 43
+	ClassSkinnedMeshRenderer = 137
+	ClassMeshFilter          = 33
+	ClassMeshRenderer        = 23
+)
+
+// Errors wrapped by Decode.
+var (
+	// ErrCompressed: the mesh is stored with Unity's mesh compression
+	// (bit-packed channels), which this package does not decode.
+	ErrCompressed = errors.New("compressed mesh (m_MeshCompression != 0) is not supported")
+	// ErrMalformed: a field is missing or inconsistent.
+	ErrMalformed = errors.New("malformed mesh")
+	// ErrNoStream: the vertex data is streamed from a resource file and no
+	// reader was given or the read failed.
+	ErrNoStream = errors.New("streamed vertex data not available")
+)
+
+// Error is a failure to decode one mesh: it names the mesh and the field.
+type Error struct {
+	Mesh  string
+	Field string
+	Err   error
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("mesh %q: %v", e.Mesh, e.Err)
+	}
+	return fmt.Sprintf("mesh %q: %s: %v", e.Mesh, e.Field, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Mat4 is a 4×4 matrix indexed [row][column] (Unity's Matrix4x4f eRC),
+// acting on column vectors: the translation is column 3.
+type Mat4 [4][4]float32
+
+// AABB is an axis-aligned box as Unity stores it: centre and half extent.
+type AABB struct {
+	Center, Extent geom.Vec3
+}
+
+// Min returns the lower corner.
+func (b AABB) Min() geom.Vec3 { return b.Center.Sub(b.Extent) }
+
+// Max returns the upper corner.
+func (b AABB) Max() geom.Vec3 { return b.Center.Add(b.Extent) }
+
+// Topology is how a sub-mesh's indices form primitives (Unity's
+// MeshTopology).
+type Topology int
+
+// Unity's mesh topologies.
+const (
+	Triangles     Topology = 0
+	TriangleStrip Topology = 1 // deprecated by Unity, still readable
+	Quads         Topology = 2
+	Lines         Topology = 3
+	LineStrip     Topology = 4
+	Points        Topology = 5
+)
+
+// SubMesh is a range of the index buffer drawn with one material.
+type SubMesh struct {
+	FirstIndex  int // index into Mesh.Indices (m_SubMeshes.firstByte / index size)
+	IndexCount  int
+	Topology    Topology
+	BaseVertex  int // added to every index of the range
+	FirstVertex int // the vertex range the indices use (informational)
+	VertexCount int
+	Bounds      AABB
+}
+
+// BlendShape is one blend-shape channel (a morph target): a name and one
+// or more frames, each reached at its weight (Unity's 0..100 scale).
+type BlendShape struct {
+	Name     string
+	NameHash uint32
+	Frames   []BlendFrame
+}
+
+// BlendFrame is the offsets one frame of a blend shape applies to the
+// vertices it moves (sparse: Vertices lists the vertex indices).
+type BlendFrame struct {
+	Weight   float32
+	Vertices []uint32
+	Position [][3]float32
+	Normal   [][3]float32 // nil when the frame has no normal deltas
+	Tangent  [][3]float32 // nil when the frame has no tangent deltas
+}
+
+// Mesh is a decoded Unity mesh in Unity's frame (left-handed, y up).
+// Per-vertex slices are VertexCount long or nil when the channel is absent.
+type Mesh struct {
+	Name        string
+	VertexCount int
+	Positions   [][3]float32
+	Normals     [][3]float32
+	Tangents    [][4]float32 // w is the bitangent sign
+	Colors      [][4]float32
+	UV          [8][][2]float32 // UV[k] is channel uvk (first two components)
+	// BoneWeights and BoneIndices are the skin influences, up to four per
+	// vertex (unused slots have weight 0). Indices point into BindPoses and
+	// the renderer's m_Bones.
+	BoneWeights [][4]float32
+	BoneIndices [][4]uint16
+	// Indices is the whole index buffer; SubMeshes slice it.
+	Indices          []uint32
+	SubMeshes        []SubMesh
+	BindPoses        []Mat4
+	BoneNameHashes   []uint32
+	RootBoneNameHash uint32
+	BlendShapes      []BlendShape
+	Bounds           AABB
+}
+
+// SubMeshIndices returns sub-mesh i's indices with its base vertex added.
+func (m *Mesh) SubMeshIndices(i int) []uint32 {
+	s := m.SubMeshes[i]
+	src := m.Indices[s.FirstIndex : s.FirstIndex+s.IndexCount]
+	out := make([]uint32, len(src))
+	for k, x := range src {
+		out[k] = x + uint32(s.BaseVertex)
+	}
+	return out
+}
+
+// Options tell Decode how to reach streamed data and how to read formats.
+type Options struct {
+	// ReadStream reads size bytes at offset of a streamed-resource file
+	// (m_StreamData); nil when none is reachable.
+	ReadStream func(path string, offset uint64, size uint32) ([]byte, error)
+	// Version is the Unity version that wrote the mesh (the vertex format
+	// numbering changed in 2019); the zero Version reads the current
+	// numbering.
+	Version unityversion.Version
+}
+
+// FromFile decodes mesh object o of file f, reading streamed vertex data
+// from f's container.
+func FromFile(f *assets.File, o *serialized.Object) (*Mesh, error) {
+	v, err := f.Decode(o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: mesh object %d: %w", f.Name, o.PathID, err)
+	}
+	opts := Options{Version: f.Version}
+	if f.Container != nil {
+		opts.ReadStream = f.Container.ReadStream
+	}
+	m, err := Decode(v, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err)
+	}
+	return m, nil
+}
+
+// Decode converts a decoded Mesh value.
+func Decode(v *typetree.Value, opts Options) (*Mesh, error) {
+	m := &Mesh{Name: v.Field("m_Name").Str()}
+	fail := func(field string, err error) (*Mesh, error) {
+		return nil, &Error{Mesh: m.Name, Field: field, Err: err}
+	}
+	if v.Kind() != typetree.KindStruct {
+		return fail("", fmt.Errorf("%w: not a struct", ErrMalformed))
+	}
+	if c := v.Field("m_MeshCompression").Int(); c != 0 {
+		return fail("m_MeshCompression", fmt.Errorf("%w (level %d)", ErrCompressed, c))
+	}
+	m.Bounds = aabb(v.Field("m_LocalAABB"))
+
+	vd, err := vertexData(v, opts)
+	if err != nil {
+		return fail("m_VertexData", err)
+	}
+	if err := m.readVertices(vd); err != nil {
+		return fail("m_VertexData", err)
+	}
+	if err := m.readIndices(v); err != nil {
+		return fail("m_IndexBuffer", err)
+	}
+	if err := m.readSubMeshes(v.Field("m_SubMeshes"), indexSize(v)); err != nil {
+		return fail("m_SubMeshes", err)
+	}
+	bp := v.Field("m_BindPose")
+	m.BindPoses = make([]Mat4, 0, bp.Len())
+	for i := 0; i < bp.Len(); i++ {
+		m.BindPoses = append(m.BindPoses, mat4(bp.Index(i)))
+	}
+	m.BoneNameHashes = uint32s(v.Field("m_BoneNameHashes"))
+	m.RootBoneNameHash = uint32(v.Field("m_RootBoneNameHash").Uint())
+	if err := m.readShapes(v.Field("m_Shapes")); err != nil {
+		return fail("m_Shapes", err)
+	}
+	return m, nil
+}
+
+// vertexData reads m_VertexData's description and finds its bytes (inline
+// or streamed).
+func vertexData(v *typetree.Value, opts Options) (*VertexData, error) {
+	d := v.Field("m_VertexData")
+	if d == nil {
+		return nil, fmt.Errorf("%w: missing", ErrMalformed)
+	}
+	if d.Has("m_Streams") {
+		return nil, fmt.Errorf("%w: pre-2018 vertex streams (m_Streams) are not supported", ErrMalformed)
+	}
+	vd := &VertexData{VertexCount: int(d.Field("m_VertexCount").Uint())}
+	chs := d.Field("m_Channels")
+	if chs.Len() > NumChannels {
+		return nil, fmt.Errorf("%w: %d channels (want at most %d)", ErrMalformed, chs.Len(), NumChannels)
+	}
+	vd.Channels = make([]Channel, NumChannels)
+	for i := 0; i < chs.Len(); i++ {
+		c := chs.Index(i)
+		vd.Channels[i] = Channel{
+			Stream: int(c.Field("stream").Uint()),
+			Offset: int(c.Field("offset").Uint()),
+			Format: FormatFromVersion(uint8(c.Field("format").Uint()), opts.Version.Major),
+			// The high bits of the stored dimension are flags (set on
+			// Float16 normals by the 2020+ importers); the count is the
+			// low nibble.
+			Dimension: int(c.Field("dimension").Uint() & 0x0f),
+		}
+	}
+	vd.Data = d.Field("m_DataSize").Bytes()
+	sd := v.Field("m_StreamData")
+	if len(vd.Data) == 0 && sd.Field("size").Uint() > 0 {
+		path := sd.Field("path").Str()
+		if opts.ReadStream == nil {
+			return nil, fmt.Errorf("%w: %s (no reader)", ErrNoStream, path)
+		}
+		size := sd.Field("size").Uint()
+		if size > 1<<31 {
+			return nil, fmt.Errorf("%w: stream size %d", ErrMalformed, size)
+		}
+		b, err := opts.ReadStream(path, sd.Field("offset").Uint(), uint32(size))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNoStream, err)
+		}
+		vd.Data = b
+	}
+	return vd, nil
+}
+
+// readVertices decodes every channel the exporter uses.
+func (m *Mesh) readVertices(vd *VertexData) error {
+	m.VertexCount = vd.VertexCount
+	if _, _, err := vd.Streams(); err != nil {
+		return err
+	}
+	if vd.VertexCount > 0 && vd.Channels[ChanPosition].Dimension == 0 {
+		return fmt.Errorf("%w: %d vertices without positions", ErrMalformed, vd.VertexCount)
+	}
+	var buf []float32
+	var err error
+	read3 := func(ch int) ([][3]float32, error) {
+		var dim int
+		buf, dim, err = vd.Floats(ch, buf)
+		if err != nil || dim == 0 {
+			return nil, err
+		}
+		out := make([][3]float32, vd.VertexCount)
+		for i := range out {
+			copy(out[i][:], buf[i*dim:i*dim+min(dim, 3)])
+		}
+		return out, nil
+	}
+	read4 := func(ch int, fill float32) ([][4]float32, error) {
+		var dim int
+		buf, dim, err = vd.Floats(ch, buf)
+		if err != nil || dim == 0 {
+			return nil, err
+		}
+		out := make([][4]float32, vd.VertexCount)
+		for i := range out {
+			out[i] = [4]float32{0, 0, 0, fill}
+			copy(out[i][:], buf[i*dim:i*dim+dim])
+		}
+		return out, nil
+	}
+	if m.Positions, err = read3(ChanPosition); err != nil {
+		return fmt.Errorf("positions: %w", err)
+	}
+	if m.Normals, err = read3(ChanNormal); err != nil {
+		return fmt.Errorf("normals: %w", err)
+	}
+	if m.Tangents, err = read4(ChanTangent, 1); err != nil {
+		return fmt.Errorf("tangents: %w", err)
+	}
+	if m.Colors, err = read4(ChanColor, 1); err != nil {
+		return fmt.Errorf("colors: %w", err)
+	}
+	for k := 0; k < 8; k++ {
+		var dim int
+		buf, dim, err = vd.Floats(ChanUV0+k, buf)
+		if err != nil {
+			return fmt.Errorf("uv%d: %w", k, err)
+		}
+		if dim == 0 {
+			continue
+		}
+		uv := make([][2]float32, vd.VertexCount)
+		for i := range uv {
+			copy(uv[i][:], buf[i*dim:i*dim+min(dim, 2)])
+		}
+		m.UV[k] = uv
+	}
+	return m.readSkin(vd)
+}
+
+// readSkin decodes blend weights and indices. A mesh with indices and no
+// weights (one bone per vertex) gets weight 1 on its first bone.
+func (m *Mesh) readSkin(vd *VertexData) error {
+	idx, idim, err := vd.Uints(ChanIndices)
+	if err != nil {
+		return fmt.Errorf("blend indices: %w", err)
+	}
+	if idim == 0 {
+		return nil
+	}
+	w, wdim, err := vd.Floats(ChanWeights, nil)
+	if err != nil {
+		return fmt.Errorf("blend weights: %w", err)
+	}
+	m.BoneIndices = make([][4]uint16, vd.VertexCount)
+	m.BoneWeights = make([][4]float32, vd.VertexCount)
+	for i := 0; i < vd.VertexCount; i++ {
+		for k := 0; k < min(idim, 4); k++ {
+			b := idx[i*idim+k]
+			if b > 0xffff {
+				return fmt.Errorf("blend indices: vertex %d: bone %d out of range", i, b)
+			}
+			m.BoneIndices[i][k] = uint16(b)
+		}
+		switch {
+		case wdim == 0:
+			m.BoneWeights[i][0] = 1
+		default:
+			copy(m.BoneWeights[i][:], w[i*wdim:i*wdim+min(wdim, 4)])
+		}
+	}
+	return nil
+}
+
+// readIndices decodes m_IndexBuffer by m_IndexFormat (0: 16-bit, 1: 32-bit).
+func (m *Mesh) readIndices(v *typetree.Value) error {
+	b := v.Field("m_IndexBuffer").Bytes()
+	le := binary.LittleEndian
+	switch f := v.Field("m_IndexFormat").Int(); f {
+	case 0:
+		m.Indices = make([]uint32, len(b)/2)
+		for i := range m.Indices {
+			m.Indices[i] = uint32(le.Uint16(b[2*i:]))
+		}
+	case 1:
+		m.Indices = make([]uint32, len(b)/4)
+		for i := range m.Indices {
+			m.Indices[i] = le.Uint32(b[4*i:])
+		}
+	default:
+		return fmt.Errorf("%w: index format %d", ErrMalformed, f)
+	}
+	return nil
+}
+
+// indexSize returns the bytes per index of the mesh's index format.
+func indexSize(v *typetree.Value) int {
+	if v.Field("m_IndexFormat").Int() == 1 {
+		return 4
+	}
+	return 2
+}
+
+// readSubMeshes reads m_SubMeshes and checks each range against the index
+// buffer and each index against the vertex count.
+func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
+	n := sv.Len()
+	if n > len(m.Indices)+1 {
+		return fmt.Errorf("%w: %d sub-meshes for %d indices", ErrMalformed, n, len(m.Indices))
+	}
+	m.SubMeshes = make([]SubMesh, 0, n)
+	for i := 0; i < n; i++ {
+		e := sv.Index(i)
+		fb := e.Field("firstByte").Uint()
+		s := SubMesh{
+			FirstIndex:  int(fb / uint64(is)),
+			IndexCount:  int(e.Field("indexCount").Uint()),
+			Topology:    Topology(e.Field("topology").Int()),
+			BaseVertex:  int(e.Field("baseVertex").Uint()),
+			FirstVertex: int(e.Field("firstVertex").Uint()),
+			VertexCount: int(e.Field("vertexCount").Uint()),
+			Bounds:      aabb(e.Field("localAABB")),
+		}
+		if fb%uint64(is) != 0 || fb/uint64(is) > uint64(len(m.Indices)) || uint64(s.IndexCount) > uint64(len(m.Indices))-fb/uint64(is) {
+			return fmt.Errorf("%w: sub-mesh %d: %d indices at byte %d outside the %d-index buffer", ErrMalformed, i, s.IndexCount, fb, len(m.Indices))
+		}
+		if s.Topology < Triangles || s.Topology > Points {
+			return fmt.Errorf("%w: sub-mesh %d: topology %d", ErrMalformed, i, s.Topology)
+		}
+		for _, x := range m.Indices[s.FirstIndex : s.FirstIndex+s.IndexCount] {
+			if uint64(x)+uint64(s.BaseVertex) >= uint64(m.VertexCount) {
+				return fmt.Errorf("%w: sub-mesh %d: index %d + base %d past %d vertices", ErrMalformed, i, x, s.BaseVertex, m.VertexCount)
+			}
+		}
+		m.SubMeshes = append(m.SubMeshes, s)
+	}
+	return nil
+}
+
+// readShapes reads m_Shapes: channels name frames, frames name ranges of
+// the shared vertex list.
+func (m *Mesh) readShapes(v *typetree.Value) error {
+	verts, shapes, chans := v.Field("vertices"), v.Field("shapes"), v.Field("channels")
+	weights := floats(v.Field("fullWeights"))
+	nv, ns := verts.Len(), shapes.Len()
+	for ci := 0; ci < chans.Len(); ci++ {
+		c := chans.Index(ci)
+		bs := BlendShape{Name: c.Field("name").Str(), NameHash: uint32(c.Field("nameHash").Uint())}
+		fi, fc := int(c.Field("frameIndex").Int()), int(c.Field("frameCount").Int())
+		if fi < 0 || fc < 0 || fi > ns || fc > ns-fi || fi+fc > len(weights) {
+			return fmt.Errorf("%w: channel %q: frames %d+%d of %d shapes, %d weights", ErrMalformed, bs.Name, fi, fc, ns, len(weights))
+		}
+		for f := fi; f < fi+fc; f++ {
+			s := shapes.Index(f)
+			first, count := int(s.Field("firstVertex").Uint()), int(s.Field("vertexCount").Uint())
+			if first > nv || count > nv-first {
+				return fmt.Errorf("%w: channel %q frame %d: vertices %d+%d of %d", ErrMalformed, bs.Name, f-fi, first, count, nv)
+			}
+			fr := BlendFrame{Weight: weights[f], Vertices: make([]uint32, count), Position: make([][3]float32, count)}
+			hasN, hasT := s.Field("hasNormals").Bool(), s.Field("hasTangents").Bool()
+			if hasN {
+				fr.Normal = make([][3]float32, count)
+			}
+			if hasT {
+				fr.Tangent = make([][3]float32, count)
+			}
+			for k := 0; k < count; k++ {
+				x := verts.Index(first + k)
+				idx := uint32(x.Field("index").Uint())
+				if int(idx) >= m.VertexCount {
+					return fmt.Errorf("%w: channel %q: vertex index %d past %d vertices", ErrMalformed, bs.Name, idx, m.VertexCount)
+				}
+				fr.Vertices[k] = idx
+				fr.Position[k] = vec3a(x.Field("vertex"))
+				if hasN {
+					fr.Normal[k] = vec3a(x.Field("normal"))
+				}
+				if hasT {
+					fr.Tangent[k] = vec3a(x.Field("tangent"))
+				}
+			}
+			bs.Frames = append(bs.Frames, fr)
+		}
+		m.BlendShapes = append(m.BlendShapes, bs)
+	}
+	return nil
+}
+
+// floats reads a float array, packed or not.
+func floats(v *typetree.Value) []float32 {
+	if v.Packed() {
+		return v.Float32s()
+	}
+	out := make([]float32, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Float32()
+	}
+	return out
+}
+
+func aabb(v *typetree.Value) AABB {
+	return AABB{Center: vec3(v.Field("m_Center")), Extent: vec3(v.Field("m_Extent"))}
+}
+
+func vec3(v *typetree.Value) geom.Vec3 {
+	return geom.Vec3{X: v.Field("x").Float32(), Y: v.Field("y").Float32(), Z: v.Field("z").Float32()}
+}
+
+func vec3a(v *typetree.Value) [3]float32 {
+	return [3]float32{v.Field("x").Float32(), v.Field("y").Float32(), v.Field("z").Float32()}
+}
+
+var matFields = [4][4]string{
+	{"e00", "e01", "e02", "e03"},
+	{"e10", "e11", "e12", "e13"},
+	{"e20", "e21", "e22", "e23"},
+	{"e30", "e31", "e32", "e33"},
+}
+
+func mat4(v *typetree.Value) Mat4 {
+	var m Mat4
+	for r := range 4 {
+		for c := range 4 {
+			m[r][c] = v.Field(matFields[r][c]).Float32()
+		}
+	}
+	return m
+}
+
+// uint32s reads an integer array, packed or not.
+func uint32s(v *typetree.Value) []uint32 {
+	if v.Kind() != typetree.KindArray {
+		return nil
+	}
+	if v.Packed() {
+		if u := v.Uint32s(); u != nil {
+			return u
+		}
+	}
+	out := make([]uint32, v.Len())
+	for i := range out {
+		out[i] = uint32(v.Index(i).Uint())
+	}
+	return out
+}

@@ -129,7 +129,15 @@ func (r *Rig) bodyFrame(g []geom.Transform) geom.Quat {
 	lua, rua := g[r.bone[LeftUpperArm]].T, g[r.bone[RightUpperArm]].T
 	up := lua.Add(rua).Sub(lul.Add(rul)).Scale(0.5).Normalize()
 	lat := rua.Sub(lua).Add(rul.Sub(lul))
-	lat = lat.Sub(up.Scale(lat.Dot(up))).Normalize()
+	lat = lat.Sub(up.Scale(lat.Dot(up)))
+	if lat.Len() < 1e-6*abs(r.scale) {
+		// Coinciding left and right bones (ror2's solusWing, whose stored
+		// m_RootX.q is NaN): the lateral axis is undefined; take the hips'
+		// x axis, which keeps the frame a rotation that follows the hips.
+		x := g[r.hips].R.Rotate(geom.Vec3{X: 1})
+		lat = x.Sub(up.Scale(x.Dot(up)))
+	}
+	lat = lat.Normalize()
 	fwd := lat.Cross(up)
 	return quatFromAxes(lat, up, fwd)
 }
@@ -161,18 +169,17 @@ func quatFromAxes(x, y, z geom.Vec3) geom.Quat {
 // mass of the stored human pose against m_RootX.t, the body frame against
 // m_RootX.q, and the human scale.
 type HumanCheck struct {
-	CenterOfMass      [3]float32 `json:"center_of_mass"`
-	StoredRootT       [3]float32 `json:"stored_root_t"`
-	BodyFrameAngleDeg float64    `json:"body_frame_angle_deg"`
-	Scale             float32    `json:"scale"`
-	CenterOfMassError float64    `json:"center_of_mass_error"`
+	CenterOfMass [3]float32 `json:"center_of_mass"`
+	StoredRootT  [3]float32 `json:"stored_root_t"`
+	// BodyFrameAngleDeg is the angle between the body frame rule and
+	// m_RootX.q; -1 when the avatar stores no rotation there (NaN).
+	BodyFrameAngleDeg float64 `json:"body_frame_angle_deg"`
+	Scale             float32 `json:"scale"`
+	CenterOfMassError float64 `json:"center_of_mass_error"`
 }
 
-// Check evaluates the centre-of-mass rule and the body frame on the avatar's
-// stored human pose and compares them with the stored m_RootX.
-func (r *Rig) Check() HumanCheck {
-	var buf [MaxHumanNodes]geom.Transform
-	g := buf[:len(r.nodes)]
+// storedGlobals fills g with the stored human pose's global transforms.
+func (r *Rig) storedGlobals(g []geom.Transform) {
 	for i, n := range r.nodes {
 		if n.parent < 0 {
 			g[i] = n.pose
@@ -180,14 +187,41 @@ func (r *Rig) Check() HumanCheck {
 			g[i] = g[n.parent].Mul(n.pose)
 		}
 	}
+}
+
+// storedBodyFrame returns the body frame of the stored human pose.
+func (r *Rig) storedBodyFrame() geom.Quat {
+	var buf [MaxHumanNodes]geom.Transform
+	g := buf[:len(r.nodes)]
+	r.storedGlobals(g)
+	return r.bodyFrame(g)
+}
+
+// Check evaluates the centre-of-mass rule and the body frame on the avatar's
+// stored human pose and compares them with the stored m_RootX.
+func (r *Rig) Check() HumanCheck {
+	var buf [MaxHumanNodes]geom.Transform
+	g := buf[:len(r.nodes)]
+	r.storedGlobals(g)
 	com := r.centreOfMass(g)
 	bf := r.bodyFrame(g)
 	t := r.rootX.T
+	angle := geom.AngleBetween(bf, r.rootX.R) * 180 / math.Pi
+	if r.noRootQ {
+		angle = -1
+	}
 	return HumanCheck{
 		CenterOfMass:      [3]float32{com.X, com.Y, com.Z},
 		StoredRootT:       [3]float32{t.X, t.Y, t.Z},
-		BodyFrameAngleDeg: geom.AngleBetween(bf, r.rootX.R) * 180 / math.Pi,
+		BodyFrameAngleDeg: angle,
 		Scale:             r.scale,
 		CenterOfMassError: float64(com.Sub(t).Len()),
 	}
+}
+
+func abs(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

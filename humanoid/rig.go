@@ -76,6 +76,7 @@ type Rig struct {
 	massSum  float32
 	scale    float32
 	rootX    geom.Transform
+	noRootQ  bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
 	targets  []target
 	paths    []string
 	parents  []int
@@ -202,6 +203,14 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 	}
 	if err := r.buildAvatar(a); err != nil {
 		return nil, bad("%v", err)
+	}
+	if q := r.rootX.R; !finite(q.X) || !finite(q.Y) || !finite(q.Z) || !finite(q.W) || q.Dot(q) == 0 {
+		// A stored body frame that is not a rotation (ror2's solusWing
+		// stores NaN): use the body frame of the stored human pose, which
+		// m_RootX.q equals on every avatar that stores one (to at most
+		// 1.3°, see TestCorpusCentreOfMass).
+		r.rootX.R = r.storedBodyFrame()
+		r.noRootQ = true
 	}
 	var err error
 	if r.skel, err = anim.NewSkeleton(r.paths, r.parents, r.rest); err != nil {
@@ -422,3 +431,5 @@ func SplitInner(q geom.Quat) (x, y, z float32) {
 	x = WrapAngle(float32(2 * math.Atan2(ix, iw)))
 	return x, float32(2 * math.Atan2(b, a)), float32(2 * math.Atan2(c, a))
 }
+
+func finite(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }

@@ -11,7 +11,7 @@ import (
 
 // maxSeed bounds the size of corpus files used as fuzz seeds (bigger ones
 // slow every mutation down without adding structure).
-const maxSeed = 160 << 10
+const maxSeed = 64 << 10
 
 // FuzzOpen opens arbitrary bytes as a serialized file, reads every object and
 // decodes every object that has a type tree: nothing may panic, hang or

@@ -113,4 +113,3 @@ func BenchmarkOpenLargestFile(b *testing.B) {
 		}
 	}
 }
-

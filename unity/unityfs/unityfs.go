@@ -49,10 +49,10 @@ const (
 // Compression types, found in the low 6 bits of the archive flags (for the
 // block info) and of each block's flags.
 const (
-	CompressionNone  = 0
-	CompressionLZMA  = 1
-	CompressionLZ4   = 2
-	CompressionLZ4HC = 3
+	CompressionNone  = 0 // stored as is
+	CompressionLZMA  = 1 // 5 property bytes, then raw LZMA data (no size field)
+	CompressionLZ4   = 2 // one LZ4 block
+	CompressionLZ4HC = 3 // one LZ4 block (written by the high-compression encoder)
 	CompressionLZHAM = 4 // never used by shipped Unity versions; not supported
 )
 

@@ -380,3 +380,20 @@ func TestIsUnityFS(t *testing.T) {
 		}
 	}
 }
+
+func TestBlockAtMapsStreamOffsetsToBlocks(t *testing.T) {
+	spec := bundleSpec{version: 8, blockComp: []int{2}, blockSize: 1000,
+		nodes: []testNode{{path: "a", data: patternData(2500, 1)}}}
+	a, err := openBytes(t, buildBundle(t, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		off  int64
+		want int
+	}{{-1, -1}, {0, 0}, {999, 0}, {1000, 1}, {2499, 2}, {2500, -1}, {1 << 40, -1}} {
+		if got := a.BlockAt(c.off); got != c.want {
+			t.Errorf("BlockAt(%d) = %d, want %d", c.off, got, c.want)
+		}
+	}
+}

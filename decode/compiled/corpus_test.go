@@ -93,6 +93,36 @@ func openCorpusDir(dir string) ([]*corpusFile, error) {
 	return out, err
 }
 
+// smallCorpus lists small bundles that together hold every class the
+// converters read (fuzz seeding opens only these: each fuzz worker process
+// runs the seeding again).
+var smallCorpus = []string{"jotunn", "plateup-emotes", "lethal-emotes/customemotespackage2"}
+
+// smallCorpusObjects decodes the objects of the class in smallCorpus.
+func smallCorpusObjects(tb testing.TB, classID int32) []*corpusObject {
+	tb.Helper()
+	dir := corpustest.Dir(tb)
+	var out []*corpusObject
+	for _, sub := range smallCorpus {
+		files, err := openCorpusDir(filepath.Join(dir, filepath.FromSlash(sub)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, cf := range files {
+			for i := range cf.F.Objects {
+				o := &cf.F.Objects[i]
+				if o.ClassID != classID {
+					continue
+				}
+				if v, err := cf.F.Decode(o); err == nil {
+					out = append(out, &corpusObject{File: cf, Obj: o, V: v})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // corpusFiles returns the corpus's serialized files (opened once per test binary).
 func corpusFiles(tb testing.TB) []*corpusFile {
 	tb.Helper()

@@ -21,6 +21,11 @@ const lz4MaxRatio = 255
 // be genuine.
 const lzmaMaxRatio = 1 << 14
 
+// lzmaMaxDict bounds the dictionary an LZMA block may declare (the decoder
+// allocates min(dictionary, block size) up front). Unity writes 512 KiB
+// dictionaries; repacking tools use a few MiB.
+const lzmaMaxDict = 256 << 20
+
 // lzmaGrowStep is the least first output allocation for an LZMA block; the
 // buffer then doubles as data actually arrives, up to the declared size, so
 // that a hostile header declaring a huge block over a few bytes of garbage
@@ -83,7 +88,7 @@ func decompressLZMA(src []byte, usize int) ([]byte, error) {
 	var hdr [lzma.HeaderLen]byte
 	copy(hdr[:5], src[:5])
 	binary.LittleEndian.PutUint64(hdr[5:], uint64(usize))
-	zr, err := lzma.NewReader(&lzmaInput{hdr: hdr, src: src[5:]})
+	zr, err := lzma.ReaderConfig{DictCap: lzmaMaxDict}.NewReader(&lzmaInput{hdr: hdr, src: src[5:]})
 	if err != nil {
 		return nil, fmt.Errorf("LZMA: %w", err)
 	}

@@ -345,6 +345,23 @@ func TestCorruptBlockDataFailsOnRead(t *testing.T) {
 	}
 }
 
+func TestHugeLZMADictionaryIsRejected(t *testing.T) {
+	spec := bundleSpec{version: 6, blockComp: []int{1}, blockSize: 4000,
+		nodes: []testNode{{path: "a", data: patternData(4000, 1)}}}
+	file := buildBundle(t, spec)
+	a, err := openBytes(t, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint32(file[a.DataOffset+1:], 1<<30) // the block's dictionary size
+	if a, err = openBytes(t, file); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(a.NodeReader(0)); err == nil || !strings.Contains(err.Error(), "dictionary") {
+		t.Errorf("read error = %v, want one about the dictionary size", err)
+	}
+}
+
 func TestTruncatedSyntheticBundlesFailCleanly(t *testing.T) {
 	for _, spec := range []bundleSpec{
 		sampleSpec(8, false, true, 2, 2, 1),

@@ -50,6 +50,9 @@ type Catalog struct {
 	mu        sync.Mutex
 	nameCache map[key]string
 	names     model.Names
+	rigs      []Rig
+	rigErrs   []error
+	rigsDone  bool
 }
 
 type key struct {
@@ -209,7 +212,7 @@ func (c *Catalog) Value(o Object) (*typetree.Value, error) {
 }
 
 // Names returns every name table the catalog holds, merged: the avatars'
-// m_TOS and the controllers' m_TOS. Built once.
+// and controllers' m_TOS and the paths of every rig. Built once.
 func (c *Catalog) Names() model.Names {
 	c.mu.Lock()
 	if c.names != nil {
@@ -231,6 +234,12 @@ func (c *Catalog) Names() model.Names {
 			}
 		}
 	}
+	rigs, _ := c.Rigs()
+	for _, r := range rigs {
+		for h, p := range r.Names() {
+			n[h] = p
+		}
+	}
 	c.mu.Lock()
 	c.names = n
 	c.mu.Unlock()
@@ -249,4 +258,134 @@ func (c *Catalog) Clip(o Object) (*model.Clip, error) {
 	}
 	compiled.ResolveNames(clip, c.Names())
 	return clip, nil
+}
+
+// Rig is a rig of the catalog with the file it was built from.
+type Rig struct {
+	*model.Rig
+	File *assets.File
+}
+
+// Rigs returns the rig of every Animator in the catalog (built once).
+func (c *Catalog) Rigs() ([]Rig, []error) {
+	c.mu.Lock()
+	if c.rigsDone {
+		defer c.mu.Unlock()
+		return c.rigs, c.rigErrs
+	}
+	c.mu.Unlock()
+	var rigs []Rig
+	var errs []error
+	for _, f := range c.files {
+		hasAnimator := false
+		for i := range f.Objects {
+			if f.Objects[i].ClassID == model.ClassAnimator {
+				hasAnimator = true
+				break
+			}
+		}
+		if !hasAnimator {
+			continue
+		}
+		rs, err := rigsOf(f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: rigs: %w", f.Container.Path, f.Name, err))
+		}
+		for _, r := range rs {
+			rigs = append(rigs, Rig{r, f})
+		}
+	}
+	c.mu.Lock()
+	c.rigs, c.rigErrs, c.rigsDone = rigs, errs, true
+	c.mu.Unlock()
+	return rigs, errs
+}
+
+// rigsOf builds a file's rigs, decoding its objects through the file's
+// layout policy (built-in layouts for stripped files).
+func rigsOf(f *assets.File) ([]*model.Rig, error) {
+	return compiled.RigsWith(f.File, func(o *serialized.Object) (*typetree.Value, error) {
+		v, err := f.Decode(o)
+		var te *typetree.TrailingError
+		if err != nil && v != nil && errors.As(err, &te) {
+			return v, nil
+		}
+		return v, err
+	})
+}
+
+// Rig returns the rig of the Animator on the GameObject named name.
+func (c *Catalog) Rig(name string) (Rig, error) {
+	rigs, _ := c.Rigs()
+	var have []string
+	for _, r := range rigs {
+		if r.Name == name {
+			return r, nil
+		}
+		have = append(have, fmt.Sprintf("%q", r.Name))
+	}
+	return Rig{}, fmt.Errorf("%w: no Animator on a GameObject named %q (have %s)", ErrNotFound, name, strings.Join(have, ", "))
+}
+
+// Avatar decodes an avatar.
+func (c *Catalog) Avatar(o Object) (*model.Avatar, error) {
+	v, err := c.Value(o)
+	if err != nil {
+		return nil, err
+	}
+	a, err := compiled.Avatar(v, o.File.UnityVersion)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o, err)
+	}
+	return a, nil
+}
+
+// Controller decodes a controller and names its clips from the objects its
+// clip references lead to.
+func (c *Catalog) Controller(o Object) (*model.Controller, error) {
+	v, err := c.Value(o)
+	if err != nil {
+		return nil, err
+	}
+	ctl, err := compiled.Controller(v, o.File.UnityVersion)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o, err)
+	}
+	for len(ctl.ClipNames) < len(ctl.Clips) {
+		ctl.ClipNames = append(ctl.ClipNames, "")
+	}
+	for i, r := range ctl.Clips {
+		if ctl.ClipNames[i] != "" {
+			continue
+		}
+		if co, ok := c.Resolve(o.File, r); ok {
+			ctl.ClipNames[i] = c.Name(co)
+		}
+	}
+	return ctl, nil
+}
+
+// ControllerClips decodes the clips a controller's blend trees index, in
+// the controller's clip order; a null or unresolvable slot is nil, and its
+// error is reported.
+func (c *Catalog) ControllerClips(ctlObj Object, ctl *model.Controller) ([]*model.Clip, []error) {
+	out := make([]*model.Clip, len(ctl.Clips))
+	var errs []error
+	for i, r := range ctl.Clips {
+		if r.IsNull() {
+			continue
+		}
+		co, ok := c.Resolve(ctlObj.File, r)
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: clip %d (file %d, path id %d) is not in the files given", ctlObj, i, r.FileID, r.PathID))
+			continue
+		}
+		clip, err := c.Clip(co)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[i] = clip
+	}
+	return out, errs
 }

@@ -54,6 +54,12 @@ type xformInfo struct {
 // Only references inside the file are followed; a Transform whose
 // GameObject is elsewhere is skipped with its subtree.
 func Rigs(f *serialized.File) ([]*model.Rig, error) {
+	return RigsWith(f, f.Decode)
+}
+
+// RigsWith is Rigs with the objects decoded by decode (for example through
+// unity/assets, which reads stripped files with built-in layouts).
+func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Value, error)) ([]*model.Rig, error) {
 	h := &hierarchy{
 		goName:   map[int64]string{},
 		goXform:  map[int64]int64{},
@@ -67,7 +73,7 @@ func Rigs(f *serialized.File) ([]*model.Rig, error) {
 		default:
 			continue
 		}
-		v, err := f.Decode(o)
+		v, err := decode(o)
 		if err != nil {
 			return nil, fmt.Errorf("rigs of %s: %w", f.Name, err)
 		}

@@ -1,0 +1,112 @@
+package mesh
+
+import (
+	"fmt"
+
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
+)
+
+// Attached is a mesh drawn on a node of a rig.
+type Attached struct {
+	Node     int // the rig node of the renderer's GameObject
+	Renderer *Renderer
+	Mesh     *Mesh
+	// Bones maps the mesh's bone indices to rig nodes (-1: the bone's
+	// Transform is not in the rig); nil for a rigid mesh.
+	Bones []int
+}
+
+// Resolver finds the object a reference made in file from points at, in
+// any file opened together with it (catalog.Catalog.Resolve fits through a
+// small adapter). Nil resolves only references inside the same file.
+type Resolver func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool)
+
+// Attach finds the renderers of file f that sit on rig's GameObjects — every
+// SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
+// MeshRenderer — and decodes their meshes. rig must have been built from f
+// (its nodes' GameObject and Transform refs are path ids in f). Renderers
+// whose mesh cannot be found or decoded are reported in the errors and left
+// out; the others are returned in file order.
+func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []error) {
+	nodeOfGO := make(map[int64]int, len(rig.Nodes))
+	nodeOfXf := make(map[int64]int, len(rig.Nodes))
+	for i, n := range rig.Nodes {
+		nodeOfGO[n.GameObject.PathID] = i
+		nodeOfXf[n.Transform.PathID] = i
+	}
+	hasRenderer := map[int64]bool{}
+	for i := range f.Objects {
+		if o := &f.Objects[i]; o.ClassID == ClassMeshRenderer {
+			if v, err := f.Decode(o); err == nil {
+				if r := ref(v.Field("m_GameObject")); r.FileID == 0 {
+					hasRenderer[r.PathID] = true
+				}
+			}
+		}
+	}
+	var out []Attached
+	var errs []error
+	cache := map[*serialized.Object]*Mesh{}
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if o.ClassID != ClassSkinnedMeshRenderer && o.ClassID != ClassMeshFilter {
+			continue
+		}
+		v, err := f.Decode(o)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err))
+			continue
+		}
+		var r *Renderer
+		if o.ClassID == ClassSkinnedMeshRenderer {
+			r, err = DecodeSkinnedRenderer(v)
+		} else {
+			r, err = DecodeMeshFilter(v)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err))
+			continue
+		}
+		node, ok := nodeOfGO[r.GameObject.PathID]
+		if !ok || r.GameObject.FileID != 0 || r.Mesh.IsNull() {
+			continue
+		}
+		if !r.Skinned && !hasRenderer[r.GameObject.PathID] {
+			continue
+		}
+		mf, mo := f, (*serialized.Object)(nil)
+		if r.Mesh.FileID == 0 {
+			mo, ok = f.Object(r.Mesh.PathID)
+		} else if resolve != nil {
+			mf, mo, ok = resolve(f, r.Mesh)
+		} else {
+			ok = false
+		}
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: mesh %d:%d not found", f.Name, o.PathID, rig.Nodes[node].Path, r.Mesh.FileID, r.Mesh.PathID))
+			continue
+		}
+		m := cache[mo]
+		if m == nil {
+			if m, err = FromFile(mf, mo); err != nil {
+				errs = append(errs, fmt.Errorf("renderer %d on %q: %w", o.PathID, rig.Nodes[node].Path, err))
+				continue
+			}
+			cache[mo] = m
+		}
+		a := Attached{Node: node, Renderer: r, Mesh: m}
+		if r.Skinned && len(m.BindPoses) > 0 {
+			a.Bones = make([]int, len(r.Bones))
+			for k, b := range r.Bones {
+				a.Bones[k] = -1
+				if n, ok := nodeOfXf[b.PathID]; ok && b.FileID == 0 && !b.IsNull() {
+					a.Bones[k] = n
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	return out, errs
+}

@@ -1,0 +1,251 @@
+package gltf
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/geom"
+	qg "github.com/qmuntal/gltf"
+)
+
+// ErrInvalid is wrapped when a scene cannot be exported as given (a track
+// naming a node that does not exist, values that do not fit the times...).
+var ErrInvalid = errors.New("invalid scene")
+
+// builder accumulates one document and its single binary buffer.
+type builder struct {
+	s    *Scene
+	doc  *qg.Document
+	buf  []byte
+	root int // glTF node of rig node 0
+	// morphNode maps a rig node to the glTF node that holds the morphing
+	// mesh drawn on it, and its target count.
+	morphNode  map[int]int
+	morphCount map[int]int
+	timesCache map[timesKey]int
+}
+
+type timesKey struct {
+	p *float32
+	n int
+}
+
+// Document builds the glTF document of a scene (one binary buffer, not
+// yet given a URI).
+func Document(s *Scene) (*qg.Document, error) {
+	if s.Rig == nil || len(s.Rig.Nodes) == 0 {
+		return nil, fmt.Errorf("%w: no rig nodes", ErrInvalid)
+	}
+	gen := s.Generator
+	if gen == "" {
+		gen = "mecanim"
+	}
+	b := &builder{
+		s:          s,
+		doc:        &qg.Document{Asset: qg.Asset{Version: "2.0", Generator: gen}},
+		morphNode:  map[int]int{},
+		morphCount: map[int]int{},
+		timesCache: map[timesKey]int{},
+	}
+	if err := b.nodes(); err != nil {
+		return nil, err
+	}
+	sceneNodes := []int{b.root}
+	for i := range s.Meshes {
+		n, err := b.mesh(&s.Meshes[i])
+		if err != nil {
+			return nil, fmt.Errorf("mesh %d (%q): %w", i, s.Meshes[i].Mesh.Name, err)
+		}
+		if n >= 0 {
+			sceneNodes = append(sceneNodes, n)
+		}
+	}
+	for i := range s.Animations {
+		if err := b.animation(&s.Animations[i]); err != nil {
+			return nil, fmt.Errorf("animation %d (%q): %w", i, s.Animations[i].Name, err)
+		}
+	}
+	b.doc.Scene = qg.Index(0)
+	b.doc.Scenes = []*qg.Scene{{Name: s.Name, Nodes: sceneNodes}}
+	if len(b.buf) > 0 {
+		b.doc.Buffers = []*qg.Buffer{{ByteLength: len(b.buf), Data: b.buf}}
+	}
+	return b.doc, nil
+}
+
+// WriteGLB writes the scene as one binary glTF (.glb) to w.
+func WriteGLB(w io.Writer, s *Scene) error {
+	doc, err := Document(s)
+	if err != nil {
+		return err
+	}
+	enc := qg.NewEncoder(w)
+	enc.AsBinary = true
+	return enc.Encode(doc)
+}
+
+// WriteGLTF writes the scene as path (JSON glTF) and its binary buffer
+// beside it, named as path with the extension .bin.
+func WriteGLTF(path string, s *Scene) error {
+	doc, err := Document(s)
+	if err != nil {
+		return err
+	}
+	base := filepath.Base(path)
+	bin := base[:len(base)-len(filepath.Ext(base))] + ".bin"
+	if len(doc.Buffers) > 0 {
+		doc.Buffers[0].URI = bin
+		if err := os.WriteFile(filepath.Join(filepath.Dir(path), bin), doc.Buffers[0].Data, 0o644); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := qg.NewEncoder(f) // no Fsys: the buffer was written above
+	enc.AsBinary = false
+	enc.SetJSONIndent("", " ")
+	err = enc.Encode(doc)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// nodes adds the rig's nodes with their rest transforms.
+func (b *builder) nodes() error {
+	r := b.s.Rig
+	for i, n := range r.Nodes {
+		if i > 0 && (n.Parent < 0 || n.Parent >= i) {
+			return fmt.Errorf("%w: rig node %d (%q): parent %d is not an earlier node", ErrInvalid, i, n.Path, n.Parent)
+		}
+		nd := &qg.Node{Name: n.Name}
+		setTRS(nd, n.Local)
+		if n.Path != "" {
+			nd.Extras = map[string]any{"unityPath": n.Path}
+		}
+		b.doc.Nodes = append(b.doc.Nodes, nd)
+		if i > 0 {
+			p := b.doc.Nodes[n.Parent]
+			p.Children = append(p.Children, i)
+		}
+	}
+	b.root = 0
+	return nil
+}
+
+// setTRS sets a node's transform from a Unity local transform.
+func setTRS(nd *qg.Node, t geom.Transform) {
+	nd.Matrix = qg.DefaultMatrix
+	p := ConvertVec(t.T)
+	q := ConvertQuat(t.R)
+	nd.Translation = [3]float64{float64(p.X), float64(p.Y), float64(p.Z)}
+	nd.Rotation = [4]float64{float64(q.X), float64(q.Y), float64(q.Z), float64(q.W)}
+	nd.Scale = [3]float64{float64(t.S.X), float64(t.S.Y), float64(t.S.Z)}
+}
+
+// ConvertVec mirrors a Unity position or direction into glTF's frame.
+func ConvertVec(v geom.Vec3) geom.Vec3 { return geom.Vec3{X: -v.X, Y: v.Y, Z: v.Z} }
+
+// ConvertQuat mirrors a Unity rotation into glTF's frame (and normalises it).
+func ConvertQuat(q geom.Quat) geom.Quat {
+	return geom.Quat{X: q.X, Y: -q.Y, Z: -q.Z, W: q.W}.Normalize()
+}
+
+// ConvertMat mirrors a Unity matrix (C·M·C) and returns it column-major,
+// as glTF stores matrices.
+func ConvertMat(m mesh.Mat4) [16]float32 {
+	var out [16]float32
+	for r := range 4 {
+		for c := range 4 {
+			v := m[r][c]
+			if (r == 0) != (c == 0) {
+				v = -v
+			}
+			out[c*4+r] = v
+		}
+	}
+	return out
+}
+
+// align pads the buffer to a multiple of 4 bytes.
+func (b *builder) align() {
+	for len(b.buf)%4 != 0 {
+		b.buf = append(b.buf, 0)
+	}
+}
+
+// view appends data as a buffer view.
+func (b *builder) view(data []byte, target qg.Target) int {
+	b.align()
+	off := len(b.buf)
+	b.buf = append(b.buf, data...)
+	b.doc.BufferViews = append(b.doc.BufferViews, &qg.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(data), Target: target})
+	return len(b.doc.BufferViews) - 1
+}
+
+// floats adds an accessor of float32 values, comps per element, with
+// min/max when asked (positions and animation inputs require them).
+func (b *builder) floats(v []float32, typ qg.AccessorType, target qg.Target, minmax bool) int {
+	comps := typ.Components()
+	data := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(x))
+	}
+	acc := &qg.Accessor{
+		BufferView:    qg.Index(b.view(data, target)),
+		ComponentType: qg.ComponentFloat,
+		Type:          typ,
+		Count:         len(v) / comps,
+	}
+	if minmax && len(v) > 0 {
+		acc.Min = make([]float64, comps)
+		acc.Max = make([]float64, comps)
+		for k := range comps {
+			acc.Min[k], acc.Max[k] = math.Inf(1), math.Inf(-1)
+		}
+		for i, x := range v {
+			k := i % comps
+			acc.Min[k] = min(acc.Min[k], float64(x))
+			acc.Max[k] = max(acc.Max[k], float64(x))
+		}
+	}
+	b.doc.Accessors = append(b.doc.Accessors, acc)
+	return len(b.doc.Accessors) - 1
+}
+
+// uints adds an accessor of unsigned integers stored in size bytes each.
+func (b *builder) uints(v []uint32, size int, typ qg.AccessorType, target qg.Target) int {
+	data := make([]byte, size*len(v))
+	ct := qg.ComponentUint
+	for i, x := range v {
+		switch size {
+		case 1:
+			data[i] = byte(x)
+		case 2:
+			binary.LittleEndian.PutUint16(data[2*i:], uint16(x))
+		default:
+			binary.LittleEndian.PutUint32(data[4*i:], x)
+		}
+	}
+	switch size {
+	case 1:
+		ct = qg.ComponentUbyte
+	case 2:
+		ct = qg.ComponentUshort
+	}
+	b.doc.Accessors = append(b.doc.Accessors, &qg.Accessor{
+		BufferView:    qg.Index(b.view(data, target)),
+		ComponentType: ct,
+		Type:          typ,
+		Count:         len(v) / typ.Components(),
+	})
+	return len(b.doc.Accessors) - 1
+}

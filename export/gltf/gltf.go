@@ -1,0 +1,117 @@
+// Package gltf writes a rig, its meshes and its animations as glTF 2.0
+// (.glb, or .gltf with a .bin beside it) for Blender and other tools.
+//
+// # Frames
+//
+// Unity is left-handed (x right, y up, z forward); glTF is right-handed
+// (+y up, +z forward, -x... i.e. x left when looking along +z). The
+// exporter mirrors the x axis, the conversion C = diag(-1, 1, 1):
+//
+//   - positions, translations, normals, morph deltas: (x, y, z) → (-x, y, z)
+//   - rotations (quaternions, x, y, z, w): → (x, -y, -z, w) (C·R·C)
+//   - scales: unchanged
+//   - matrices (bind poses): M → C·M·C (negate the entries of row 0 and of
+//     column 0, except the corner, which is negated twice)
+//   - tangents: xyz mirrored as a direction and w (the bitangent sign)
+//     negated, since a mirror flips the handedness of the tangent frame
+//   - triangle winding reversed ((a, b, c) → (a, c, b)) so front faces stay
+//     front faces after the mirror
+//   - texture coordinates: v → 1 - v (Unity's origin is bottom-left,
+//     glTF's top-left)
+//   - blend-shape weights: Unity's 0..100 → glTF's 0..1
+//
+// One Unity unit is one metre, glTF's unit, so nothing is scaled.
+//
+// # Layout
+//
+// Rig node i is glTF node i; node 0 (the Animator's GameObject) is the
+// scene root. A rigid mesh (a MeshFilter) is the mesh of its node. A
+// skinned mesh is a root node of its own (glTF ignores a skinned mesh
+// node's transform; making it a root avoids the validator's warnings),
+// with a skin whose joints are the renderer's bones and whose inverse bind
+// matrices are the mesh's bind poses. Bones that are not in the rig become
+// extra joints under the root at the place the bind pose gives them.
+// Sub-meshes are primitives sharing the mesh's vertex accessors; blend
+// shapes are morph targets named in mesh.extras.targetNames (Blender reads
+// them), each the shape's last frame scaled to weight 1 (in-between frames
+// are not representable in glTF and are dropped).
+package gltf
+
+import (
+	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/model"
+)
+
+// Scene is what one export holds: a rig with the meshes drawn on it and the
+// animations that move it.
+type Scene struct {
+	Name       string
+	Rig        *model.Rig
+	Meshes     []MeshInstance
+	Animations []Animation
+	// Generator names the program in the asset's metadata ("" = mecanim).
+	Generator string
+}
+
+// MeshInstance is a mesh drawn on a rig node.
+type MeshInstance struct {
+	Node int // rig node of the renderer's GameObject
+	Mesh *mesh.Mesh
+	// Joints maps the mesh's bone indices to rig nodes (-1: not in the
+	// rig). Nil draws the mesh rigidly at Node.
+	Joints []int
+	// BlendShapeWeights are the renderer's weights (0..100) per blend
+	// shape; missing entries are 0.
+	BlendShapeWeights []float32
+}
+
+// FromAttached converts the renderers decode/mesh found on a rig.
+func FromAttached(att []mesh.Attached) []MeshInstance {
+	out := make([]MeshInstance, 0, len(att))
+	for _, a := range att {
+		mi := MeshInstance{Node: a.Node, Mesh: a.Mesh, Joints: a.Bones}
+		if a.Renderer != nil {
+			mi.BlendShapeWeights = a.Renderer.BlendShapeWeights
+		}
+		out = append(out, mi)
+	}
+	return out
+}
+
+// Path is the property an animation track drives.
+type Path string
+
+// Animated properties (glTF's channel target paths).
+const (
+	PathTranslation Path = "translation" // Values: x, y, z per key
+	PathRotation    Path = "rotation"    // Values: x, y, z, w per key
+	PathScale       Path = "scale"       // Values: x, y, z per key
+	PathWeights     Path = "weights"     // Values: one weight (0..100) per blend shape per key
+)
+
+// Interpolation is how values between keys are found.
+type Interpolation string
+
+// glTF's interpolations.
+const (
+	Linear      Interpolation = "LINEAR"
+	Step        Interpolation = "STEP"
+	CubicSpline Interpolation = "CUBICSPLINE" // Values: in-tangent, value, out-tangent per key
+)
+
+// Animation is a named set of tracks, in Unity's frame and units; the
+// exporter converts them.
+type Animation struct {
+	Name   string
+	Tracks []Track
+}
+
+// Track animates one property of one rig node. For PathWeights, Node is
+// the rig node a mesh with blend shapes is drawn on.
+type Track struct {
+	Node          int
+	Path          Path
+	Times         []float32 // seconds, strictly increasing
+	Values        []float32
+	Interpolation Interpolation // "" = Linear
+}

@@ -1,0 +1,402 @@
+package gltf
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+	qg "github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+)
+
+// twoBoneScene is a rig of a root and one child bone with a skinned quad
+// (two triangles, one blend shape) and an animation of the bone.
+func twoBoneScene() *Scene {
+	rot := geom.AxisAngle(geom.V3(0, 1, 0), 0.5)
+	rig := &model.Rig{Name: "rig", Nodes: []model.RigNode{
+		{Name: "root", Parent: -1, Local: geom.Transform{T: geom.V3(1, 2, 3), R: geom.IdentityQuat, S: geom.V3(1, 1, 1)}},
+		{Name: "bone", Path: "bone", Parent: 0, Local: geom.Transform{T: geom.V3(0.5, 0, 0), R: rot, S: geom.V3(1, 1, 1)}},
+	}}
+	id := mesh.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+	bone := matOf(rig.Nodes[1].Local.Inverse()) // the bone's bind pose: the inverse of its place
+	m := &mesh.Mesh{
+		Name:        "quad",
+		VertexCount: 4,
+		Positions:   [][3]float32{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},
+		Normals:     [][3]float32{{0, 0, -1}, {0, 0, -1}, {0, 0, -1}, {0, 0, -1}},
+		Tangents:    [][4]float32{{1, 0, 0, -1}, {1, 0, 0, -1}, {1, 0, 0, -1}, {1, 0, 0, -1}},
+		UV:          [8][][2]float32{{{0, 0}, {1, 0}, {1, 1}, {0, 1}}},
+		BoneWeights: [][4]float32{{1}, {0.5, 0.5}, {0.25, 0.75}, {1}},
+		BoneIndices: [][4]uint16{{0}, {0, 1}, {0, 1}, {1, 1}},
+		Indices:     []uint32{0, 1, 2, 0, 2, 3},
+		SubMeshes:   []mesh.SubMesh{{IndexCount: 6}},
+		BindPoses:   []mesh.Mat4{id, bone},
+		BlendShapes: []mesh.BlendShape{{Name: "up", Frames: []mesh.BlendFrame{{Weight: 100, Vertices: []uint32{2}, Position: [][3]float32{{0.1, 0.2, 0}}}}}},
+	}
+	times := []float32{0, 0.5, 1}
+	return &Scene{
+		Name:   "test",
+		Rig:    rig,
+		Meshes: []MeshInstance{{Node: 0, Mesh: m, Joints: []int{0, 1}, BlendShapeWeights: []float32{50}}},
+		Animations: []Animation{{Name: "wave", Tracks: []Track{
+			{Node: 1, Path: PathRotation, Times: times, Values: []float32{0, 0, 0, 1, 0, 0.7071068, 0, 0.7071068, 0, 1, 0, 0}},
+			{Node: 1, Path: PathTranslation, Times: times, Values: []float32{0.5, 0, 0, 0.6, 0, 0, 0.7, 0, 0}},
+			{Node: 0, Path: PathWeights, Times: times, Values: []float32{0, 100, 0}, Interpolation: Step},
+		}}},
+	}
+}
+
+// matOf returns a transform's matrix (Unity's frame, column vectors).
+func matOf(t geom.Transform) mesh.Mat4 {
+	var m mesh.Mat4
+	for c, axis := range []geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
+		v := t.R.Rotate(axis.Mul(t.S))
+		m[0][c], m[1][c], m[2][c] = v.X, v.Y, v.Z
+	}
+	m[0][3], m[1][3], m[2][3], m[3][3] = t.T.X, t.T.Y, t.T.Z, 1
+	return m
+}
+
+func readGLB(t *testing.T, b []byte) *qg.Document {
+	t.Helper()
+	var doc qg.Document
+	if err := qg.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	return &doc
+}
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestExportMirrorsTheFrame(t *testing.T) {
+	s := twoBoneScene()
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	checkRigNodes(t, doc, s.Rig)
+
+	// Winding reversed, positions mirrored, v flipped, tangent sign negated.
+	pr := doc.Meshes[0].Primitives[0]
+	idx, _ := modeler.ReadIndices(doc, doc.Accessors[*pr.Indices], nil)
+	if want := []uint32{0, 2, 1, 0, 3, 2}; !equalU32(idx, want) {
+		t.Errorf("indices %v, want %v", idx, want)
+	}
+	pos, _ := modeler.ReadPosition(doc, doc.Accessors[pr.Attributes[qg.POSITION]], nil)
+	if pos[1] != [3]float32{-1, 0, 0} {
+		t.Errorf("position 1 = %v", pos[1])
+	}
+	uv, _ := modeler.ReadTextureCoord(doc, doc.Accessors[pr.Attributes[qg.TEXCOORD_0]], nil)
+	if uv[3] != [2]float32{0, 0} || uv[0] != [2]float32{0, 1} {
+		t.Errorf("uv %v", uv)
+	}
+	tan, _ := modeler.ReadTangent(doc, doc.Accessors[pr.Attributes[qg.TANGENT]], nil)
+	if tan[0] != [4]float32{-1, 0, 0, 1} {
+		t.Errorf("tangent %v", tan[0])
+	}
+	w, _ := modeler.ReadWeights(doc, doc.Accessors[pr.Attributes[qg.WEIGHTS_0]], nil)
+	j, _ := modeler.ReadJoints(doc, doc.Accessors[pr.Attributes[qg.JOINTS_0]], nil)
+	if w[3] != [4]float32{1, 0, 0, 0} || j[3] != [4]uint16{1, 0, 0, 0} || j[1] != [4]uint16{0, 1, 0, 0} {
+		t.Errorf("vertex 3 joints %v weights %v; vertex 1 joints %v", j[3], w[3], j[1])
+	}
+	ibm, _ := modeler.ReadInverseBindMatrices(doc, doc.Accessors[*doc.Skins[0].InverseBindMatrices], nil)
+	bp := s.Meshes[0].Mesh.BindPoses[1]
+	if ibm[1][0][3] != -bp[0][3] || ibm[1][0][2] != -bp[0][2] || ibm[1][1][2] != bp[1][2] { // modeler reads [row][column]
+		t.Errorf("inverse bind matrix %v from %v", ibm[1], bp)
+	}
+	if doc.Meshes[0].Weights[0] != 0.5 {
+		t.Errorf("morph weights %v", doc.Meshes[0].Weights)
+	}
+	checkSkinAtRest(t, doc, s, 1e-5)
+
+	// Rotation key 1: 90° about y becomes 90° about -y.
+	a := doc.Animations[0]
+	for _, ch := range a.Channels {
+		sm := a.Samplers[ch.Sampler]
+		out, _ := modeler.ReadAccessor(doc, doc.Accessors[sm.Output], nil)
+		switch ch.Target.Path {
+		case qg.TRSRotation:
+			q := out.([][4]float32)
+			if !near(float64(q[1][1]), -0.7071068, 1e-6) || !near(float64(q[1][3]), 0.7071068, 1e-6) {
+				t.Errorf("rotation key 1 = %v", q[1])
+			}
+		case qg.TRSTranslation:
+			if v := out.([][3]float32); v[2] != [3]float32{-0.7, 0, 0} {
+				t.Errorf("translation key 2 = %v", v[2])
+			}
+		case qg.TRSWeights:
+			if v := out.([]float32); v[1] != 1 {
+				t.Errorf("weights %v", v)
+			}
+		}
+	}
+}
+
+func equalU32(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRigNodes reads the rig's nodes back and checks each transform is
+// the Unity one mirrored.
+func checkRigNodes(t *testing.T, doc *qg.Document, rig *model.Rig) {
+	t.Helper()
+	if len(doc.Nodes) < len(rig.Nodes) {
+		t.Fatalf("%d nodes for %d rig nodes", len(doc.Nodes), len(rig.Nodes))
+	}
+	bad := 0
+	for i, n := range rig.Nodes {
+		g := doc.Nodes[i]
+		tr, rot, sc := g.TranslationOrDefault(), g.RotationOrDefault(), g.ScaleOrDefault()
+		q := n.Local.R.Normalize()
+		ok := near(tr[0], -float64(n.Local.T.X), 1e-6) && near(tr[1], float64(n.Local.T.Y), 1e-6) && near(tr[2], float64(n.Local.T.Z), 1e-6) &&
+			near(rot[0], float64(q.X), 1e-6) && near(rot[1], -float64(q.Y), 1e-6) && near(rot[2], -float64(q.Z), 1e-6) && near(rot[3], float64(q.W), 1e-6) &&
+			near(sc[0], float64(n.Local.S.X), 1e-6) && near(sc[1], float64(n.Local.S.Y), 1e-6) && near(sc[2], float64(n.Local.S.Z), 1e-6)
+		if !ok || g.Name != n.Name {
+			if bad++; bad <= 3 {
+				t.Errorf("node %d %q: glTF %q T%v R%v S%v, Unity %+v", i, n.Path, g.Name, tr, rot, sc, n.Local)
+			}
+		}
+		if i > 0 {
+			found := false
+			for _, c := range doc.Nodes[n.Parent].Children {
+				found = found || c == i
+			}
+			if !found {
+				t.Errorf("node %d is not a child of %d", i, n.Parent)
+			}
+		}
+	}
+}
+
+type mat [4][4]float64
+
+func (a mat) mul(b mat) mat {
+	var c mat
+	for r := range 4 {
+		for k := range 4 {
+			for x := range 4 {
+				c[r][k] += a[r][x] * b[x][k]
+			}
+		}
+	}
+	return c
+}
+
+func (a mat) point(p [3]float32) [3]float64 {
+	var out [3]float64
+	for r := range 3 {
+		out[r] = a[r][0]*float64(p[0]) + a[r][1]*float64(p[1]) + a[r][2]*float64(p[2]) + a[r][3]
+	}
+	return out
+}
+
+func trsMat(n *qg.Node) mat {
+	t, q, s := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
+	x, y, z, w := q[0], q[1], q[2], q[3]
+	r := [3][3]float64{
+		{1 - 2*(y*y+z*z), 2 * (x*y - z*w), 2 * (x*z + y*w)},
+		{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w)},
+		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y)},
+	}
+	var m mat
+	for i := range 3 {
+		for k := range 3 {
+			m[i][k] = r[i][k] * s[k]
+		}
+		m[i][3] = t[i]
+	}
+	m[3][3] = 1
+	return m
+}
+
+// worlds returns every node's world matrix.
+func worlds(doc *qg.Document) []mat {
+	parent := make([]int, len(doc.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i, n := range doc.Nodes {
+		for _, c := range n.Children {
+			parent[c] = i
+		}
+	}
+	out := make([]mat, len(doc.Nodes))
+	done := make([]bool, len(doc.Nodes))
+	var world func(i int) mat
+	world = func(i int) mat {
+		if done[i] {
+			return out[i]
+		}
+		m := trsMat(doc.Nodes[i])
+		if parent[i] >= 0 {
+			m = world(parent[i]).mul(m)
+		}
+		out[i], done[i] = m, true
+		return m
+	}
+	for i := range doc.Nodes {
+		world(i)
+	}
+	return out
+}
+
+// checkSkinAtRest skins every skinned mesh at the rig's rest pose and
+// checks that each vertex lands where the renderer's node puts the
+// unskinned mesh (true when the rig rests in its bind pose). It returns
+// the largest distance found.
+func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) float64 {
+	t.Helper()
+	wm := worlds(doc)
+	worst := 0.0
+	si := 0
+	for _, mi := range s.Meshes {
+		if mi.Joints == nil || mi.Mesh.BoneWeights == nil || mi.Mesh.VertexCount == 0 {
+			continue
+		}
+		var node *qg.Node
+		for _, n := range doc.Nodes {
+			if n.Skin != nil && *n.Skin == si {
+				node = n
+			}
+		}
+		si++
+		if node == nil {
+			t.Errorf("%s: no node with skin %d", mi.Mesh.Name, si-1)
+			continue
+		}
+		sk := doc.Skins[*node.Skin]
+		pr := doc.Meshes[*node.Mesh].Primitives[0]
+		pos, _ := modeler.ReadPosition(doc, doc.Accessors[pr.Attributes[qg.POSITION]], nil)
+		jn, _ := modeler.ReadJoints(doc, doc.Accessors[pr.Attributes[qg.JOINTS_0]], nil)
+		wt, _ := modeler.ReadWeights(doc, doc.Accessors[pr.Attributes[qg.WEIGHTS_0]], nil)
+		ibm, _ := modeler.ReadInverseBindMatrices(doc, doc.Accessors[*sk.InverseBindMatrices], nil)
+		jm := make([]mat, len(sk.Joints))
+		for k, j := range sk.Joints {
+			var ib mat
+			for r := range 4 {
+				for c := range 4 {
+					ib[r][c] = float64(ibm[k][r][c])
+				}
+			}
+			jm[k] = wm[j].mul(ib)
+		}
+		meshWorld := wm[mi.Node]
+		for v := range pos {
+			var p [3]float64
+			for k := range 4 {
+				q := jm[jn[v][k]].point(pos[v])
+				for c := range 3 {
+					p[c] += float64(wt[v][k]) * q[c]
+				}
+			}
+			want := meshWorld.point(pos[v])
+			d := math.Sqrt((p[0]-want[0])*(p[0]-want[0]) + (p[1]-want[1])*(p[1]-want[1]) + (p[2]-want[2])*(p[2]-want[2]))
+			worst = max(worst, d)
+		}
+	}
+	if tol > 0 && worst > tol {
+		t.Errorf("skinned at rest, vertices move up to %g from the unskinned mesh", worst)
+	}
+	return worst
+}
+
+func TestExportPassesTheValidator(t *testing.T) {
+	mods := validatorPath(t)
+	dir := t.TempDir()
+	s := twoBoneScene()
+	glb := filepath.Join(dir, "t.glb")
+	f, err := os.Create(glb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGLB(f, s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	checkValid(t, "glb", validate(t, mods, glb))
+	gl := filepath.Join(dir, "t.gltf")
+	if err := WriteGLTF(gl, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.bin")); err != nil {
+		t.Fatal(err)
+	}
+	checkValid(t, "gltf", validate(t, mods, gl))
+}
+
+func TestExportRejectsBadTracks(t *testing.T) {
+	for name, tr := range map[string]Track{
+		"node":       {Node: 9, Path: PathRotation, Times: []float32{0}, Values: []float32{0, 0, 0, 1}},
+		"count":      {Node: 1, Path: PathRotation, Times: []float32{0}, Values: []float32{0, 0, 1}},
+		"order":      {Node: 1, Path: PathScale, Times: []float32{1, 0}, Values: make([]float32, 6)},
+		"path":       {Node: 1, Path: "color", Times: []float32{0}, Values: []float32{0}},
+		"weights":    {Node: 1, Path: PathWeights, Times: []float32{0}, Values: []float32{0}},
+		"interp":     {Node: 1, Path: PathScale, Times: []float32{0}, Values: make([]float32, 3), Interpolation: "EASE"},
+		"cubicCount": {Node: 1, Path: PathScale, Times: []float32{0}, Values: make([]float32, 3), Interpolation: CubicSpline},
+	} {
+		s := twoBoneScene()
+		s.Animations = []Animation{{Name: name, Tracks: []Track{tr}}}
+		if _, err := Document(s); err == nil {
+			t.Errorf("%s: accepted %+v", name, tr)
+		}
+	}
+}
+
+func TestSkeletonWithoutMeshesExports(t *testing.T) {
+	s := twoBoneScene()
+	s.Meshes = nil
+	s.Animations[0].Tracks = s.Animations[0].Tracks[:2]
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	checkRigNodes(t, doc, s.Rig)
+	if len(doc.Nodes) != 2 || len(doc.Meshes) != 0 {
+		t.Errorf("%d nodes, %d meshes", len(doc.Nodes), len(doc.Meshes))
+	}
+}
+
+// constClip is a PoseSampler for tests: joint 1 turns about y at 1 rad/s.
+type constClip struct{ d float32 }
+
+func (c constClip) Duration() float32 { return c.d }
+func (c constClip) Sample(t float32, dst []geom.Transform) {
+	for i := range dst {
+		dst[i] = geom.Identity
+	}
+	dst[1].R = geom.AxisAngle(geom.V3(0, 1, 0), t)
+}
+
+func TestSampleKeysEveryFrameAndTheEnd(t *testing.T) {
+	rest := []geom.Transform{geom.Identity, geom.Identity}
+	a := Sample("turn", constClip{1.01}, []int{0, 1}, rest, 10)
+	if len(a.Tracks) != 1 || a.Tracks[0].Node != 1 || a.Tracks[0].Path != PathRotation {
+		t.Fatalf("tracks %+v", a.Tracks)
+	}
+	tm := a.Tracks[0].Times
+	if len(tm) != 12 || tm[0] != 0 || tm[10] != 1 || tm[11] != 1.01 {
+		t.Errorf("times %v", tm)
+	}
+	v := a.Tracks[0].Values
+	if q := (geom.Quat{X: v[44], Y: v[45], Z: v[46], W: v[47]}); geom.AngleBetween(q, geom.AxisAngle(geom.V3(0, 1, 0), 1.01)) > 1e-6 {
+		t.Errorf("last key %v", q)
+	}
+	if z := Sample("still", constClip{0}, []int{0, 1}, rest, 30); len(z.Tracks) != 0 {
+		t.Errorf("zero-length clip: %d tracks", len(z.Tracks))
+	}
+}

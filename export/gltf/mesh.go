@@ -1,0 +1,390 @@
+package gltf
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mecanim/mecanim/decode/mesh"
+	qg "github.com/qmuntal/gltf"
+)
+
+// mesh adds one mesh instance: the glTF mesh, its skin, and the node that
+// draws it. It returns the node to list as a scene root (-1 when the node is
+// a rig node, already in the hierarchy, or when the mesh has nothing to
+// draw).
+func (b *builder) mesh(mi *MeshInstance) (int, error) {
+	m := mi.Mesh
+	if m == nil {
+		return -1, fmt.Errorf("%w: nil mesh", ErrInvalid)
+	}
+	if mi.Node < 0 || mi.Node >= len(b.s.Rig.Nodes) {
+		return -1, fmt.Errorf("%w: node %d not in the rig", ErrInvalid, mi.Node)
+	}
+	if len(m.Positions) != m.VertexCount || m.VertexCount == 0 {
+		return -1, nil
+	}
+	skinned := mi.Joints != nil && m.BoneWeights != nil
+	attrs := qg.PrimitiveAttributes{}
+	n := m.VertexCount
+
+	pos := make([]float32, 0, 3*n)
+	for _, p := range m.Positions {
+		pos = append(pos, -p[0], p[1], p[2])
+	}
+	attrs[qg.POSITION] = b.floats(pos, qg.AccessorVec3, qg.TargetArrayBuffer, true)
+	if len(m.Normals) == n {
+		nrm := make([]float32, 0, 3*n)
+		for _, v := range m.Normals {
+			u := unit3(-v[0], v[1], v[2], [3]float32{0, 1, 0})
+			nrm = append(nrm, u[0], u[1], u[2])
+		}
+		attrs[qg.NORMAL] = b.floats(nrm, qg.AccessorVec3, qg.TargetArrayBuffer, false)
+		if len(m.Tangents) == n {
+			tan := make([]float32, 0, 4*n)
+			for i, v := range m.Tangents {
+				u := unit3(-v[0], v[1], v[2], perpendicular(nrm[3*i:3*i+3]))
+				w := float32(-1)
+				if v[3] < 0 {
+					w = 1
+				}
+				tan = append(tan, u[0], u[1], u[2], w)
+			}
+			attrs[qg.TANGENT] = b.floats(tan, qg.AccessorVec4, qg.TargetArrayBuffer, false)
+		}
+	}
+	set := 0
+	for k := range m.UV {
+		if len(m.UV[k]) != n {
+			continue
+		}
+		uv := make([]float32, 0, 2*n)
+		for _, t := range m.UV[k] {
+			uv = append(uv, t[0], 1-t[1])
+		}
+		attrs[fmt.Sprintf("TEXCOORD_%d", set)] = b.floats(uv, qg.AccessorVec2, qg.TargetArrayBuffer, false)
+		set++
+	}
+	if len(m.Colors) == n {
+		col := make([]float32, 0, 4*n)
+		for _, c := range m.Colors {
+			for _, x := range c {
+				col = append(col, min(max(x, 0), 1))
+			}
+		}
+		attrs[qg.COLOR_0] = b.floats(col, qg.AccessorVec4, qg.TargetArrayBuffer, false)
+	}
+
+	var skin *int
+	if skinned {
+		s, err := b.skin(mi, attrs)
+		if err != nil {
+			return -1, err
+		}
+		skin = &s
+	}
+
+	gm := &qg.Mesh{Name: m.Name}
+	targets, names := b.morphTargets(m, attrs)
+	for si := range m.SubMeshes {
+		idx, mode := primitiveIndices(m, si)
+		if len(idx) == 0 {
+			continue
+		}
+		var maxIdx uint32
+		for _, x := range idx {
+			maxIdx = max(maxIdx, x)
+		}
+		size := 4
+		if maxIdx < 0xffff {
+			size = 2
+		}
+		pr := &qg.Primitive{
+			Attributes: attrs,
+			Indices:    qg.Index(b.uints(idx, size, qg.AccessorScalar, qg.TargetElementArrayBuffer)),
+			Mode:       mode,
+			Targets:    targets,
+		}
+		gm.Primitives = append(gm.Primitives, pr)
+	}
+	if len(gm.Primitives) == 0 {
+		return -1, nil
+	}
+	if len(targets) > 0 {
+		gm.Weights = make([]float64, len(targets))
+		for i := range gm.Weights {
+			if i < len(mi.BlendShapeWeights) {
+				gm.Weights[i] = float64(mi.BlendShapeWeights[i]) / 100
+			}
+		}
+		gm.Extras = map[string]any{"targetNames": names}
+	}
+	b.doc.Meshes = append(b.doc.Meshes, gm)
+	mref := qg.Index(len(b.doc.Meshes) - 1)
+
+	rigNode := b.doc.Nodes[mi.Node]
+	var node int
+	root := -1
+	switch {
+	case skinned:
+		// A skinned mesh is drawn where its joints are: a root node of
+		// its own without a transform.
+		b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: rigNode.Name, Mesh: mref, Skin: skin,
+			Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
+		node = len(b.doc.Nodes) - 1
+		root = node
+	case rigNode.Mesh == nil:
+		rigNode.Mesh = mref
+		node = mi.Node
+	default:
+		// A second mesh on the same GameObject: a child without a transform.
+		b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: m.Name, Mesh: mref,
+			Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
+		node = len(b.doc.Nodes) - 1
+		rigNode.Children = append(rigNode.Children, node)
+	}
+	if len(targets) > 0 {
+		if _, dup := b.morphNode[mi.Node]; !dup {
+			b.morphNode[mi.Node] = node
+			b.morphCount[mi.Node] = len(targets)
+		}
+	}
+	return root, nil
+}
+
+// skin adds the joints and inverse bind matrices of a skinned mesh and
+// its JOINTS_0/WEIGHTS_0 attributes.
+func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, error) {
+	m := mi.Mesh
+	nb := max(len(mi.Joints), len(m.BindPoses))
+	for _, bi := range m.BoneIndices {
+		for _, x := range bi {
+			nb = max(nb, int(x)+1)
+		}
+	}
+	var joints []int           // glTF nodes
+	jointOf := make([]int, nb) // mesh bone -> index into joints
+	ibm := make([]float32, 0, 16*nb)
+	seen := map[int]int{}
+	for k := 0; k < nb; k++ {
+		node := -1
+		if k < len(mi.Joints) && mi.Joints[k] >= 0 && mi.Joints[k] < len(b.s.Rig.Nodes) {
+			node = mi.Joints[k]
+		}
+		if node < 0 {
+			// A bone outside the rig: a joint under the root at the
+			// root's place (the vertices it moves keep their bind pose
+			// only if the root is where the mesh was bound).
+			b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: fmt.Sprintf("%s missing bone %d", m.Name, k),
+				Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
+			node = len(b.doc.Nodes) - 1
+			b.doc.Nodes[b.root].Children = append(b.doc.Nodes[b.root].Children, node)
+		}
+		if j, ok := seen[node]; ok {
+			jointOf[k] = j // the same Transform twice: one joint
+			continue
+		}
+		seen[node] = len(joints)
+		jointOf[k] = len(joints)
+		joints = append(joints, node)
+		mat := mesh.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+		if k < len(m.BindPoses) {
+			mat = m.BindPoses[k]
+		}
+		c := ConvertMat(mat)
+		// glTF requires the last row to be exactly (0, 0, 0, 1).
+		c[3], c[7], c[11], c[15] = 0, 0, 0, 1
+		ibm = append(ibm, c[:]...)
+	}
+	if len(joints) == 0 {
+		return 0, fmt.Errorf("%w: skinned mesh without bones", ErrInvalid)
+	}
+	jw := make([]uint32, 0, 4*m.VertexCount)
+	ww := make([]float32, 0, 4*m.VertexCount)
+	for i := range m.BoneWeights {
+		j, w := skinVertex(m.BoneIndices[i], m.BoneWeights[i], jointOf)
+		jw = append(jw, j[:]...)
+		ww = append(ww, w[:]...)
+	}
+	size := 1
+	if len(joints) > 256 {
+		size = 2
+	}
+	attrs[qg.JOINTS_0] = b.uints(jw, size, qg.AccessorVec4, qg.TargetArrayBuffer)
+	attrs[qg.WEIGHTS_0] = b.floats(ww, qg.AccessorVec4, qg.TargetArrayBuffer, false)
+	b.doc.Skins = append(b.doc.Skins, &qg.Skin{
+		Name:                m.Name,
+		Joints:              joints,
+		Skeleton:            qg.Index(b.root),
+		InverseBindMatrices: qg.Index(b.floats(ibm, qg.AccessorMat4, qg.TargetNone, false)),
+	})
+	return len(b.doc.Skins) - 1, nil
+}
+
+// skinVertex maps one vertex's influences to joints: duplicates merged,
+// unused slots (weight 0) on joint 0, weights normalised so that they sum
+// to 1 in float32 (a vertex without weight is bound fully to its first
+// bone).
+func skinVertex(bones [4]uint16, weights [4]float32, jointOf []int) ([4]uint32, [4]float32) {
+	var j [4]uint32
+	var w [4]float32
+	n := 0
+	var sum float64
+	for k := range 4 {
+		if !(weights[k] > 0) || int(bones[k]) >= len(jointOf) {
+			continue
+		}
+		jt := uint32(jointOf[bones[k]])
+		merged := false
+		for e := 0; e < n; e++ {
+			if j[e] == jt {
+				w[e] += weights[k]
+				merged = true
+			}
+		}
+		if !merged {
+			j[n], w[n] = jt, weights[k]
+			n++
+		}
+		sum += float64(weights[k])
+	}
+	if n == 0 {
+		if int(bones[0]) < len(jointOf) {
+			j[0] = uint32(jointOf[bones[0]])
+		}
+		w[0] = 1
+		return j, w
+	}
+	var acc float32
+	for e := 0; e < n-1; e++ {
+		w[e] = float32(float64(w[e]) / sum)
+		acc += w[e]
+	}
+	w[n-1] = 1 - acc
+	return j, w
+}
+
+// morphTargets adds one morph target per blend shape (its last frame,
+// scaled to weight 1) and returns them with their names.
+func (b *builder) morphTargets(m *mesh.Mesh, attrs qg.PrimitiveAttributes) ([]qg.PrimitiveAttributes, []string) {
+	if len(m.BlendShapes) == 0 {
+		return nil, nil
+	}
+	n := m.VertexCount
+	_, hasN := attrs[qg.NORMAL]
+	_, hasT := attrs[qg.TANGENT]
+	anyN, anyT := false, false
+	for _, bs := range m.BlendShapes {
+		if len(bs.Frames) > 0 {
+			f := bs.Frames[len(bs.Frames)-1]
+			anyN = anyN || f.Normal != nil
+			anyT = anyT || f.Tangent != nil
+		}
+	}
+	var targets []qg.PrimitiveAttributes
+	var names []string
+	for _, bs := range m.BlendShapes {
+		pos := make([]float32, 3*n)
+		var nrm, tan []float32
+		if hasN && anyN {
+			nrm = make([]float32, 3*n)
+		}
+		if hasT && anyT {
+			tan = make([]float32, 3*n)
+		}
+		if len(bs.Frames) > 0 {
+			f := bs.Frames[len(bs.Frames)-1]
+			scale := float32(1)
+			if f.Weight > 0 {
+				scale = 100 / f.Weight
+			}
+			put := func(dst []float32, i uint32, d [3]float32) {
+				dst[3*i], dst[3*i+1], dst[3*i+2] = -d[0]*scale, d[1]*scale, d[2]*scale
+			}
+			for k, vi := range f.Vertices {
+				if int(vi) >= n {
+					continue
+				}
+				put(pos, vi, f.Position[k])
+				if nrm != nil && f.Normal != nil {
+					put(nrm, vi, f.Normal[k])
+				}
+				if tan != nil && f.Tangent != nil {
+					put(tan, vi, f.Tangent[k])
+				}
+			}
+		}
+		t := qg.PrimitiveAttributes{qg.POSITION: b.floats(pos, qg.AccessorVec3, qg.TargetArrayBuffer, true)}
+		if nrm != nil {
+			t[qg.NORMAL] = b.floats(nrm, qg.AccessorVec3, qg.TargetArrayBuffer, false)
+		}
+		if tan != nil {
+			t[qg.TANGENT] = b.floats(tan, qg.AccessorVec3, qg.TargetArrayBuffer, false)
+		}
+		targets = append(targets, t)
+		names = append(names, bs.Name)
+	}
+	return targets, names
+}
+
+// primitiveIndices returns sub-mesh si's indices in glTF's winding and its
+// primitive mode: triangles reversed, quads split into two triangles,
+// strips unrolled into lists.
+func primitiveIndices(m *mesh.Mesh, si int) ([]uint32, qg.PrimitiveMode) {
+	src := m.SubMeshIndices(si)
+	switch m.SubMeshes[si].Topology {
+	case mesh.Triangles:
+		out := make([]uint32, 0, len(src))
+		for i := 0; i+2 < len(src); i += 3 {
+			out = append(out, src[i], src[i+2], src[i+1])
+		}
+		return out, qg.PrimitiveTriangles
+	case mesh.Quads:
+		out := make([]uint32, 0, len(src)/4*6)
+		for i := 0; i+3 < len(src); i += 4 {
+			a, b, c, d := src[i], src[i+1], src[i+2], src[i+3]
+			out = append(out, a, c, b, a, d, c)
+		}
+		return out, qg.PrimitiveTriangles
+	case mesh.TriangleStrip:
+		var out []uint32
+		for i := 0; i+2 < len(src); i++ {
+			a, b, c := src[i], src[i+1], src[i+2]
+			if i%2 == 1 {
+				a, b = b, a
+			}
+			if a == b || b == c || a == c {
+				continue // a strip's joining triangles
+			}
+			out = append(out, a, c, b)
+		}
+		return out, qg.PrimitiveTriangles
+	case mesh.Lines:
+		return src[:len(src)/2*2], qg.PrimitiveLines
+	case mesh.LineStrip:
+		if len(src) < 2 {
+			return nil, qg.PrimitiveLineStrip
+		}
+		return src, qg.PrimitiveLineStrip
+	default:
+		return src, qg.PrimitivePoints
+	}
+}
+
+// unit3 normalises (x, y, z), or returns fallback when it has no length.
+func unit3(x, y, z float32, fallback [3]float32) [3]float32 {
+	l := math.Sqrt(float64(x)*float64(x) + float64(y)*float64(y) + float64(z)*float64(z))
+	if !(l > 1e-12) || math.IsInf(l, 0) {
+		return fallback
+	}
+	return [3]float32{float32(float64(x) / l), float32(float64(y) / l), float32(float64(z) / l)}
+}
+
+// perpendicular returns a unit vector perpendicular to n (a fallback
+// tangent).
+func perpendicular(n []float32) [3]float32 {
+	if math.Abs(float64(n[0])) < 0.9 {
+		// n × x
+		return unit3(0, n[2], -n[1], [3]float32{1, 0, 0})
+	}
+	return unit3(-n[2], 0, n[0], [3]float32{0, 0, 1})
+}

@@ -1,7 +1,6 @@
 package yamlasset
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/mecanim/mecanim/model"
@@ -71,7 +70,13 @@ type ctlBuild struct {
 	c      *model.Controller
 	clipIx map[string]int
 	params map[string]int
+	inTree map[int64]bool // blend trees being expanded (to refuse cycles)
 }
+
+// maxBlendNodes bounds one state's expanded blend tree: trees that share
+// subtrees expand each use, so a small file could otherwise ask for an
+// exponential number of nodes.
+const maxBlendNodes = 1 << 16
 
 // flatMachine is a layer's state machine with its sub-machines flattened.
 type flatMachine struct {
@@ -92,7 +97,7 @@ type machineInfo struct {
 // ControllerOf converts one AnimatorController document (see Controller).
 func (f *File) ControllerOf(doc *Document) (*model.Controller, error) {
 	b := &ctlBuild{f: f, d: f.dec(doc), c: &model.Controller{Names: model.Names{}},
-		clipIx: map[string]int{}, params: map[string]int{}}
+		clipIx: map[string]int{}, params: map[string]int{}, inTree: map[int64]bool{}}
 	d, body, c := b.d, doc.Body, b.c
 	c.Name = d.str(body, "m_Name")
 	c.Names.Add("")
@@ -570,11 +575,18 @@ func (b *ctlBuild) fillNode(t *model.BlendTree, i int, m PPtr, depth int, timeSc
 		t.Nodes[i] = leaf
 		return
 	}
-	if depth > maxDepth {
-		b.d.fail(doc.Body, "m_Childs", errors.New("blend trees nested too deep"))
+	if depth > maxDepth || b.inTree[doc.FileID] {
+		b.d.fail(doc.Body, "m_Childs", fmt.Errorf("blend tree &%d contains itself", doc.FileID))
 		t.Nodes[i] = leaf
 		return
 	}
+	if len(t.Nodes) > maxBlendNodes {
+		b.d.fail(doc.Body, "m_Childs", fmt.Errorf("blend tree of more than %d nodes", maxBlendNodes))
+		t.Nodes[i] = leaf
+		return
+	}
+	b.inTree[doc.FileID] = true
+	defer delete(b.inTree, doc.FileID)
 	d, s := b.d, doc.Body
 	n := model.BlendNode{
 		Type:      model.BlendType(d.i32(s, "m_BlendType")),

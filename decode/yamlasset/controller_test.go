@@ -1,6 +1,7 @@
 package yamlasset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -348,5 +349,27 @@ func TestControllerReportsBrokenGraphs(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestBlendTreesThatContainThemselvesOrExplodeAreRefused(t *testing.T) {
+	head := "--- !u!91 &1\nAnimatorController:\n  m_AnimatorLayers:\n  - m_Name: L\n    m_StateMachine: {fileID: 2}\n    m_SyncedLayerIndex: -1\n" +
+		"--- !u!1107 &2\nAnimatorStateMachine:\n  m_ChildStates:\n  - m_State: {fileID: 3}\n" +
+		"--- !u!1102 &3\nAnimatorState:\n  m_Name: S\n  m_Motion: {fileID: 100}\n"
+	self := head + "--- !u!206 &100\nBlendTree:\n  m_Childs:\n  - m_Motion: {fileID: 100}\n  - m_Motion: {fileID: 100}\n"
+	// 40 levels of a tree naming its child twice: 2^40 leaves if expanded.
+	var sb strings.Builder
+	sb.WriteString(head)
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&sb, "--- !u!206 &%d\nBlendTree:\n  m_Childs:\n  - m_Motion: {fileID: %d}\n  - m_Motion: {fileID: %d}\n", 100+i, 101+i, 101+i)
+	}
+	for name, src := range map[string]string{"self": self, "diamonds": sb.String()} {
+		f, err := Parse(strings.NewReader(src), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Controller(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // FuzzParse feeds the parser and every converter arbitrary text, seeded at
 // run time with the corpus's YAML assets (the large ones cut to their
-// first 64 KB) and a few hand-made edge cases: none may panic, hang or
+// first 8 KB) and a few hand-made edge cases: none may panic, hang or
 // allocate without bound.
 func FuzzParse(f *testing.F) {
 	if dir, ok := corpustest.Lookup(); ok {
@@ -19,8 +19,8 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if len(b) > 64<<10 {
-				b = b[:64<<10]
+			if len(b) > 8<<10 {
+				b = b[:8<<10]
 			}
 			f.Add(b)
 		}

@@ -628,7 +628,22 @@ func (p *parser) quoted() (*Node, error) {
 	open := p.pos
 	q := p.src[p.pos]
 	p.pos++
-	var sb strings.Builder
+	// Fast path: a one-line string without escapes is a substring.
+	for i := p.pos; i < len(p.src); i++ {
+		c := p.src[i]
+		if c == q {
+			if q == '\'' && i+1 < len(p.src) && p.src[i+1] == '\'' {
+				break
+			}
+			n.Value = p.s[p.pos:i]
+			p.pos = i + 1
+			return n, nil
+		}
+		if c == '\n' || c == '\r' || (c == '\\' && q == '"') {
+			break
+		}
+	}
+	var buf []byte
 	for {
 		if p.pos >= len(p.src) {
 			return nil, p.errf(open, "unterminated quoted string")
@@ -637,22 +652,23 @@ func (p *parser) quoted() (*Node, error) {
 		switch {
 		case c == q:
 			if q == '\'' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\'' {
-				sb.WriteByte('\'')
+				buf = append(buf, '\'')
 				p.pos += 2
 				continue
 			}
 			p.pos++
-			n.Value = sb.String()
+			n.Value = string(buf)
 			return n, nil
 		case c == '\\' && q == '"':
-			if err := p.escape(&sb); err != nil {
+			var err error
+			if buf, err = p.escape(buf); err != nil {
 				return nil, err
 			}
 		case c == '\n' || c == '\r':
 			// Fold: drop trailing blanks, count line breaks, skip indentation.
-			s := strings.TrimRight(sb.String(), " \t")
-			sb.Reset()
-			sb.WriteString(s)
+			for len(buf) > 0 && (buf[len(buf)-1] == ' ' || buf[len(buf)-1] == '\t') {
+				buf = buf[:len(buf)-1]
+			}
 			breaks := 0
 			for p.pos < len(p.src) && isBlank(p.src[p.pos]) {
 				if p.src[p.pos] == '\n' {
@@ -661,29 +677,30 @@ func (p *parser) quoted() (*Node, error) {
 				p.pos++
 			}
 			if breaks <= 1 {
-				sb.WriteByte(' ')
+				buf = append(buf, ' ')
 			} else {
-				sb.WriteString(strings.Repeat("\n", breaks-1))
+				for k := 1; k < breaks; k++ {
+					buf = append(buf, '\n')
+				}
 			}
 		default:
-			sb.WriteByte(c)
+			buf = append(buf, c)
 			p.pos++
 		}
 	}
 }
 
 // escape decodes one backslash escape of a double-quoted scalar.
-func (p *parser) escape(sb *strings.Builder) error {
+func (p *parser) escape(buf []byte) ([]byte, error) {
 	at := p.pos
 	p.pos++ // backslash
 	if p.pos >= len(p.src) {
-		return p.errf(at, "unterminated escape")
+		return buf, p.errf(at, "unterminated escape")
 	}
 	c := p.src[p.pos]
 	p.pos++
 	if s := simpleEscape(c); s != "" {
-		sb.WriteString(s)
-		return nil
+		return append(buf, s...), nil
 	}
 	switch c {
 	case '\r', '\n':
@@ -694,7 +711,7 @@ func (p *parser) escape(sb *strings.Builder) error {
 		for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
 			p.pos++
 		}
-		return nil
+		return buf, nil
 	case 'x', 'u', 'U':
 		size := 2
 		if c == 'u' {
@@ -704,7 +721,7 @@ func (p *parser) escape(sb *strings.Builder) error {
 		}
 		r, err := p.hexRune(size, at)
 		if err != nil {
-			return err
+			return buf, err
 		}
 		if c == 'u' && r >= 0xD800 && r < 0xDC00 {
 			// A UTF-16 surrogate pair written as two escapes.
@@ -713,25 +730,18 @@ func (p *parser) escape(sb *strings.Builder) error {
 				p.pos += 2
 				lo, err := p.hexRune(4, save)
 				if err == nil && lo >= 0xDC00 && lo < 0xE000 {
-					sb.WriteRune(0x10000 + (r-0xD800)<<10 + (lo - 0xDC00))
-					return nil
+					return utf8.AppendRune(buf, 0x10000+(r-0xD800)<<10+(lo-0xDC00)), nil
 				}
 				p.pos = save
 			}
-			sb.WriteRune(utf8.RuneError)
-			return nil
-		}
-		if c == 'x' {
-			sb.WriteByte(byte(r))
-			return nil
+			return utf8.AppendRune(buf, utf8.RuneError), nil
 		}
 		if !utf8.ValidRune(r) {
 			r = utf8.RuneError
 		}
-		sb.WriteRune(r)
-		return nil
+		return utf8.AppendRune(buf, r), nil
 	}
-	return p.errf(at, "unknown escape \\%c", c)
+	return buf, p.errf(at, "unknown escape \\%c", c)
 }
 
 func (p *parser) hexRune(size, at int) (rune, error) {

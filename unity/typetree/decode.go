@@ -113,6 +113,7 @@ type decoder struct {
 	refs     RefResolver
 	refDepth int
 	budget   int // Values that may still be allocated
+	slab     []Value
 }
 
 // valueBudget bounds the Values one decode may allocate: real objects hold
@@ -120,6 +121,30 @@ type decoder struct {
 // leaves room while keeping hostile trees (deep single-field chains, arrays
 // of empty structs) from amplifying small inputs into huge allocations.
 func valueBudget(dataLen int) int { return 4*dataLen + 4096 }
+
+// alloc returns n zeroed Values carved from a slab, so that a decode makes
+// a few large allocations instead of one per struct and array.
+func (d *decoder) alloc(n int) []Value {
+	if n > len(d.slab) {
+		if n >= slabMax/2 {
+			return make([]Value, n)
+		}
+		// Size the slab for what the remaining bytes are likely to hold
+		// (real objects average well under one Value per byte).
+		size := min(max((len(d.data)-d.pos)/slabBytesPerValue, slabMin), slabMax)
+		d.slab = make([]Value, max(size, n))
+	}
+	s := d.slab[:n:n]
+	d.slab = d.slab[n:]
+	return s
+}
+
+// Slab sizes (in Values) for alloc.
+const (
+	slabMin           = 8
+	slabMax           = 4096
+	slabBytesPerValue = 4
+)
 
 // spend reserves n Values of the budget.
 func (d *decoder) spend(n int) error {
@@ -230,7 +255,7 @@ func (d *decoder) value(i int32, v *Value) error {
 			if err := d.spend(len(c.children)); err != nil {
 				return d.fail(i, err)
 			}
-			v.elems = make([]Value, len(c.children))
+			v.elems = d.alloc(len(c.children))
 			for k, ch := range c.children {
 				var err error
 				if d.l.nodes[ch].op == opRefData {
@@ -300,7 +325,7 @@ func (d *decoder) array(i int32, c *cnode, v *Value) error {
 		if err := d.spend(n); err != nil {
 			return d.failIn(i, err)
 		}
-		v.elems = make([]Value, n)
+		v.elems = d.alloc(n)
 		for k := range v.elems {
 			if err := d.value(c.elem, &v.elems[k]); err != nil {
 				return elemErr(err, k)
@@ -395,7 +420,7 @@ func (d *decoder) registryV1(i int32, c *cnode, v *Value) error {
 	if err := d.spend(2); err != nil {
 		return d.fail(i, err)
 	}
-	v.elems = make([]Value, 2)
+	v.elems = d.alloc(2)
 	if err := d.value(c.children[0], &v.elems[0]); err != nil {
 		return err
 	}

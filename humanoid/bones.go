@@ -5,6 +5,11 @@
 // of mass and the body frame, and the inverse (pose to muscles) for
 // retargeting. The rules are those of /work/shared/spec/unity-humanoid-muscles.txt;
 // where the spec says a rule is not the whole of Unity's, the code says so.
+//
+// Not covered: the IK goals are carried but not evaluated; the muscles of a
+// bone the avatar lacks are ignored; the fingers use the same formula as the
+// body, which the spec could not measure; the body frame is the spec's rule,
+// which is 0.25° rms (3.2° at most) from the editor's hips over random poses.
 package humanoid
 
 // Human bone indices in the order of a compiled avatar's m_HumanBoneIndex

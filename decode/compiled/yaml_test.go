@@ -123,3 +123,147 @@ func TestCompiledClipsMatchYAMLSources(t *testing.T) {
 		})
 	}
 }
+
+// TestCompiledAvatarMatchesYAMLSource proves that ChadRigAvatar.asset (the
+// editor's YAML of an avatar, in lethal-emotes/source) and its compiled
+// form in the scavbody bundle (stored there as FinalBeta2Avatar: same
+// human scale, skeleton and HumanDescription) decode to the same avatar,
+// field by field, names aside.
+func TestCompiledAvatarMatchesYAMLSource(t *testing.T) {
+	yf, err := yamlasset.ParseFile(corpustest.Path(t, "lethal-emotes/source/ChadRigAvatar.asset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := yf.Avatar()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := findObject(t, "lethal-emotes/scavbody#", model.ClassAvatar, "FinalBeta2Avatar")
+	a, err := Avatar(o.V, o.File.F.UnityVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Name = a.Name
+	for _, d := range diff(a, src, 0, 20) {
+		t.Errorf("compiled vs YAML: %s", d)
+	}
+	t.Logf("%d nodes, %d human nodes, %d names, %d description bones: equal", len(a.Skeleton.Nodes), len(a.Human.Skeleton.Nodes), len(a.Names), len(a.Description.Human))
+}
+
+// TestCompiledControllersMatchYAMLSources proves that each controller whose
+// YAML source is in the corpus decodes to the same parameters, layers,
+// state machines, states (by name hash and in order), transitions,
+// conditions, thresholds, selectors and blend trees as the YAML decoder
+// gives for its source. Left out of the comparison: transition names (the
+// YAML does not store them; the compiled ones come from m_TOS), a state's
+// Loop (the YAML knows it only from its clips: checked here against the
+// compiled clips instead), selector ids, and the clip references
+// themselves (other files; the leaves' clip indexes are compared).
+func TestCompiledControllersMatchYAMLSources(t *testing.T) {
+	cases := []struct {
+		source, bundle, name string
+		// known lists differences between this build and the source in the
+		// corpus: the source was edited after this bundle was built.
+		known []string
+	}{
+		{"lc-example-enemy/source/ExampleEnemyAnimator.controller", "lc-example-enemy/modassets#", "ExampleEnemyAnimator", nil},
+		{"lethal-emotes/source/dancecontroller.controller", "plateup-emotes/morbman#", "dancecontroller", nil},
+		// The 2022.3 build has exit time 1 where the source (and the
+		// 2020.3 build above) has 0.91847825.
+		{"lethal-emotes/source/dancecontroller.controller", "lethal-emotes/customemotespackage#", "dancecontroller",
+			[]string{".StateMachines[0].States[3].Transitions[0].ExitTime: 1 vs 0.91847825050354"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.bundle+tc.name, func(t *testing.T) {
+			yf, err := yamlasset.ParseFile(corpustest.Path(t, tc.source))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := yf.Controller()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := findObject(t, tc.bundle, model.ClassAnimatorController, tc.name)
+			c, err := Controller(o.V, o.File.F.UnityVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A state plays its clip looped when the clip loops.
+			for _, sm := range c.StateMachines {
+				for _, st := range sm.States {
+					if len(st.Motions) == 0 || len(st.Motions[0].Nodes) != 1 || st.Motions[0].Nodes[0].Clip < 0 {
+						continue
+					}
+					r := c.Clips[st.Motions[0].Nodes[0].Clip]
+					co, ok := o.File.F.Object(r.PathID)
+					if r.FileID != 0 || !ok {
+						continue
+					}
+					cv, err := o.File.F.Decode(co)
+					if err != nil {
+						t.Fatal(err)
+					}
+					clip, err := Clip(cv, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					if clip.Settings.LoopTime != st.Loop {
+						t.Errorf("state %q: Loop %v, its clip %q LoopTime %v", st.Name, st.Loop, clip.Name, clip.Settings.LoopTime)
+					}
+				}
+			}
+			a, b := stripController(c), stripController(src)
+			if len(c.Clips) != len(src.Clips) {
+				t.Errorf("%d clips, source %d", len(c.Clips), len(src.Clips))
+			}
+			known := map[string]bool{}
+			for _, k := range tc.known {
+				known[k] = true
+			}
+			for _, d := range diff(a, b, 0, 50) {
+				if known[d] {
+					t.Logf("known build difference: %s", d)
+					delete(known, d)
+					continue
+				}
+				t.Errorf("compiled vs YAML: %s", d)
+			}
+			for k := range known {
+				t.Errorf("expected difference not found: %s", k)
+			}
+			states := 0
+			for _, sm := range c.StateMachines {
+				states += len(sm.States)
+			}
+			t.Logf("%d parameters, %d layers, %d machines, %d states, %d names", len(c.Parameters), len(c.Layers), len(c.StateMachines), states, len(c.Names))
+		})
+	}
+}
+
+// stripController copies c without what the comparison leaves out.
+func stripController(c *model.Controller) model.Controller {
+	out := *c
+	out.Clips, out.ClipNames, out.ClipKeys = nil, nil, nil
+	out.StateMachines = append([]model.StateMachine(nil), c.StateMachines...)
+	for i := range out.StateMachines {
+		sm := &out.StateMachines[i]
+		sm.States = append([]model.State(nil), sm.States...)
+		for j := range sm.States {
+			st := &sm.States[j]
+			st.Loop = false
+			st.Transitions = append([]model.Transition(nil), st.Transitions...)
+			for k := range st.Transitions {
+				st.Transitions[k].Name = ""
+			}
+		}
+		sm.AnyState = append([]model.Transition(nil), sm.AnyState...)
+		for k := range sm.AnyState {
+			sm.AnyState[k].Name = ""
+		}
+		sm.Selectors = append([]model.Selector(nil), sm.Selectors...)
+		for k := range sm.Selectors {
+			sm.Selectors[k].ID = 0
+		}
+	}
+	return out
+}

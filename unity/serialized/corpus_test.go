@@ -3,11 +3,13 @@ package serialized
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -171,5 +173,98 @@ func TestStrippedWebGLFileListsObjectsByClass(t *testing.T) {
 	}
 	if found != 2 {
 		t.Errorf("found %d files without type trees in webgl/HelloWorld.data, want 2", found)
+	}
+}
+
+// manifestEntry is what the corpus MANIFEST (written with an independent
+// reader) says about one serialized file.
+type manifestEntry struct {
+	version  uint32
+	unity    string
+	platform int32
+	typeTree bool
+	objects  int
+	size     int64
+}
+
+// readManifest parses the serialized-file lines of the corpus MANIFEST.md,
+// keyed by the same names corpusSerializedFiles gives.
+func readManifest(t *testing.T, dir string) map[string]manifestEntry {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "MANIFEST.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]manifestEntry{}
+	var heading string
+	var stack []string // names of containers by depth
+	for _, line := range strings.Split(string(raw), "\n") {
+		if h, ok := strings.CutPrefix(line, "### ./"); ok {
+			heading = h[:strings.LastIndex(h, " (")]
+			stack = stack[:0]
+			continue
+		}
+		if heading == "" {
+			continue
+		}
+		trim := strings.TrimLeft(line, " ")
+		depth := (len(line) - len(trim)) / 2
+		name, rest, named := strings.Cut(trim, ": ")
+		if !named || strings.Contains(name, " ") {
+			name, rest = "", trim
+		}
+		if len(stack) > depth {
+			stack = stack[:depth]
+		}
+		for len(stack) < depth {
+			stack = append(stack, "")
+		}
+		stack = append(stack, name)
+		if !strings.HasPrefix(rest, "SerializedFile v") {
+			continue
+		}
+		parts := []string{heading}
+		for _, s := range stack {
+			if s != "" {
+				parts = append(parts, s)
+			}
+		}
+		var e manifestEntry
+		var tt string
+		if _, err := fmt.Sscanf(rest, "SerializedFile v%d unity=%s platform=%d typetree=%s objs=%d size=%d",
+			&e.version, &e.unity, &e.platform, &tt, &e.objects, &e.size); err != nil {
+			t.Fatalf("MANIFEST line %q: %v", line, err)
+		}
+		e.typeTree = tt == "True"
+		out[strings.Join(parts, "/")] = e
+	}
+	return out
+}
+
+func TestCorpusFilesMatchTheManifest(t *testing.T) {
+	dir := corpustest.Dir(t)
+	want := readManifest(t, dir)
+	files, err := corpusSerializedFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(want) {
+		t.Errorf("found %d serialized files, the MANIFEST lists %d", len(files), len(want))
+	}
+	for _, cf := range files {
+		w, ok := want[cf.name]
+		if !ok {
+			t.Errorf("%s: not in the MANIFEST", cf.name)
+			continue
+		}
+		f, err := Open(bytes.NewReader(cf.data), int64(len(cf.data)), cf.name)
+		if err != nil {
+			t.Errorf("%s: %v", cf.name, err)
+			continue
+		}
+		got := manifestEntry{f.Version, f.UnityVersion, f.Platform, f.EnableTypeTree, len(f.Objects), f.FileSize}
+		if got != w {
+			t.Errorf("%s: read %+v, MANIFEST says %+v", cf.name, got, w)
+		}
 	}
 }

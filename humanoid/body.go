@@ -206,7 +206,7 @@ func (r *Rig) Check() HumanCheck {
 	com := r.centreOfMass(g)
 	bf := r.bodyFrame(g)
 	t := r.rootX.T
-	angle := geom.AngleBetween(bf, r.rootX.R) * 180 / math.Pi
+	angle := angleBetween(bf, r.rootX.R) * 180 / math.Pi
 	if r.noRootQ {
 		angle = -1
 	}
@@ -224,4 +224,12 @@ func abs(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// angleBetween is the angle in radians of the rotation from a to b, precise
+// near 0 (unlike an arc cosine of the dot product in float32).
+func angleBetween(a, b geom.Quat) float64 {
+	d := a.Normalize().Conj().Mul(b.Normalize())
+	v := math.Sqrt(float64(d.X)*float64(d.X) + float64(d.Y)*float64(d.Y) + float64(d.Z)*float64(d.Z))
+	return 2 * math.Atan2(v, math.Abs(float64(d.W)))
 }

@@ -58,7 +58,11 @@ func (f *File) Decode(o *Object) (*typetree.Value, error) {
 	wrap := func(err error) error {
 		return &ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID, Err: err}
 	}
-	l, err := f.Layout(f.TypeOf(o))
+	t := f.TypeOf(o)
+	if t == nil {
+		return nil, wrap(&FormatError{File: f.Name, Offset: -1, What: "the object's type is not in the type table"})
+	}
+	l, err := f.Layout(t)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -316,11 +316,8 @@ func (f *File) readMetadata(r *binread.Reader) error {
 	if v >= 7 && v < 14 {
 		bigIDs = r.I32("bigIDEnabled") != 0
 	}
-	minObj := 20
-	if v >= 14 {
-		minObj = 20
-	}
-	nObj := r.Count(minObj, "object count")
+	// Every object entry takes at least 20 bytes in every version.
+	nObj := r.Count(20, "object count")
 	if err := r.Err(); err != nil {
 		return err
 	}

@@ -13,6 +13,10 @@ import (
 // (further interruptions drop the lightest).
 const maxFrozen = 4
 
+// minStateLength bounds a state's length from below, so normalised time
+// stays finite.
+const minStateLength = 1e-4
+
 // emptyStateLength is the length in seconds given to a state with no clip,
 // so its normalised time still advances (one per second).
 const emptyStateLength = 1
@@ -330,6 +334,9 @@ func clamp01(x float32) float32 {
 // does not allocate (once the event buffer has grown to the busiest tick).
 func (a *Animator) Tick(dt float32) {
 	a.events = a.events[:0]
+	if dt != dt || math.IsInf(float64(dt), 0) {
+		dt = 0
+	}
 	for _, li := range a.def.order {
 		l := &a.layers[li]
 		l.rootT, l.rootQ, l.rootW = geom.Vec3{}, geom.Quat{}, 0
@@ -440,10 +447,14 @@ func (a *Animator) stateLength(li int, st *model.State) float32 {
 			ws += lw.Weight
 		}
 	}
-	if ws <= 0 || !(sum > 0) {
+	if !(ws > 1e-6) || !(sum > 0) {
 		return emptyStateLength
 	}
-	return sum / ws
+	n := sum / ws
+	if !(n >= minStateLength) {
+		n = minStateLength
+	}
+	return n
 }
 
 // StateLength returns the length in seconds of state s of layer l at the
@@ -558,6 +569,10 @@ func clampf(x, lo, hi float64) float64 {
 // maxEventLoops bounds the loops of one clip scanned for events in a tick.
 const maxEventLoops = 4
 
+// maxEventTime bounds the normalised times events are looked for at: past
+// it a float32 time no longer resolves a loop.
+const maxEventTime = 1 << 22
+
 // collect appends the events of a clip of length n crossed going from
 // normalised time u0 to u1 (see crossings).
 func (a *Animator) collect(li, state, clip int, w, lw float32, ev []model.Event, n float64, loop bool, u0, u1 float64, fresh bool) {
@@ -585,12 +600,16 @@ func crossings(ev []model.Event, n float64, loop bool, u0, u1 float64, fresh boo
 		}
 		return
 	}
+	if !(u0 > -maxEventTime && u1 < maxEventTime) {
+		return // times beyond float precision (or not finite) cross nothing
+	}
 	a0, a1 := u0*n, u1*n
 	k0, k1 := math.Floor(u0), math.Floor(u1)
 	if k1-k0 > maxEventLoops {
 		k0 = k1 - maxEventLoops
 	}
-	for k := k0; k <= k1; k++ {
+	for i := 0; i <= int(k1-k0); i++ {
+		k := k0 + float64(i)
 		for i := range ev {
 			t := float64(ev[i].Time)
 			if t >= n {

@@ -154,11 +154,17 @@ func blend1D(n *model.BlendNode, v float32) (i, j int, f float32) {
 	return m - 1, -1, 0
 }
 
+// directValue is child k's direct blend value; negative (and NaN) values
+// play nothing.
 func directValue(n *model.BlendNode, k int, params []float64) float32 {
 	if k >= len(n.ChildParams) {
 		return 0
 	}
-	return param(params, n.ChildParams[k])
+	v := param(params, n.ChildParams[k])
+	if !(v > 0) {
+		return 0
+	}
+	return v
 }
 
 func position(n *model.BlendNode, k int) [2]float32 {

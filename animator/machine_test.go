@@ -568,3 +568,53 @@ func TestTickDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocs per tick", n)
 	}
 }
+
+func TestPlayAndCrossFade(t *testing.T) {
+	b := newCtl()
+	c := b.clip(1, true)
+	A, B, C := b.state(0, "A", c), b.state(0, "B", c), b.state(0, "C", c)
+	a := b.build(t)
+	if !a.Play(0, B, 0.5) || a.Layer(0).State != B || a.Layer(0).NormalizedTime != 0.5 {
+		t.Fatalf("Play: %+v", a.Layer(0))
+	}
+	a.Tick(0.25)
+	if !a.CrossFade(0, C, 0.5, 0.1) {
+		t.Fatal("CrossFade refused")
+	}
+	a.Tick(0.25)
+	if li := a.Layer(0); li.State != B || li.Next != C || li.Transition != 0.5 || math.Abs(float64(li.NextNormalizedTime)-0.35) > 1e-6 {
+		t.Errorf("half way: %+v", li)
+	}
+	a.CrossFade(0, A, 1, 0) // interrupts: the B/C blend freezes
+	a.Tick(0.25)
+	if li := a.Layer(0); li.State != B || li.Next != A || !li.Interrupted {
+		t.Errorf("after a second cross-fade: %+v", li)
+	}
+	a.Tick(1)
+	if li := a.Layer(0); li.State != A || li.InTransition {
+		t.Errorf("at the end: %+v", li)
+	}
+	if a.Play(0, 9, 0) || a.Play(3, 0, 0) {
+		t.Error("Play accepted a missing state or layer")
+	}
+}
+
+func TestHostileParametersStayFinite(t *testing.T) {
+	b := newCtl()
+	w := b.param("w", model.ParamFloat, 0)
+	sp := b.param("speed", model.ParamFloat, 1)
+	c1, c2 := b.clip(1, true, 0.5), b.clip(2, true, 0.5)
+	A := b.state(0, "A", c1)
+	st := b.st(0, A)
+	st.SpeedParam = sp
+	st.Motions[0] = *treeDirect(false, 2)
+	st.Motions[0].Nodes[0].ChildParams = []int{w, w}
+	st.Motions[0].Nodes[1].Clip, st.Motions[0].Nodes[2].Clip = c1, c2
+	a := b.build(t)
+	for _, v := range []float32{1e-30, -1, float32(math.Inf(1)), float32(math.NaN())} {
+		a.SetFloat(w, v)
+		a.SetFloat(sp, 1e30)
+		a.Tick(1)
+		a.Tick(float32(math.NaN()))
+	}
+}

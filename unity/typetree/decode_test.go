@@ -375,6 +375,12 @@ func TestWriteJSONKeepsOrderExactIntegersAndShortestFloats(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"z_big":-9007199254740993,"a_ubig":18446744073709551615,"f":0.1,"d":0.1,"nan":"NaN","inf":"Infinity","ninf":"-Infinity","b":true,"s":"q\"\\\n\u0001\ufffd","bytes":"AQID","fs":[4.16028e-08,1],"ss":["x"]}` + "\n"
+	if got := v.Field("ss").Strings(); !equal(got, []string{"x"}) {
+		t.Errorf("Strings() = %q", got)
+	}
+	if v.Field("fs").Strings() != nil {
+		t.Error("Strings() of a float array is not nil")
+	}
 	if sb.String() != want {
 		t.Errorf("got  %s\nwant %s", sb.String(), want)
 	}

@@ -492,3 +492,19 @@ func (v *Value) Bools() []bool {
 	}
 	return out
 }
+
+// Strings returns an array of strings as a new []string (nil when v is not
+// an array whose elements are strings).
+func (v *Value) Strings() []string {
+	if v == nil || v.kind != KindArray || v.prim != PrimNone {
+		return nil
+	}
+	out := make([]string, len(v.elems))
+	for i := range v.elems {
+		if v.elems[i].kind != KindString {
+			return nil
+		}
+		out[i] = v.elems[i].str
+	}
+	return out
+}

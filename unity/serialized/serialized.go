@@ -63,7 +63,8 @@ func (e *FormatError) Unwrap() []error {
 	return []error{ErrFormat}
 }
 
-// File is an open SerializedFile.
+// File is an open SerializedFile. Its methods are safe for concurrent use
+// when the underlying io.ReaderAt is (as io.ReaderAt requires).
 type File struct {
 	Name           string // name given to Open, used in errors
 	Version        uint32 // format version (9 … 22+)

@@ -126,3 +126,24 @@ func TestDecodeWithoutTypeTreeSaysLayoutsAreNeeded(t *testing.T) {
 		t.Errorf("err %v is not an *ObjectError for path id 1", err)
 	}
 }
+
+func TestConcurrentDecodesShareLayouts(t *testing.T) {
+	f, _ := openCorpus(t, "unitydatatools/player-2022.1.20f1/level0")
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for i := range f.Objects {
+				if _, err := f.Decode(&f.Objects[i]); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

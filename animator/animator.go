@@ -31,7 +31,8 @@ type Event struct {
 	// its state's share of the layer's transition. LayerWeight is the
 	// layer's own weight.
 	Weight, LayerWeight float32
-	Event               model.Event
+	// Event is the event as authored, shared with the clip (do not modify).
+	Event *model.Event
 }
 
 // LayerInfo is the observable state of a layer.
@@ -577,7 +578,7 @@ const maxEventTime = 1 << 22
 // normalised time u0 to u1 (see crossings).
 func (a *Animator) collect(li, state, clip int, w, lw float32, ev []model.Event, n float64, loop bool, u0, u1 float64, fresh bool) {
 	crossings(ev, n, loop, u0, u1, fresh, func(e *model.Event) {
-		a.events = append(a.events, Event{Layer: li, State: state, Clip: clip, Weight: w, LayerWeight: lw, Event: *e})
+		a.events = append(a.events, Event{Layer: li, State: state, Clip: clip, Weight: w, LayerWeight: lw, Event: e})
 	})
 }
 

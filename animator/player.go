@@ -110,7 +110,8 @@ type PlayerState struct {
 type PlayerEvent struct {
 	Clip   *PlayerClip
 	Weight float32
-	Event  model.Event
+	// Event is the event as authored, shared with the clip (do not modify).
+	Event *model.Event
 }
 
 // Player plays clips directly, as game code drives an Animator without a
@@ -219,7 +220,7 @@ func (p *Player) collect(s *PlayerState) {
 	w := s.Weight
 	c := s.Clip
 	crossings(ev, d, loop, float64(s.prev)/d, float64(s.Time)/d, s.fresh, func(e *model.Event) {
-		p.events = append(p.events, PlayerEvent{Clip: c, Weight: w, Event: *e})
+		p.events = append(p.events, PlayerEvent{Clip: c, Weight: w, Event: e})
 	})
 }
 

@@ -58,6 +58,10 @@ func commands() []command {
 		{"dump", "print one object as JSON", runDump},
 		{"clips", "list the animation clips of Unity files", runClips},
 		{"sample", "evaluate a clip's curves at given times", runSample},
+		{"avatar", "show avatars: skeleton, axes, human bones, checks", runAvatar},
+		{"controller", "show animator controllers: parameters, layers, states, transitions", runController},
+		{"pose", "pose a rig with a clip at given times (generic or humanoid)", runPose},
+		{"play", "run a controller headless on a script of parameter changes", runPlay},
 	}
 }
 

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/model"
+)
+
+type avatarNodeJSON struct {
+	Path   string     `json:"path"`
+	Parent int        `json:"parent"`
+	Axes   int        `json:"axes"`
+	Hash   uint32     `json:"path_hash"`
+	Pose   *xformJSON `json:"default_pose,omitempty"`
+}
+
+type axesJSON struct {
+	Pre    [4]jsonFloat `json:"pre"`
+	Post   [4]jsonFloat `json:"post"`
+	Sign   [3]jsonFloat `json:"sign"`
+	Min    [3]jsonFloat `json:"min"`
+	Max    [3]jsonFloat `json:"max"`
+	Length jsonFloat    `json:"length"`
+	Type   int32        `json:"type"`
+}
+
+type humanBoneJSON struct {
+	Bone string `json:"bone"`
+	Node int    `json:"node"`
+	Path string `json:"path"`
+}
+
+type humanJSON struct {
+	RootX         xformJSON       `json:"root_x"`
+	Scale         jsonFloat       `json:"scale"`
+	Bones         []humanBoneJSON `json:"bones"`
+	BoneMass      []jsonFloat     `json:"bone_mass"`
+	ArmTwist      jsonFloat       `json:"arm_twist"`
+	ForeArmTwist  jsonFloat       `json:"forearm_twist"`
+	UpperLegTwist jsonFloat       `json:"upper_leg_twist"`
+	LegTwist      jsonFloat       `json:"leg_twist"`
+	HasLeftHand   bool            `json:"has_left_hand"`
+	HasRightHand  bool            `json:"has_right_hand"`
+	HasTDoF       bool            `json:"has_translation_dof"`
+}
+
+type avatarJSON struct {
+	Container  string               `json:"container"`
+	File       string               `json:"file"`
+	PathID     int64                `json:"path_id"`
+	Name       string               `json:"name"`
+	Humanoid   bool                 `json:"humanoid"`
+	Nodes      []avatarNodeJSON     `json:"nodes"`
+	Axes       []axesJSON           `json:"axes"`
+	Human      *humanJSON           `json:"human,omitempty"`
+	HumanCheck *humanoid.HumanCheck `json:"human_check,omitempty"`
+	Problems   []string             `json:"problems,omitempty"`
+}
+
+func nodePath(names model.Names, h uint32) string {
+	if p, ok := names.Lookup(h); ok {
+		return p
+	}
+	return "#" + strconv.FormatUint(uint64(h), 10)
+}
+
+func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
+	v := avatarJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: a.Name, Humanoid: a.IsHuman()}
+	for i, n := range a.Skeleton.Nodes {
+		nj := avatarNodeJSON{Path: nodePath(a.Names, n.PathHash), Parent: n.Parent, Axes: n.Axes, Hash: n.PathHash}
+		if i < len(a.DefaultPose) {
+			x := xform(a.DefaultPose[i])
+			nj.Pose = &x
+		}
+		v.Nodes = append(v.Nodes, nj)
+	}
+	for _, ax := range a.Skeleton.Axes {
+		v.Axes = append(v.Axes, axesJSON{Pre: quat4(ax.Pre), Post: quat4(ax.Post), Sign: vec3(ax.Sign),
+			Min: vec3(ax.Min), Max: vec3(ax.Max), Length: jsonFloat(ax.Length), Type: ax.Type})
+	}
+	if h := a.Human; a.IsHuman() {
+		hj := &humanJSON{RootX: xform(h.RootX), Scale: jsonFloat(h.Scale), ArmTwist: jsonFloat(h.ArmTwist),
+			ForeArmTwist: jsonFloat(h.ForeArmTwist), UpperLegTwist: jsonFloat(h.UpperLegTwist), LegTwist: jsonFloat(h.LegTwist),
+			HasLeftHand: h.HasLeftHand, HasRightHand: h.HasRightHand, HasTDoF: h.HasTDoF}
+		for b, n := range h.BoneIndex {
+			name := fmt.Sprintf("bone%d", b)
+			if b < len(humanoid.BoneNames) {
+				name = humanoid.BoneNames[b]
+			}
+			bj := humanBoneJSON{Bone: name, Node: n}
+			if n >= 0 && n < len(h.Skeleton.Nodes) {
+				bj.Path = nodePath(a.Names, h.Skeleton.Nodes[n].PathHash)
+			}
+			hj.Bones = append(hj.Bones, bj)
+		}
+		for _, m := range h.BoneMass {
+			hj.BoneMass = append(hj.BoneMass, jsonFloat(m))
+		}
+		v.Human = hj
+		if r, err := humanoid.NewRig(a); err != nil {
+			v.Problems = append(v.Problems, err.Error())
+		} else {
+			c := r.Check()
+			v.HumanCheck = &c
+		}
+	}
+	return v
+}
+
+func runAvatar(e *env, args []string) error {
+	fs := newFlags(e, "avatar", "FILE... [--name N] [--json]")
+	name := fs.String("name", "", "avatar name (default: every avatar)")
+	asJSON := fs.Bool("json", false, "JSON output, one avatar per line")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	cat, failed, err := openCatalog(e, "avatar", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	objs := cat.ByClass(model.ClassAvatar)
+	if *name != "" {
+		o, err := cat.One(model.ClassAvatar, "Avatar", *name)
+		if err != nil {
+			return err
+		}
+		objs = []catalog.Object{o}
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	for _, o := range objs {
+		a, err := cat.Avatar(o)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "mecanim avatar: %v\n", err)
+			failed++
+			continue
+		}
+		v := avatarView(o, a)
+		if *asJSON {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			w.Write(b)
+			w.WriteByte('\n')
+			continue
+		}
+		kind := "generic"
+		if v.Humanoid {
+			kind = "humanoid"
+		}
+		fmt.Fprintf(w, "avatar %q (%s, %d nodes) in %s %s, path id %d\n", a.Name, kind, len(v.Nodes), v.Container, v.File, v.PathID)
+		for i, n := range v.Nodes {
+			fmt.Fprintf(w, "  %3d parent %3d axes %3d  %s\n", i, n.Parent, n.Axes, n.Path)
+		}
+		if v.Human != nil {
+			fmt.Fprintf(w, "  human scale %g, root %v\n", float32(v.Human.Scale), v.Human.RootX)
+			for _, b := range v.Human.Bones {
+				if b.Node >= 0 {
+					fmt.Fprintf(w, "  %-22s %s\n", b.Bone, b.Path)
+				}
+			}
+		}
+		if c := v.HumanCheck; c != nil {
+			fmt.Fprintf(w, "  check: centre of mass %v vs stored m_RootX.t %v (error %.3g); body frame %.3g° from m_RootX.q\n",
+				c.CenterOfMass, c.StoredRootT, c.CenterOfMassError, c.BodyFrameAngleDeg)
+		}
+		for _, p := range v.Problems {
+			fmt.Fprintf(w, "  problem: %s\n", p)
+		}
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

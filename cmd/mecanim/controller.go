@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/model"
+)
+
+type conditionJSON struct {
+	Mode      string    `json:"mode"`
+	Parameter string    `json:"parameter"`
+	Threshold jsonFloat `json:"threshold"`
+}
+
+type transitionJSON struct {
+	Destination         string          `json:"destination"`
+	Conditions          []conditionJSON `json:"conditions"`
+	Duration            jsonFloat       `json:"duration"`
+	FixedDuration       bool            `json:"fixed_duration"`
+	Offset              jsonFloat       `json:"offset"`
+	ExitTime            *jsonFloat      `json:"exit_time"`
+	Interruption        int32           `json:"interruption_source"`
+	OrderedInterruption bool            `json:"ordered_interruption"`
+	CanTransitionToSelf bool            `json:"can_transition_to_self"`
+}
+
+type blendNodeJSON struct {
+	Type        string         `json:"type,omitempty"`
+	Parameter   string         `json:"parameter,omitempty"`
+	ParameterY  string         `json:"parameter_y,omitempty"`
+	Clip        string         `json:"clip,omitempty"`
+	Children    []int          `json:"children,omitempty"`
+	Thresholds  []jsonFloat    `json:"thresholds,omitempty"`
+	Positions   [][2]jsonFloat `json:"positions,omitempty"`
+	ChildParams []string       `json:"child_parameters,omitempty"`
+}
+
+type stateJSON struct {
+	Name         string            `json:"name"`
+	NameHash     uint32            `json:"name_hash"`
+	FullPathHash uint32            `json:"full_path_hash"`
+	Speed        jsonFloat         `json:"speed"`
+	SpeedParam   string            `json:"speed_parameter,omitempty"`
+	CycleOffset  jsonFloat         `json:"cycle_offset"`
+	Mirror       bool              `json:"mirror"`
+	Motions      [][]blendNodeJSON `json:"motions"`
+	Transitions  []transitionJSON  `json:"transitions"`
+}
+
+type machineJSON struct {
+	DefaultState string           `json:"default_state"`
+	States       []stateJSON      `json:"states"`
+	AnyState     []transitionJSON `json:"any_state"`
+	Entry        []transitionJSON `json:"entry"`
+}
+
+type layerJSON struct {
+	Name         string    `json:"name"`
+	StateMachine int       `json:"state_machine"`
+	Blending     string    `json:"blending"`
+	Weight       jsonFloat `json:"weight"`
+	SkeletonMask int       `json:"skeleton_mask_entries"`
+	SyncedLayer  int       `json:"synced_layer"`
+}
+
+type parameterJSON struct {
+	Name    string  `json:"name"`
+	Type    string  `json:"type"`
+	Default float64 `json:"default"`
+}
+
+type controllerJSON struct {
+	Container     string          `json:"container"`
+	File          string          `json:"file"`
+	PathID        int64           `json:"path_id"`
+	Name          string          `json:"name"`
+	Parameters    []parameterJSON `json:"parameters"`
+	Layers        []layerJSON     `json:"layers"`
+	StateMachines []machineJSON   `json:"state_machines"`
+	Clips         []string        `json:"clips"`
+}
+
+var condModes = map[model.ConditionMode]string{
+	model.CondIf: "if", model.CondIfNot: "if_not", model.CondGreater: "greater", model.CondLess: "less",
+	model.CondExitTime: "exit_time", model.CondEquals: "equals", model.CondNotEqual: "not_equal",
+}
+
+var paramTypes = map[model.ParamType]string{
+	model.ParamFloat: "float", model.ParamInt: "int", model.ParamBool: "bool", model.ParamTrigger: "trigger",
+}
+
+var blendTypes = map[model.BlendType]string{
+	model.Blend1D: "1d", model.Blend2DSimpleDirectional: "2d_simple_directional",
+	model.Blend2DFreeformDirectional: "2d_freeform_directional", model.Blend2DFreeformCartesian: "2d_freeform_cartesian",
+	model.BlendDirect: "direct",
+}
+
+func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
+	v := controllerJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name}
+	param := func(i int) string {
+		if i >= 0 && i < len(c.Parameters) {
+			return c.Parameters[i].Name
+		}
+		return ""
+	}
+	for _, p := range c.Parameters {
+		v.Parameters = append(v.Parameters, parameterJSON{p.Name, paramTypes[p.Type], p.Default})
+	}
+	for _, l := range c.Layers {
+		b := "override"
+		if l.Blending == model.BlendAdditive {
+			b = "additive"
+		}
+		v.Layers = append(v.Layers, layerJSON{l.Name, l.StateMachine, b, jsonFloat(l.Weight), len(l.SkeletonMask), l.SyncedLayer})
+	}
+	clipName := func(i int) string {
+		if i < 0 || i >= len(c.Clips) {
+			return ""
+		}
+		if i < len(c.ClipNames) && c.ClipNames[i] != "" {
+			return c.ClipNames[i]
+		}
+		if c.Clips[i].IsNull() {
+			return "(none)"
+		}
+		return "#clip" + strconv.Itoa(i)
+	}
+	for i := range c.Clips {
+		v.Clips = append(v.Clips, clipName(i))
+	}
+	for _, sm := range c.StateMachines {
+		dest := func(d uint32) string {
+			switch {
+			case d == model.NoDestination:
+				return "(none)"
+			case d >= model.SelectorBase:
+				return fmt.Sprintf("(selector %d)", d-model.SelectorBase)
+			case int(d) < len(sm.States):
+				return sm.States[d].Name
+			}
+			return fmt.Sprintf("#state%d", d)
+		}
+		conds := func(cs []model.Condition) []conditionJSON {
+			out := []conditionJSON{}
+			for _, k := range cs {
+				name := param(k.Param)
+				if name == "" {
+					name = "#" + strconv.FormatUint(uint64(k.ParamHash), 10)
+				}
+				out = append(out, conditionJSON{condModes[k.Mode], name, jsonFloat(k.Threshold)})
+			}
+			return out
+		}
+		trans := func(ts []model.Transition) []transitionJSON {
+			out := []transitionJSON{}
+			for _, t := range ts {
+				tj := transitionJSON{Destination: dest(t.Destination), Conditions: conds(t.Conditions),
+					Duration: jsonFloat(t.Duration), FixedDuration: t.HasFixedDuration, Offset: jsonFloat(t.Offset),
+					Interruption: int32(t.Interruption), OrderedInterruption: t.OrderedInterruption,
+					CanTransitionToSelf: t.CanTransitionToSelf}
+				if t.HasExitTime {
+					et := jsonFloat(t.ExitTime)
+					tj.ExitTime = &et
+				}
+				out = append(out, tj)
+			}
+			return out
+		}
+		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}}
+		for _, sel := range sm.Selectors {
+			if !sel.IsEntry {
+				continue
+			}
+			for _, t := range sel.Transitions {
+				mj.Entry = append(mj.Entry, transitionJSON{Destination: dest(t.Destination), Conditions: conds(t.Conditions)})
+			}
+		}
+		for _, s := range sm.States {
+			sj := stateJSON{Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
+				SpeedParam: param(s.SpeedParam), CycleOffset: jsonFloat(s.CycleOffset), Mirror: s.Mirror,
+				Transitions: trans(s.Transitions)}
+			for _, bt := range s.Motions {
+				var nodes []blendNodeJSON
+				for _, n := range bt.Nodes {
+					nj := blendNodeJSON{}
+					if len(n.Children) == 0 {
+						nj.Clip = clipName(n.Clip)
+					} else {
+						nj.Type = blendTypes[n.Type]
+						nj.Parameter = param(n.Param)
+						nj.ParameterY = param(n.ParamY)
+						nj.Children = n.Children
+						for _, t := range n.Thresholds {
+							nj.Thresholds = append(nj.Thresholds, jsonFloat(t))
+						}
+						for _, p := range n.Positions {
+							nj.Positions = append(nj.Positions, [2]jsonFloat{jsonFloat(p[0]), jsonFloat(p[1])})
+						}
+						for _, p := range n.ChildParams {
+							nj.ChildParams = append(nj.ChildParams, param(p))
+						}
+					}
+					nodes = append(nodes, nj)
+				}
+				sj.Motions = append(sj.Motions, nodes)
+			}
+			mj.States = append(mj.States, sj)
+		}
+		v.StateMachines = append(v.StateMachines, mj)
+	}
+	return v
+}
+
+func runController(e *env, args []string) error {
+	fs := newFlags(e, "controller", "FILE... [--name N] [--json]")
+	name := fs.String("name", "", "controller name (default: every controller)")
+	asJSON := fs.Bool("json", false, "JSON output, one controller per line")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	cat, failed, err := openCatalog(e, "controller", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	objs := cat.ByClass(model.ClassAnimatorController)
+	if *name != "" {
+		o, err := cat.One(model.ClassAnimatorController, "AnimatorController", *name)
+		if err != nil {
+			return err
+		}
+		objs = []catalog.Object{o}
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	for _, o := range objs {
+		c, err := cat.Controller(o)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "mecanim controller: %v\n", err)
+			failed++
+			continue
+		}
+		v := controllerView(o, c)
+		if *asJSON {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			w.Write(b)
+			w.WriteByte('\n')
+			continue
+		}
+		fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
+		for _, p := range v.Parameters {
+			fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
+		}
+		for li, l := range v.Layers {
+			fmt.Fprintf(w, "  layer %d %q (%s, weight %g)\n", li, l.Name, l.Blending, float32(l.Weight))
+			if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
+				continue
+			}
+			sm := v.StateMachines[l.StateMachine]
+			fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
+			for _, s := range sm.States {
+				var clips []string
+				for _, m := range s.Motions {
+					for _, n := range m {
+						if n.Clip != "" {
+							clips = append(clips, n.Clip)
+						}
+					}
+				}
+				fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
+				for _, t := range s.Transitions {
+					fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+				}
+			}
+			for _, t := range sm.AnyState {
+				fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
+			}
+		}
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
+)
+
+type playLayerJSON struct {
+	Layer          string    `json:"layer"`
+	State          string    `json:"state"`
+	NormalizedTime jsonFloat `json:"normalized_time"`
+	Weight         jsonFloat `json:"weight"`
+	Next           *string   `json:"next"`
+	Transition     jsonFloat `json:"transition"`
+}
+
+type playEventJSON struct {
+	Clip     string    `json:"clip"`
+	Function string    `json:"function"`
+	Time     jsonFloat `json:"time"`
+	Layer    string    `json:"layer"`
+	State    string    `json:"state"`
+	Weight   jsonFloat `json:"weight"`
+	String   string    `json:"string,omitempty"`
+	Float    jsonFloat `json:"float,omitempty"`
+	Int      int32     `json:"int,omitempty"`
+}
+
+type playRecordJSON struct {
+	T          float64         `json:"t"`
+	Layers     []playLayerJSON `json:"layers"`
+	Events     []playEventJSON `json:"events"`
+	RootMotion struct {
+		T [3]jsonFloat `json:"t"`
+		R [4]jsonFloat `json:"r"`
+	} `json:"root_motion"`
+}
+
+func runPlay(e *env, args []string) error {
+	fs := newFlags(e, "play", "FILE... (--animator NAME | --controller NAME) --script SCRIPT.json [--rate 60] [--json]")
+	animatorName := fs.String("animator", "", "GameObject name of the Animator to run (its controller, rig and root motion)")
+	ctlName := fs.String("controller", "", "controller to run (without a rig: no root motion)")
+	scriptPath := fs.String("script", "", "JSON script: {\"duration\": s, \"events\": [{\"at\": s, \"set\": {...}, \"trigger\": name}]}")
+	rate := fs.Float64("rate", 60, "ticks per second")
+	asJSON := fs.Bool("json", false, "one JSON object per tick")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if (*animatorName == "") == (*ctlName == "") {
+		return usagef("give exactly one of --animator and --controller")
+	}
+	if *scriptPath == "" {
+		return usagef("--script is required")
+	}
+	if !(*rate > 0 && *rate <= 10000) {
+		return usagef("--rate %g is not in (0, 10000]", *rate)
+	}
+	data, err := os.ReadFile(*scriptPath)
+	if err != nil {
+		return err
+	}
+	script, err := animator.ParseScript(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *scriptPath, err)
+	}
+	cat, failed, err := openCatalog(e, "play", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+
+	var ctlObj catalog.Object
+	var rig *catalog.Rig
+	if *animatorName != "" {
+		r, err := cat.Rig(*animatorName)
+		if err != nil {
+			return err
+		}
+		rig = &r
+		if r.Animator == nil || r.Animator.Controller.IsNull() {
+			return fmt.Errorf("the Animator on %q has no controller", *animatorName)
+		}
+		o, ok := cat.Resolve(r.File, r.Animator.Controller)
+		if !ok {
+			return fmt.Errorf("the controller of the Animator on %q is not in the files given", *animatorName)
+		}
+		ctlObj = o
+	} else {
+		o, err := cat.One(model.ClassAnimatorController, "AnimatorController", *ctlName)
+		if err != nil {
+			return err
+		}
+		ctlObj = o
+	}
+	ctl, err := cat.Controller(ctlObj)
+	if err != nil {
+		return err
+	}
+	clips, errs := cat.ControllerClips(ctlObj, ctl)
+	for _, err := range errs {
+		fmt.Fprintf(e.stderr, "mecanim play: %v\n", err)
+	}
+	var src animator.Clips = animator.TableFromModel(clips)
+	if rig != nil {
+		// Bake on the rig so that root motion is accumulated.
+		s, err := anim.SkeletonFromRig(rig.Rig)
+		if err == nil {
+			baked := make(animator.AnimClips, len(clips))
+			for i, c := range clips {
+				if c == nil || c.Humanoid {
+					continue
+				}
+				if b, err := anim.Bake(c, s); err == nil {
+					baked[i] = b
+				}
+			}
+			src = mixedClips{baked, animator.TableFromModel(clips)}
+		}
+	}
+	a, err := animator.New(ctl, src)
+	if err != nil {
+		return err
+	}
+	recs, err := animator.Run(a, script, *rate)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	layerName := func(i int) string {
+		if i >= 0 && i < len(ctl.Layers) {
+			return ctl.Layers[i].Name
+		}
+		return fmt.Sprintf("#layer%d", i)
+	}
+	clipName := func(i int) string {
+		if i >= 0 && i < len(clips) && clips[i] != nil {
+			return clips[i].Name
+		}
+		if i >= 0 && i < len(ctl.ClipNames) {
+			return ctl.ClipNames[i]
+		}
+		return ""
+	}
+	for _, r := range recs {
+		out := playRecordJSON{T: r.T, Layers: []playLayerJSON{}, Events: []playEventJSON{}}
+		for _, l := range r.Layers {
+			lj := playLayerJSON{Layer: layerName(l.Layer), State: l.State, NormalizedTime: jsonFloat(l.NormalizedTime),
+				Weight: jsonFloat(l.Weight), Transition: jsonFloat(l.Transition)}
+			if l.Next != "" {
+				next := l.Next
+				lj.Next = &next
+			}
+			out.Layers = append(out.Layers, lj)
+		}
+		for _, ev := range r.Events {
+			out.Events = append(out.Events, playEventJSON{Clip: clipName(ev.Clip), Function: ev.Function, Time: jsonFloat(ev.Time),
+				Layer: layerName(ev.Layer), State: ev.State, Weight: jsonFloat(ev.Weight), String: ev.String,
+				Float: jsonFloat(ev.Float), Int: ev.Int})
+		}
+		for i := 0; i < 3; i++ {
+			out.RootMotion.T[i] = jsonFloat(r.RootMotion.T[i])
+		}
+		for i := 0; i < 4; i++ {
+			out.RootMotion.R[i] = jsonFloat(r.RootMotion.R[i])
+		}
+		if *asJSON {
+			b, err := json.Marshal(out)
+			if err != nil {
+				return err
+			}
+			w.Write(b)
+			w.WriteByte('\n')
+			continue
+		}
+		fmt.Fprintf(w, "t=%.4f", r.T)
+		for _, l := range out.Layers {
+			fmt.Fprintf(w, "  [%s] %s %.3f w=%.2f", l.Layer, l.State, float32(l.NormalizedTime), float32(l.Weight))
+			if l.Next != nil {
+				fmt.Fprintf(w, " -> %s %.2f", *l.Next, float32(l.Transition))
+			}
+		}
+		for _, ev := range out.Events {
+			fmt.Fprintf(w, "  event %s.%s@%g", ev.Clip, ev.Function, float32(ev.Time))
+		}
+		fmt.Fprintln(w)
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}
+
+// mixedClips is root motion from baked clips where there are some, and
+// lengths, loops and events from the decoded clips for every slot (humanoid
+// clips included).
+type mixedClips struct {
+	baked animator.AnimClips
+	table *animator.ClipTable
+}
+
+func (m mixedClips) ClipLength(i int) float32       { return m.table.ClipLength(i) }
+func (m mixedClips) ClipLoops(i int) bool           { return m.table.ClipLoops(i) }
+func (m mixedClips) ClipEvents(i int) []model.Event { return m.table.ClipEvents(i) }
+
+// ClipRootMotion implements animator.RootMotionClips.
+func (m mixedClips) ClipRootMotion(i int, from, to float32, loops int) (geomVec3, geomQuat) {
+	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
+		return m.baked.ClipRootMotion(i, from, to, loops)
+	}
+	return geomVec3{}, geomQuat{W: 1}
+}
+
+type (
+	geomVec3 = geom.Vec3
+	geomQuat = geom.Quat
+)

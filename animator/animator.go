@@ -458,6 +458,29 @@ func (a *Animator) stateLength(li int, st *model.State) float32 {
 	return n
 }
 
+// timedLength is the state's length on layer li balanced, for each layer
+// synced to li with SyncedTiming, against that layer's motion by its weight
+// (Unity's synced-layer Timing option); it leaves li's leaves in a.leaves.
+func (a *Animator) timedLength(li int, st *model.State) float32 {
+	var other, ws float32
+	for _, lj := range a.def.timing[li] {
+		w := clamp01(a.layers[lj].weight)
+		if w <= 0 {
+			continue
+		}
+		other += w * a.stateLength(lj, st)
+		ws += w
+	}
+	n := a.stateLength(li, st)
+	if ws > 0 {
+		if ws > 1 {
+			other, ws = other/ws, 1
+		}
+		n = (1-ws)*n + other
+	}
+	return n
+}
+
 // StateLength returns the length in seconds of state s of layer l at the
 // current parameter values (the weighted length of its clips; 1 for a state
 // without clips).
@@ -476,7 +499,7 @@ func (a *Animator) StateLength(l, s int) float32 {
 // parameter) and collects its events and root motion at weight w.
 func (a *Animator) advance(li int, s *slot, dt, w float32) {
 	st := &a.machine(li).States[s.state]
-	length := a.stateLength(li, st)
+	length := a.timedLength(li, st)
 	s.prev = s.nt
 	if st.TimeParam >= 0 {
 		s.nt = float32(a.params[st.TimeParam])

@@ -24,9 +24,11 @@ type Definition struct {
 	paramIndex map[string]int
 	// machine is the state machine each layer runs: its own, or its synced
 	// source layer's. syncOrder lists the synced layers after the others.
-	machine  []int
-	order    []int
-	entry    []int // per machine: its entry selector, -1 for none
+	machine []int
+	order   []int
+	entry   []int // per machine: its entry selector, -1 for none
+	// timing lists per layer the layers synced to it with SyncedTiming.
+	timing   [][]int
 	numTrig  int
 	defaults []float64
 }
@@ -175,6 +177,12 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 		d.machine[li] = mi
 	}
 	d.order = append(d.order, synced...)
+	d.timing = make([][]int, len(c.Layers))
+	for _, li := range synced {
+		if l := &c.Layers[li]; l.SyncedTiming {
+			d.timing[l.SyncedLayer] = append(d.timing[l.SyncedLayer], li)
+		}
+	}
 	return d, nil
 }
 

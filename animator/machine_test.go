@@ -618,3 +618,23 @@ func TestHostileParametersStayFinite(t *testing.T) {
 		a.Tick(float32(math.NaN()))
 	}
 }
+
+func TestSyncedTimingBalancesLengths(t *testing.T) {
+	b := newCtl()
+	c1, c2 := b.clip(1, true), b.clip(3, true)
+	A := b.state(0, "A", c1)
+	b.st(0, A).Motions = append(b.st(0, A).Motions, model.BlendTree{Nodes: []model.BlendNode{{Clip: c2, Param: -1, ParamY: -1}}})
+	b.c.Layers = append(b.c.Layers, model.Layer{Name: "Synced", MotionSet: 1, Weight: 0.5, SyncedLayer: 0, SyncedTiming: true})
+	a := b.build(t)
+	a.Tick(0.5)
+	// Length 0.5·1 + 0.5·3 = 2 s: 0.5 s is a quarter.
+	if li := a.Layer(0); li.NormalizedTime != 0.25 || a.Layer(1).NormalizedTime != 0.25 {
+		t.Errorf("normalised times %v and %v, want 0.25", li.NormalizedTime, a.Layer(1).NormalizedTime)
+	}
+	b.c.Layers[1].SyncedTiming = false
+	a = b.build(t)
+	a.Tick(0.5)
+	if li := a.Layer(0); li.NormalizedTime != 0.5 {
+		t.Errorf("without timing: %v, want 0.5", li.NormalizedTime)
+	}
+}

@@ -149,7 +149,16 @@ func setTRS(nd *qg.Node, t geom.Transform) {
 	nd.Translation = [3]float64{float64(p.X), float64(p.Y), float64(p.Z)}
 	nd.Rotation = [4]float64{float64(q.X), float64(q.Y), float64(q.Z), float64(q.W)}
 	nd.Scale = [3]float64{float64(t.S.X), float64(t.S.Y), float64(t.S.Z)}
+	if nd.Scale == [3]float64{} {
+		// qmuntal/gltf writes an all-zero scale as no scale (1, 1, 1);
+		// a hidden object (Unity's scale 0) keeps a scale that is zero to
+		// float32 precision.
+		nd.Scale[2] = minNormal32
+	}
 }
+
+// minNormal32 is the smallest normal float32.
+const minNormal32 = 1.1754943508222875e-38
 
 // ConvertVec mirrors a Unity position or direction into glTF's frame.
 func ConvertVec(v geom.Vec3) geom.Vec3 { return geom.Vec3{X: -v.X, Y: v.Y, Z: v.Z} }

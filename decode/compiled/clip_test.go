@@ -101,3 +101,38 @@ func TestSameClipAcrossVersionsSamplesEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyClipJoin checks the corpus's legacy clip (Join: 4 rotation and
+// 2 position curves of keyframes, looping): one keyframed curve per
+// component, paths as text, the length the span of the keys, and each
+// curve equal to its keys at every key time.
+func TestLegacyClipJoin(t *testing.T) {
+	o := findObject(t, "lethal-emotes/customemotespackage#", model.ClassAnimationClip, "Join")
+	c, err := Clip(o.V, o.File.F.UnityVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Legacy || len(c.Curves) != 4*4+2*3 || c.Start != 0 || c.Stop != 20 || c.WrapMode != model.WrapLoop {
+		t.Fatalf("legacy=%v curves=%d %g..%g wrap %d", c.Legacy, len(c.Curves), c.Start, c.Stop, c.WrapMode)
+	}
+	raw := o.V.Field("m_RotationCurves").Index(0).Path("curve", "m_Curve").Index(1)
+	first := c.Curves[0] // "bot to top" m_LocalRotation.x
+	if first.Target.Path != "bot to top" || first.Target.PathHash != model.PathHash("bot to top") || first.Target.Property != "m_LocalRotation.x" {
+		t.Errorf("first target %+v", first.Target)
+	}
+	if k := first.Keys[1]; k.Time != raw.Field("time").Float32() || k.Value != raw.Path("value", "x").Float32() ||
+		k.OutSlope != raw.Path("outSlope", "x").Float32() || k.WeightedMode != int32(raw.Field("weightedMode").Int()) {
+		t.Errorf("key 1 = %+v", k)
+	}
+	for _, cv := range c.Curves {
+		if cv.PreInfinity != model.InfinityClamp || cv.PostInfinity != model.InfinityClamp {
+			t.Errorf("%s: infinity %d/%d", cv.Target.Property, cv.PreInfinity, cv.PostInfinity)
+		}
+		for _, k := range cv.Keys {
+			if got := cv.Eval(k.Time); got != k.Value {
+				t.Errorf("%s %s at %g: %g, key %g", cv.Target.Path, cv.Target.Property, k.Time, got, k.Value)
+				break
+			}
+		}
+	}
+}

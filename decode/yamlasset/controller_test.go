@@ -126,6 +126,10 @@ func TestControllerFlattensAsUnityCompiles(t *testing.T) {
 			t.Errorf("clip key %q", k)
 		}
 	}
+	// The compiled name table has 37 entries, the same as these.
+	if len(c.Names) != 37 {
+		t.Errorf("%d names, want the compiled table's 37", len(c.Names))
+	}
 	if n, _ := c.Names.Lookup(3315665731); n != "Entry -> Walk Layer.die-Legs" {
 		t.Errorf("name of 3315665731 = %q", n)
 	}
@@ -152,6 +156,24 @@ func TestDanceControllerStatesAndClips(t *testing.T) {
 	tr := sm.States[3].Transitions
 	if len(tr) != 1 || tr[0].Destination != 4 || tr[0].ExitTime != 0.91847825 || !tr[0].HasExitTime || tr[0].FullPathHash != model.PathHash("Base Layer.PoopToLoop -> Base Layer.LoopFromPoop") {
 		t.Errorf("PoopToLoop transitions %+v", tr)
+	}
+	// The compiled dancecontroller (lethal-emotes/customemotespackage)
+	// has these hashes and exactly this name table.
+	if s := sm.States[2]; s.NameHash != 463624951 || s.FullPathHash != 853344421 || len(s.Transitions) != 1 ||
+		s.Transitions[0].ID != 2729758389 || s.Transitions[0].FullPathHash != 2855694011 || s.Transitions[0].Destination != 0 {
+		t.Errorf("Poop = %+v", s)
+	}
+	compiledTOS := []string{"PoopToLoop", "Base Layer.none", "Loop", "Poop -> none", "PoopToLoop -> LoopFromPoop",
+		"Base Layer.LoopFromPoop", "GravityWeight", "Base Layer.Loop", "none", "Base Layer.Poop", "Base Layer", "",
+		"Base Layer.PoopToLoop -> Base Layer.LoopFromPoop", "LoopFromPoop", "Poop", "Base Layer.Poop -> Base Layer.none",
+		"Base Layer.PoopToLoop"}
+	if len(c.Names) != len(compiledTOS) {
+		t.Errorf("%d names, want %d: %v", len(c.Names), len(compiledTOS), c.Names)
+	}
+	for _, n := range compiledTOS {
+		if got, ok := c.Names.Lookup(model.PathHash(n)); !ok || got != n {
+			t.Errorf("name %q missing", n)
+		}
 	}
 	if sm.States[0].Speed != 0 || len(sm.States[0].Motions[0].Nodes) != 0 {
 		t.Errorf("state none: %+v", sm.States[0])

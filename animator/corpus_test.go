@@ -6,9 +6,11 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/decode/yamlasset"
+	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
@@ -19,6 +21,8 @@ import (
 type corpusController struct {
 	c     *model.Controller
 	clips []*model.Clip
+	file  *assets.File
+	id    int64 // the controller's path id
 }
 
 // loadController decodes the controller called name in the corpus file rel,
@@ -43,7 +47,7 @@ func loadController(t *testing.T, rel, name string) *corpusController {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := &corpusController{c: c, clips: make([]*model.Clip, len(c.Clips))}
+		out := &corpusController{c: c, clips: make([]*model.Clip, len(c.Clips)), file: f, id: objs[0].PathID}
 		for i, r := range c.Clips {
 			if r.IsNull() || r.FileID != 0 {
 				continue
@@ -281,5 +285,98 @@ func TestOdinStatueLoops(t *testing.T) {
 	l := recs[len(recs)-1].Layers[0]
 	if l.State != "piece_odin_statue" || math.Abs(float64(l.NormalizedTime)-12.0/5) > 1e-4 {
 		t.Errorf("after 12 s: %+v", l)
+	}
+}
+
+// The enemy's rig posed through a session: every clip binds to the rig,
+// poses stay finite, the additive walk layer moves the pose, and the die
+// states end somewhere else than the start.
+func TestExampleEnemyPosesItsRig(t *testing.T) {
+	cc := loadController(t, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
+	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rig *model.Rig
+	for _, r := range rigs {
+		if r.Animator != nil && r.Animator.Controller.PathID == cc.id {
+			rig = r
+		}
+	}
+	if rig == nil {
+		t.Fatal("no rig plays the controller")
+	}
+	skel, err := anim.SkeletonFromRig(rig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	baked := make(animator.AnimClips, len(cc.clips))
+	pcs := make([]animator.PoseClip, len(cc.clips))
+	for i, c := range cc.clips {
+		if c == nil {
+			continue
+		}
+		if baked[i], err = anim.Bake(c, skel); err != nil {
+			t.Fatal(err)
+		}
+		// Each clip also animates one object that is not in the rig (a path
+		// hash no node has: 10 channels), which is left out.
+		if n := baked[i].UnresolvedChannels(); n > 10 || baked[i].TrackCount() == 0 {
+			t.Errorf("clip %q: %d channels miss the rig, %d tracks bind", c.Name, n, baked[i].TrackCount())
+		}
+		pcs[i] = baked[i]
+	}
+	d, err := animator.Compile(cc.c, baked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := animator.NewPoser(d, skel, pcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := animator.NewAnimator(d)
+	sc := p.NewScratch()
+	pose := func() []geom.Transform {
+		out := make([]geom.Transform, skel.Len())
+		p.Pose(a, sc, out)
+		for j, x := range out {
+			for _, v := range []float32{x.T.X, x.T.Y, x.T.Z, x.R.X, x.R.Y, x.R.Z, x.R.W, x.S.X, x.S.Y, x.S.Z} {
+				if v != v || math.IsInf(float64(v), 0) {
+					t.Fatalf("joint %s not finite: %+v", skel.Paths[j], x)
+				}
+			}
+		}
+		return out
+	}
+	differ := func(x, y []geom.Transform) float64 {
+		var m float64
+		for j := range x {
+			m = math.Max(m, float64(x[j].T.Sub(y[j].T).Len()))
+			m = math.Max(m, geom.AngleBetween(x[j].R, y[j].R))
+		}
+		return m
+	}
+	tick := func(sec float64) {
+		for i := 0; i < int(sec*60+0.5); i++ {
+			a.Tick(1.0 / 60)
+		}
+	}
+	start := pose()
+	a.SetTrigger(d.Param("startWalk"))
+	tick(1.3)
+	walking := pose()
+	a.SetLayerWeight(1, 0)
+	still := pose()
+	if differ(walking, still) < 1e-3 {
+		t.Error("the additive walk layer does not move the pose")
+	}
+	a.SetLayerWeight(1, 1)
+	a.SetTrigger(d.Param("KillEnemy"))
+	tick(4.5)
+	if li := a.Layer(1); li.State != d.StateIndex(1, "die-Legs") {
+		t.Fatalf("walk layer not dead: %+v", li)
+	}
+	if differ(pose(), start) < 1e-3 {
+		t.Error("the die states end where the enemy started")
 	}
 }

@@ -2,6 +2,7 @@ package serialized
 
 import (
 	"bytes"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -109,6 +110,27 @@ func BenchmarkOpenLargestFile(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Open(bytes.NewReader(data), int64(len(data)), "x"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteJSONLargeClip writes the 2.5 MB clip BayonettaTest as JSON
+// (what `mecanim dump` does), reporting MB/s of object bytes.
+func BenchmarkWriteJSONLargeClip(b *testing.B) {
+	f := benchFile(b, "lethal-emotes/customemotespackage", "CAB-1c015bf0b0345fd2fd5c91b718be8d67")
+	o, ok := f.Object(134989785292537841)
+	if !ok {
+		b.Fatal("BayonettaTest not found")
+	}
+	v, err := f.Decode(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(o.Size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := typetree.WriteJSON(io.Discard, v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
@@ -378,5 +379,95 @@ func TestExampleEnemyPosesItsRig(t *testing.T) {
 	}
 	if differ(pose(), start) < 1e-3 {
 		t.Error("the die states end where the enemy started")
+	}
+}
+
+// dancecontroller's humanoid emotes played on the avatar of the Animator
+// that uses it: the Poser poses the avatar skeleton from humanoid clips,
+// root motion comes from the body, and both stay finite.
+func TestDanceControllerPosesItsAvatar(t *testing.T) {
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var av *model.Avatar
+	for _, r := range rigs {
+		if r.Animator == nil || r.Animator.Controller.PathID != cc.id || r.Animator.Avatar.IsNull() {
+			continue
+		}
+		for j := range cc.file.Objects {
+			o := &cc.file.Objects[j]
+			if o.PathID == r.Animator.Avatar.PathID {
+				v, err := cc.file.Decode(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if av, err = compiled.Avatar(v, cc.file.UnityVersion); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if av == nil {
+		t.Fatal("no Animator with an avatar plays the controller")
+	}
+	hr, err := humanoid.NewRig(av)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := make(animator.HumanoidClips, len(cc.clips))
+	pcs := make([]animator.PoseClip, len(cc.clips))
+	for i, c := range cc.clips {
+		if c == nil || !c.Humanoid {
+			continue
+		}
+		if hc[i], err = humanoid.Bake(c, hr); err != nil {
+			t.Fatal(err)
+		}
+		pcs[i] = hc[i]
+	}
+	d, err := animator.Compile(cc.c, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skel := hr.Skeleton()
+	p, err := animator.NewPoser(d, skel, pcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := animator.NewAnimator(d)
+	if !a.Play(0, d.StateIndex(0, "Loop"), 0) {
+		t.Fatal("no Loop state")
+	}
+	sc := p.NewScratch()
+	var prev []geom.Transform
+	var moved float64
+	for i := 0; i < 120; i++ {
+		a.Tick(1.0 / 30)
+		dt, dq := a.RootMotion()
+		for _, v := range []float32{dt.X, dt.Y, dt.Z, dq.X, dq.Y, dq.Z, dq.W} {
+			if v != v || math.IsInf(float64(v), 0) {
+				t.Fatalf("root motion not finite: %v %v", dt, dq)
+			}
+		}
+		pose := make([]geom.Transform, skel.Len())
+		p.Pose(a, sc, pose)
+		for j, x := range pose {
+			if q := x.R; q.X != q.X || math.Abs(float64(q.Dot(q))-1) > 1e-3 {
+				t.Fatalf("tick %d joint %d: rotation %v", i, j, q)
+			}
+			if prev != nil {
+				moved = math.Max(moved, geom.AngleBetween(x.R, prev[j].R))
+			}
+		}
+		prev = pose
+	}
+	if moved < 1e-3 {
+		t.Error("the dance does not move the avatar")
+	}
+	pose := make([]geom.Transform, skel.Len())
+	if n := testing.AllocsPerRun(50, func() { a.Tick(1.0 / 30); p.Pose(a, sc, pose) }); n != 0 {
+		t.Errorf("%v allocs per humanoid tick and pose", n)
 	}
 }

@@ -659,3 +659,26 @@ func GUIDString(g [16]byte) string {
 	}
 	return string(b[:])
 }
+
+// External returns the file a PPtr's m_FileID refers to: 0 is this file
+// (ok with a nil External), i > 0 is Externals[i-1].
+func (f *File) External(fileID int32) (*External, bool) {
+	if fileID == 0 {
+		return nil, true
+	}
+	if fileID < 0 || int(fileID) > len(f.Externals) {
+		return nil, false
+	}
+	return &f.Externals[fileID-1], true
+}
+
+// ObjectsOfClass returns the objects of the given class id, in file order.
+func (f *File) ObjectsOfClass(classID int32) []*Object {
+	var out []*Object
+	for i := range f.Objects {
+		if f.Objects[i].ClassID == classID {
+			out = append(out, &f.Objects[i])
+		}
+	}
+	return out
+}

@@ -45,12 +45,17 @@ func TestOpenPlayerLevelReadsMetadata(t *testing.T) {
 	if f.Externals[1].GUID[8] != 0x0e {
 		t.Errorf("external 1 GUID %x", f.Externals[1].GUID)
 	}
-	counts := map[int32]int{}
-	for i := range f.Objects {
-		counts[f.Objects[i].ClassID]++
+	if g, tr, s := len(f.ObjectsOfClass(1)), len(f.ObjectsOfClass(4)), len(f.ObjectsOfClass(137)); g != 42 || tr != 42 || s != 3 {
+		t.Errorf("%d GameObjects, %d Transforms, %d SkinnedMeshRenderers; want 42, 42, 3", g, tr, s)
 	}
-	if counts[1] != 42 || counts[4] != 42 || counts[137] != 3 {
-		t.Errorf("class counts %v, want 42 GameObjects, 42 Transforms, 3 SkinnedMeshRenderers", counts)
+	if e, ok := f.External(2); !ok || e.Path != "Library/unity default resources" {
+		t.Errorf("External(2) = %v, %v", e, ok)
+	}
+	if e, ok := f.External(0); !ok || e != nil {
+		t.Errorf("External(0) = %v, %v; want this file", e, ok)
+	}
+	if _, ok := f.External(3); ok {
+		t.Error("External(3) found")
 	}
 	o, ok := f.Object(2)
 	if !ok || o.ClassID != 1 {

@@ -178,6 +178,14 @@ func human(h *typetree.Value) (*model.Human, string, error) {
 	if err := checkIndexes(hm.RightHand, n); err != nil {
 		return nil, "m_RightHand", err
 	}
+	// An absent hand keeps a table of -1s in the data; the model leaves it
+	// empty.
+	if !hm.HasLeftHand {
+		hm.LeftHand = nil
+	}
+	if !hm.HasRightHand {
+		hm.RightHand = nil
+	}
 	hm.BoneMass = floats(h.Field("m_HumanBoneMass"))
 	return hm, "", nil
 }

@@ -37,8 +37,10 @@ func (f *File) Clip() (*model.Clip, error) {
 //
 // Start and Stop are m_AnimationClipSettings' m_StartTime and m_StopTime,
 // except for legacy clips, whose length is their keys' time range (their
-// muscle settings keep the defaults). m_OrientationOffsetY stays in
-// degrees, as the editor writes it.
+// muscle settings keep the defaults). The loop settings are copied as
+// written (the compiled clips of the corpus hold the same values);
+// StartAtOrigin, which the editor does not store, is taken as the opposite
+// of KeepOriginalPositionXZ (inferred from the corpus, where both agree).
 func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 	d := f.dec(doc)
 	b := doc.Body
@@ -131,6 +133,9 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 		OrientationOffsetY:      d.f32(st, "m_OrientationOffsetY"),
 		Level:                   d.f32(st, "m_Level"),
 	}
+	// The editor has no start-at-origin setting; every compiled clip of the
+	// corpus (KeepOriginalPositionXZ all off) has it on (inferred rule).
+	c.Settings.StartAtOrigin = !c.Settings.KeepOriginalPositionXZ
 	if c.Legacy {
 		c.Start, c.Stop = keyRange(c)
 	}

@@ -135,7 +135,8 @@ func parseBytes(src []byte, name string) (*File, error) {
 			d.Root = n
 		}
 		d.Body = d.Root
-		if d.Type != "" || d.ClassID != 0 {
+		if d.Type != "" {
+			d.Type = ""
 			if d.Root.Kind == Mapping && len(d.Root.Keys) == 1 {
 				d.Type, d.Body = d.Root.Keys[0], d.Root.Values[0]
 			}
@@ -177,9 +178,7 @@ func (p *parser) header(d *Document, i int) error {
 			return p.errf(i, "unexpected %q in document header", fl)
 		}
 	}
-	if d.ClassID != 0 {
-		d.Type = "?" // marks a headed document; replaced by the root key
-	}
+	d.Type = "?" // marks a headed document; replaced by the root key
 	p.pos = end
 	return nil
 }

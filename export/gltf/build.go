@@ -53,6 +53,7 @@ func Document(s *Scene) (*qg.Document, error) {
 		morphCount: map[int]int{},
 		timesCache: map[timesKey]int{},
 	}
+	b.buf = make([]byte, 0, estimateSize(s))
 	if err := b.nodes(); err != nil {
 		return nil, err
 	}
@@ -191,12 +192,18 @@ func (b *builder) align() {
 	}
 }
 
-// view appends data as a buffer view.
-func (b *builder) view(data []byte, target qg.Target) int {
+// grow aligns the buffer and extends it by n bytes, returning the new
+// bytes' offset (for writing a view in place).
+func (b *builder) grow(n int) int {
 	b.align()
 	off := len(b.buf)
-	b.buf = append(b.buf, data...)
-	b.doc.BufferViews = append(b.doc.BufferViews, &qg.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(data), Target: target})
+	b.buf = append(b.buf, make([]byte, n)...)
+	return off
+}
+
+// addView records the buffer's bytes from off to its end as a view.
+func (b *builder) addView(off int, target qg.Target) int {
+	b.doc.BufferViews = append(b.doc.BufferViews, &qg.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(b.buf) - off, Target: target})
 	return len(b.doc.BufferViews) - 1
 }
 
@@ -204,12 +211,13 @@ func (b *builder) view(data []byte, target qg.Target) int {
 // min/max when asked (positions and animation inputs require them).
 func (b *builder) floats(v []float32, typ qg.AccessorType, target qg.Target, minmax bool) int {
 	comps := typ.Components()
-	data := make([]byte, 4*len(v))
+	off := b.grow(4 * len(v))
+	data := b.buf[off:]
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(x))
 	}
 	acc := &qg.Accessor{
-		BufferView:    qg.Index(b.view(data, target)),
+		BufferView:    qg.Index(b.addView(off, target)),
 		ComponentType: qg.ComponentFloat,
 		Type:          typ,
 		Count:         len(v) / comps,
@@ -232,7 +240,8 @@ func (b *builder) floats(v []float32, typ qg.AccessorType, target qg.Target, min
 
 // uints adds an accessor of unsigned integers stored in size bytes each.
 func (b *builder) uints(v []uint32, size int, typ qg.AccessorType, target qg.Target) int {
-	data := make([]byte, size*len(v))
+	off := b.grow(size * len(v))
+	data := b.buf[off:]
 	ct := qg.ComponentUint
 	for i, x := range v {
 		switch size {
@@ -251,10 +260,35 @@ func (b *builder) uints(v []uint32, size int, typ qg.AccessorType, target qg.Tar
 		ct = qg.ComponentUshort
 	}
 	b.doc.Accessors = append(b.doc.Accessors, &qg.Accessor{
-		BufferView:    qg.Index(b.view(data, target)),
+		BufferView:    qg.Index(b.addView(off, target)),
 		ComponentType: ct,
 		Type:          typ,
 		Count:         len(v) / typ.Components(),
 	})
 	return len(b.doc.Accessors) - 1
+}
+
+// estimateSize guesses the binary buffer's size, so that it is allocated
+// once for typical scenes.
+func estimateSize(s *Scene) int {
+	n := 0
+	for _, mi := range s.Meshes {
+		m := mi.Mesh
+		if m == nil {
+			continue
+		}
+		per := 12 + 12 + 16 + 16 + 16 + 20
+		for k := range m.UV {
+			if m.UV[k] != nil {
+				per += 8
+			}
+		}
+		n += m.VertexCount*per + 4*len(m.Indices) + 64*len(m.BindPoses) + 12*m.VertexCount*len(m.BlendShapes)
+	}
+	for _, a := range s.Animations {
+		for _, t := range a.Tracks {
+			n += 4*len(t.Values) + 4*len(t.Times)/8
+		}
+	}
+	return n + n/8
 }

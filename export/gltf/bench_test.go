@@ -1,0 +1,62 @@
+package gltf
+
+import (
+	"io"
+	"testing"
+)
+
+// largestScene returns the corpus rig with the most mesh vertices.
+func largestScene(b *testing.B) corpusScene {
+	var best corpusScene
+	most := -1
+	for _, c := range corpusScenes(b) {
+		n := 0
+		for _, m := range c.scene.Meshes {
+			n += m.Mesh.VertexCount
+		}
+		if n > most {
+			best, most = c, n
+		}
+	}
+	b.Logf("%s: %d nodes, %d meshes, %d vertices", best.id, len(best.scene.Rig.Nodes), len(best.scene.Meshes), most)
+	return best
+}
+
+// BenchmarkExportLargestRig measures writing the corpus rig with the most
+// vertices (its meshes decoded beforehand) as .glb.
+func BenchmarkExportLargestRig(b *testing.B) {
+	c := largestScene(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := WriteGLB(io.Discard, c.scene); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExportAnimatedRig measures writing the corpus rig with the most
+// animation keys (clips sampled beforehand) as .glb.
+func BenchmarkExportAnimatedRig(b *testing.B) {
+	var best corpusScene
+	most := -1
+	for _, c := range corpusScenes(b) {
+		n := 0
+		for _, a := range c.scene.Animations {
+			for _, t := range a.Tracks {
+				n += len(t.Values)
+			}
+		}
+		if n > most {
+			best, most = c, n
+		}
+	}
+	b.Logf("%s: %d animations, %d key values", best.id, len(best.scene.Animations), most)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := WriteGLB(io.Discard, best.scene); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -28,7 +28,7 @@ type corpusController struct {
 
 // loadController decodes the controller called name in the corpus file rel,
 // and the clips it names from the same file.
-func loadController(t *testing.T, rel, name string) *corpusController {
+func loadController(t testing.TB, rel, name string) *corpusController {
 	t.Helper()
 	ct, err := assets.Open(corpustest.Path(t, rel), assets.Options{})
 	if err != nil {
@@ -470,4 +470,33 @@ func TestDanceControllerPosesItsAvatar(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { a.Tick(1.0 / 30); p.Pose(a, sc, pose) }); n != 0 {
 		t.Errorf("%v allocs per humanoid tick and pose", n)
 	}
+}
+
+// BenchmarkCrowdExampleEnemy ticks 1,000 ExampleEnemyAnimator instances (3
+// layers, any-state transitions on a shared trigger) at 60 Hz, each walking,
+// attacking and stopping on its own schedule.
+func BenchmarkCrowdExampleEnemy(b *testing.B) {
+	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
+	d, err := animator.Compile(cc.c, animator.TableFromModel(cc.clips))
+	if err != nil {
+		b.Fatal(err)
+	}
+	drv := animator.NewDriver(60)
+	for i := 0; i < 1000; i++ {
+		drv.Animators = append(drv.Animators, animator.NewAnimator(d))
+	}
+	trig := []int{d.Param("startWalk"), d.Param("swingAttack"), d.Param("stopWalk")}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, a := range drv.Animators {
+			if (i+j)%90 == 0 {
+				a.SetTrigger(trig[(i+j)/90%3])
+			}
+		}
+		drv.StepOnce()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/animator-tick")
+	b.ReportMetric(float64(drv.Animators[0].StateBytes()), "B/animator")
 }

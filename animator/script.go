@@ -171,3 +171,18 @@ func record(a *Animator, t float64) Record {
 	r.RootMotion = RootRecord{T: [3]float32{dt.X, dt.Y, dt.Z}, R: [4]float32{dq.X, dq.Y, dq.Z, dq.W}}
 	return r
 }
+
+// RunScript runs a JSON script (see Script) on a fresh Animator of c, whose
+// clips (parallel to c.Clips, nil where unknown) give state lengths,
+// looping and events, at rate Hz: the command line's entry point.
+func RunScript(c *model.Controller, clips []*model.Clip, script []byte, rate float64) ([]Record, error) {
+	s, err := ParseScript(script)
+	if err != nil {
+		return nil, err
+	}
+	a, err := New(c, TableFromModel(clips))
+	if err != nil {
+		return nil, err
+	}
+	return Run(a, s, rate)
+}

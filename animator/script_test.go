@@ -217,3 +217,22 @@ func BenchmarkCrowd(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/animator-tick")
 	b.ReportMetric(float64(drv.Animators[0].StateBytes()), "B/animator")
 }
+
+func TestRunScriptMatchesRun(t *testing.T) {
+	b := locomotion()
+	clips := make([]*model.Clip, len(b.clips.Lengths))
+	for i, n := range b.clips.Lengths {
+		clips[i] = &model.Clip{Stop: n, Settings: model.LoopSettings{LoopTime: b.clips.Loop[i]}, Events: b.clips.Events[i]}
+	}
+	recs, err := RunScript(b.c, clips, []byte(testScript), 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(recs)
+	if want := runJSON(t, locomotion()); !bytes.Equal(got, want) {
+		t.Error("RunScript over model clips differs from Run over the same lengths")
+	}
+	if _, err := RunScript(b.c, clips, []byte(`{"duration":`), 60); err == nil {
+		t.Error("accepted a broken script")
+	}
+}

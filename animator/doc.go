@@ -1,10 +1,56 @@
 // Package animator runs animator controllers and direct clip playback
 // without Unity: blend-tree weights, per-instance state machines over a
 // shared compiled controller (parameters, transitions, interruption, layers,
-// events, root motion), a Player for code-driven crossfades, a fixed-step
-// driver for crowds, and a script runner for the command line.
+// events, root motion), a Poser that turns layers into a skeleton pose, a
+// Player for code-driven crossfades, a fixed-step Driver for crowds, and a
+// script runner for the command line.
 //
-// The controller (*model.Controller) and everything compiled from it are
-// shared and never written; an Animator holds only its own small state, so
-// thousands of instances can play one controller. Tick allocates nothing.
+// The controller (*model.Controller) and the Definition compiled from it
+// are shared and never written; an Animator holds only its own small state
+// (parameter values and per layer two state slots, a frozen interrupted
+// blend and the transition's progress), so thousands of instances can play
+// one controller. Tick allocates nothing.
+//
+// # Semantics
+//
+// Where the spec or Unity's manual states a rule it is followed: blend
+// weights (1D, direct normalised only above a sum of 1, cartesian gradient
+// bands, polar gradient bands for both directional kinds), state time
+// (speed × speed parameter, cycle offset as a fraction of the clip, a
+// blend tree's length the weighted length of its clips), destinations
+// (below 30,000 a state, 30,000+n selector n, 0xFFFFFFFF nothing), exit
+// times (below 1 checked on every loop, from 1 once), fixed or normalised
+// durations, offsets, interruption sources with ordered interruption,
+// Can Transition To Self, synced layers and their Timing option. Choices
+// made where the engine's behaviour has not been measured:
+//
+//   - A tick advances every state first, then evaluates transitions on the
+//     times reached (an exit time is crossed when it lies in (before, now],
+//     or at the start of a state just entered); at most one transition per
+//     layer fires per tick, any-state transitions first (also during a
+//     transition), then the current state's, or during a transition those
+//     its interruption source allows. A destination starts at its offset at
+//     the end of the tick that fired it.
+//   - A trigger stays set until a transition uses it; triggers used in a
+//     tick are cleared when the tick ends, so every layer sees a trigger set
+//     before the tick (ExampleEnemyAnimator's KillEnemy drives three
+//     layers' any-state transitions at once).
+//   - A transition with neither conditions nor exit time never fires; a
+//     selector with no passing transition leads to the machine's default
+//     state; a state with no clip is one second long.
+//   - An interrupted transition's blend is frozen (up to four states; more
+//     drop the lightest) and is the new transition's source; the state whose
+//     transition interrupted becomes the current state.
+//   - Events fire for clips of weight > 0 in (before, now] of their clip
+//     time (a state just entered includes its start); a looping clip's event
+//     at its length counts as at 0; at most four loops are scanned per tick.
+//   - Negative or NaN direct blend values play nothing. The base layer plays
+//     at weight 1 whatever its stored weight.
+//   - Not done: humanoid body masks and mirroring (Contribution reports
+//     Mirror; the Poser does not apply it), IK passes, state machine
+//     behaviours.
+//
+// Results are bit-identical for the same inputs on the same build and
+// platform (no maps are iterated, no goroutines, float32 arithmetic);
+// compilers that fuse multiply-adds may differ across architectures.
 package animator

@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math/rand"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -23,22 +24,49 @@ func benchClip(b *testing.B, joints, keysMul int) (*Clip, *Skeleton) {
 	return c, sk
 }
 
-func perJoint(b *testing.B, joints int) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(joints), "ns/joint")
+// measure runs body b.N times on one locked OS thread and reports, besides
+// wall time, the thread's CPU time per op and per unit ("cpu-ns/<unit>"):
+// on a machine shared with other jobs wall time includes waiting for a
+// core, CPU time does not.
+func measure(b *testing.B, units int, unit string, body func(i int)) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := threadCPU()
+	for i := 0; i < b.N; i++ {
+		body(i)
+	}
+	cpu := threadCPU() - c0
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/float64(units), "ns/"+unit)
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu)/n, "cpu-ns/op")
+		b.ReportMetric(float64(cpu)/n/float64(units), "cpu-ns/"+unit)
+	}
 }
 
 // forward plays at 60 Hz, looping.
 func forward(b *testing.B, c *Clip, sk *Skeleton) {
 	dst := make([]geom.Transform, sk.Len())
 	t := float32(0)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	measure(b, sk.Len(), "joint", func(int) {
 		c.Sample(t, dst)
 		t, _ = c.Advance(t, 1.0/60, model.WrapLoop)
+	})
+}
+
+// seek samples at random times (from a table, so the generator is not
+// measured).
+func seek(b *testing.B, c *Clip, sk *Skeleton) {
+	dst := make([]geom.Transform, sk.Len())
+	ts := make([]float32, 4096)
+	rng := rand.New(rand.NewSource(1))
+	for i := range ts {
+		ts[i] = rng.Float32() * c.Duration()
 	}
-	b.StopTimer()
-	perJoint(b, sk.Len())
+	measure(b, sk.Len(), "joint", func(i int) { c.Sample(ts[i&4095], dst) })
 }
 
 // BenchmarkSampleForward80 is forward playback at 60 Hz of an 80-joint
@@ -46,6 +74,28 @@ func forward(b *testing.B, c *Clip, sk *Skeleton) {
 func BenchmarkSampleForward80(b *testing.B) {
 	c, sk := benchClip(b, 80, 1)
 	forward(b, c, sk)
+}
+
+// BenchmarkSampleForward80Reduced is forward playback of the 80-joint clip
+// after keyframe reduction kept 70% of each curve's keys at random: every
+// curve has its own key times, so each channel does its own key lookup.
+func BenchmarkSampleForward80Reduced(b *testing.B) {
+	sk := chainSkeleton(80)
+	c, err := Bake(synthClipKeep(sk, 30, 4, 1, 7, 0.7), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleRandomSeek80Reduced is random seeking on that clip.
+func BenchmarkSampleRandomSeek80Reduced(b *testing.B) {
+	sk := chainSkeleton(80)
+	c, err := Bake(synthClipKeep(sk, 30, 4, 1, 7, 0.7), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seek(b, c, sk)
 }
 
 // BenchmarkSampleForward67 is the same on 67 joints (ozz-animation's
@@ -59,19 +109,7 @@ func BenchmarkSampleForward67(b *testing.B) {
 // compare with BenchmarkSampleForward80 (the index makes them equal).
 func BenchmarkSampleRandomSeek80(b *testing.B) {
 	c, sk := benchClip(b, 80, 1)
-	dst := make([]geom.Transform, sk.Len())
-	ts := make([]float32, 4096)
-	rng := rand.New(rand.NewSource(1))
-	for i := range ts {
-		ts[i] = rng.Float32() * c.Duration()
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c.Sample(ts[i&4095], dst)
-	}
-	b.StopTimer()
-	perJoint(b, sk.Len())
+	seek(b, c, sk)
 }
 
 // BenchmarkSampleForward80Keys30x is BenchmarkSampleForward80 with 30
@@ -84,19 +122,7 @@ func BenchmarkSampleForward80Keys30x(b *testing.B) {
 // BenchmarkSampleRandomSeek80Keys30x is random seeking on 30× the keys.
 func BenchmarkSampleRandomSeek80Keys30x(b *testing.B) {
 	c, sk := benchClip(b, 80, 30)
-	dst := make([]geom.Transform, sk.Len())
-	ts := make([]float32, 4096)
-	rng := rand.New(rand.NewSource(1))
-	for i := range ts {
-		ts[i] = rng.Float32() * c.Duration()
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c.Sample(ts[i&4095], dst)
-	}
-	b.StopTimer()
-	perJoint(b, sk.Len())
+	seek(b, c, sk)
 }
 
 // character is the whole per-instance playback state: which clip and when.
@@ -123,18 +149,14 @@ func BenchmarkCrowd1000(b *testing.B) {
 		crowd[i] = character{t: rng.Float32() * 2, clip: uint32(i % 4)}
 	}
 	pose := make([]geom.Transform, sk.Len()) // each character's pose goes to its skinning, then is reused
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	measure(b, len(crowd), "character", func(int) {
 		for k := range crowd {
 			ch := &crowd[k]
 			c := clips[ch.clip]
 			c.Sample(ch.t, pose)
 			ch.t, _ = c.Advance(ch.t, 1.0/60, model.WrapLoop)
 		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(crowd)), "ns/character")
+	})
 	b.ReportMetric(float64(unsafe.Sizeof(character{})), "state-bytes/character")
 }
 

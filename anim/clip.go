@@ -135,7 +135,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	}
 	cl.duration = cl.length
 	if cl.duration <= 0 {
-		cl.duration = 1 / 60
+		cl.duration = 1.0 / 60
 		if r := c.SampleRate; r > 0 && finite32(1/r) {
 			cl.duration = 1 / r
 		}
@@ -503,4 +503,45 @@ func (c *Clip) SampleRoot(t float32) geom.Transform {
 	}
 	c.rootPose.eval(c.curveTime(t), poseFloats(tr[:]))
 	return tr[0]
+}
+
+// Stats describes a baked clip's layout, for reports and benchmarks.
+type Stats struct {
+	Joints          int // joints the clip drives (TrackCount)
+	CubicChannels   int // animated channels stored as cubic segments
+	Timelines       int // distinct key-time sets they share (one lookup each per sample)
+	IndexedLines    int // timelines with a key index (more than 8 keys)
+	DenseChannels   int // channels stored as samples
+	PackedRotations int // dense rotations stored as PackedQuat samples
+	EulerJoints     int // joints rotated by animated Euler angles
+	FloatTracks     int // non-Transform tracks
+	Bytes           int // approximate size of the sampled data
+}
+
+// Stats returns the clip's layout statistics (pose and float tracks).
+func (c *Clip) Stats() Stats {
+	st := Stats{Joints: c.tracks, EulerJoints: len(c.pose.euler), FloatTracks: len(c.floatTargets)}
+	for _, s := range []*curveSet{&c.pose.set, &c.floats} {
+		st.CubicChannels += len(s.slots)
+		st.Timelines += len(s.lines)
+		for _, l := range s.lines {
+			if l.idxOff >= 0 {
+				st.IndexedLines++
+			}
+		}
+		st.CubicChannels += len(s.solos)
+		st.Timelines += len(s.solos)
+		for _, so := range s.solos {
+			if so.idxOff >= 0 {
+				st.IndexedLines++
+			}
+		}
+		st.Bytes += int(unsafe.Sizeof(soloKey{}))*len(s.recs) + int(unsafe.Sizeof(solo{}))*len(s.solos)
+		st.DenseChannels += len(s.dense)
+		st.PackedRotations += len(s.pquat)
+		st.Bytes += 4*(len(s.base)+len(s.slots)+len(s.times)+len(s.index)+len(s.dsamp)) + 16*len(s.coefs) +
+			8*len(s.qsamp) + int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseChan{}))*len(s.dense) +
+			int(unsafe.Sizeof(packedChan{}))*len(s.pquat)
+	}
+	return st
 }

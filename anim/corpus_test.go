@@ -164,23 +164,17 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 	t.Logf("worst rotation error %.3g° (%s); translation/scale %.3g (%s); floats %.3g", worstRot, worstRotAt, worstRel, worstRelAt, worstFloat)
 }
 
-// BenchmarkSampleLongestCorpusClip is forward playback at 60 Hz of the
-// corpus clip with the most key data, in ns per joint.
-func BenchmarkSampleLongestCorpusClip(b *testing.B) {
+// corpusBench bakes the corpus clip that scores highest and plays it
+// forward at 60 Hz, reporting per driven channel (animated cubic, dense and
+// packed channels) and per joint.
+func corpusBench(b *testing.B, score func(*model.Clip) int) {
 	dir, ok := corpustest.Lookup()
 	if !ok {
 		b.Skip("no corpus")
 	}
-	clips := loadCorpusClips(b, dir)
 	var best *model.Clip
-	size := func(c *model.Clip) (n int) {
-		for i := range c.Curves {
-			n += len(c.Curves[i].Segments) + len(c.Curves[i].Samples) + len(c.Curves[i].Keys)
-		}
-		return n
-	}
-	for _, cc := range clips {
-		if best == nil || size(cc.clip) > size(best) {
+	for _, cc := range loadCorpusClips(b, dir) {
+		if best == nil || score(cc.clip) > score(best) {
 			best = cc.clip
 		}
 	}
@@ -195,19 +189,41 @@ func BenchmarkSampleLongestCorpusClip(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	st := c.Stats()
+	chans := st.CubicChannels + st.DenseChannels + 4*st.PackedRotations
 	dst := make([]geom.Transform, s.Len())
 	fl := make([]float32, len(c.FloatTargets()))
 	tm := float32(0)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	anim.Measure(b, chans, "channel", func(int) {
 		c.Sample(tm, dst)
 		c.SampleFloats(tm, fl)
 		tm, _ = c.Advance(tm, 1.0/60, model.WrapLoop)
-	}
-	b.StopTimer()
+	})
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(s.Len()), "ns/joint")
-	b.ReportMetric(float64(len(c.FloatTargets())), "float-tracks")
-	b.ReportMetric(float64(s.Len()), "joints")
-	b.Logf("clip %q: %d joints, %d float tracks, %.2f s, %d keys", best.Name, s.Len(), len(c.FloatTargets()), c.Duration(), size(best))
+	b.Logf("clip %q: %.2f s, %d joints, %+v", best.Name, c.Duration(), s.Len(), st)
+}
+
+func keyCount(c *model.Clip) (n int) {
+	for i := range c.Curves {
+		n += len(c.Curves[i].Segments) + len(c.Curves[i].Samples) + len(c.Curves[i].Keys)
+	}
+	return n
+}
+
+// BenchmarkSampleLongestCorpusClip plays the corpus clip with the most key
+// data (segments, samples and keys).
+func BenchmarkSampleLongestCorpusClip(b *testing.B) { corpusBench(b, keyCount) }
+
+// BenchmarkSampleWidestCorpusClip plays the corpus clip driving the most
+// joints (Transform channels), ties broken by key data.
+func BenchmarkSampleWidestCorpusClip(b *testing.B) {
+	corpusBench(b, func(c *model.Clip) int {
+		n := 0
+		for i := range c.Curves {
+			if c.Curves[i].Target.ClassID == model.ClassTransform {
+				n++
+			}
+		}
+		return n<<32 | keyCount(c)
+	})
 }

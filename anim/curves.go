@@ -20,13 +20,34 @@ type curveSet struct {
 
 	lines []timeline
 	slots []int32      // channel slots, grouped by timeline
-	times []float32    // key times, per timeline
+	times []float32    // key times, per timeline, each followed by the sentinel
 	index []int32      // uniform-slice key index, per long timeline
 	coefs [][4]float32 // per timeline: key-major blocks of its channels
 	dense []denseChan  // dense channels
 	dsamp []float32    // their samples
 	pquat []packedChan // dense rotations packed as PackedQuat
 	qsamp []PackedQuat // their samples
+
+	solos []solo    // cubic channels alone on their timeline
+	recs  []soloKey // their keys, each channel's followed by the sentinel
+}
+
+// solo is a cubic channel with a timeline of its own (no infinity
+// mapping), laid out for the shortest path: its keys carry their time
+// next to their coefficients.
+type solo struct {
+	first, invSlot float32
+	slot           int32
+	n              int32 // keys (recs[rec:rec+n+1] with the sentinel)
+	idxOff         int32 // index[idxOff:idxOff+n], or -1: binary search
+	rec            int32
+}
+
+// soloKey is one key of a solo channel: from T on the value is
+// ((C[0]·dt + C[1])·dt + C[2])·dt + C[3], dt = t - T.
+type soloKey struct {
+	T float32
+	C [4]float32
 }
 
 // timeline is one set of key times shared by some cubic channels.
@@ -58,6 +79,10 @@ type packedChan struct {
 	begin, rate float32
 }
 
+// sentinel follows every timeline's last key: NaN, so "has the next key
+// started by t" is false for any t, even +Inf, and a walk always stops.
+func sentinel() float32 { return math.Float32frombits(0x7fc00000) }
+
 // indexMinKeys is the smallest timeline that gets a key index; shorter ones
 // binary-search.
 const indexMinKeys = 9
@@ -81,6 +106,41 @@ func (s *curveSet) eval(t float32, out []float32) {
 			c := &block[j]
 			out[sl] = ((c[0]*dt+c[1])*dt+c[2])*dt + c[3]
 		}
+	}
+	for i := range s.solos {
+		so := &s.solos[i]
+		n := int(so.n)
+		recs := s.recs[so.rec : int(so.rec)+n+1]
+		var k int
+		if so.idxOff >= 0 {
+			f := (t - so.first) * so.invSlot
+			if !(f > 0) {
+				f = 0
+			}
+			k = int(s.index[int(so.idxOff)+min(int(min(f, float32(n-1))), n-1)])
+			k += step(recs[k+1].T, t)
+			k += step(recs[k+1].T, t)
+			for recs[k+1].T <= t {
+				k++
+			}
+		} else {
+			lo, hi := 0, n
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if recs[m].T <= t {
+					lo = m + 1
+				} else {
+					hi = m
+				}
+			}
+			k = max(lo-1, 0)
+		}
+		r := &recs[k]
+		dt := t - r.T
+		if dt < 0 {
+			dt = 0
+		}
+		out[so.slot] = ((r.C[0]*dt+r.C[1])*dt+r.C[2])*dt + r.C[3]
 	}
 	for i := range s.dense {
 		d := &s.dense[i]
@@ -130,8 +190,8 @@ func evalDense(samples []float32, begin, rate, t float32) float32 {
 // find returns the key of ln in force at t and the time since it (never
 // negative: before the first key the first key's value holds).
 func (s *curveSet) find(ln *timeline, t float32) (int, float32) {
-	times := s.times[ln.timeOff : ln.timeOff+ln.n]
-	n := len(times)
+	n := int(ln.n)
+	times := s.times[ln.timeOff : int(ln.timeOff)+n+1] // with the sentinel
 	var k int
 	if ln.idxOff < 0 {
 		lo, hi := 0, n
@@ -149,7 +209,12 @@ func (s *curveSet) find(ln *timeline, t float32) (int, float32) {
 		}
 	} else {
 		k = int(s.index[int(ln.idxOff)+ln.slotOf(t)])
-		for k+1 < n && times[k+1] <= t {
+		// On average about one key starts in a slice: two steps the
+		// compiler makes branch-free (conditional moves), then a loop
+		// that rarely runs. The sentinel ends every walk.
+		k += step(times[k+1], t)
+		k += step(times[k+1], t)
+		for times[k+1] <= t {
 			k++
 		}
 	}
@@ -158,6 +223,17 @@ func (s *curveSet) find(ln *timeline, t float32) (int, float32) {
 		dt = 0
 	}
 	return k, dt
+}
+
+// step is 1 when a key at time kt has started by t, else 0, computed
+// without a branch (a data-dependent branch here mispredicts about half
+// the time).
+func step(kt, t float32) int {
+	var i int
+	if kt <= t {
+		i = 1
+	}
+	return i
 }
 
 // slotOf maps a time to its uniform slice of the timeline (0..n-1). It is
@@ -299,7 +375,7 @@ func bakeKeys(keys []model.Keyframe, pre, post model.Infinity) (scalar, error) {
 	n := len(keys)
 	for i := 0; i+1 < n; i++ {
 		k0, k1 := &keys[i], &keys[i+1]
-		if math.IsNaN(float64(k0.Time)) || k1.Time < k0.Time {
+		if !(k1.Time >= k0.Time) { // also NaN
 			return scalar{}, fmt.Errorf("key %d at time %g is out of order", i+1, k1.Time)
 		}
 		dt := k1.Time - k0.Time
@@ -340,9 +416,11 @@ func hermite(v0, v1, m0, m1, dt float64) [4]float32 {
 }
 
 // bakeWeighted appends cubic pieces fitting the weighted (Bezier) segment
-// from k0 to k1, doubling the pieces until every piece is within 1e-6 of the
-// segment's value span of the exact curve (model.EvalKeys) at three interior
-// points, up to 1024 pieces.
+// from k0 to k1: each piece is the Hermite cubic of the exact value and
+// slope at its ends, and a piece is halved until it is within 1e-6 of the
+// segment's value span of the exact curve (model.EvalKeys) at three
+// interior points, to at most maxWeightedPieces pieces per segment
+// (bounding the work and memory a file's keys can ask for).
 func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
 	pair := []model.Keyframe{k0, k1}
 	exact := func(t float64) float64 {
@@ -360,41 +438,56 @@ func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
 		y0: float64(k0.Value), y1: float64(k0.Value) + w0*dt*float64(k0.OutSlope),
 		y2: float64(k1.Value) - w1*dt*float64(k1.InSlope), y3: float64(k1.Value)}
 	tol := 1e-6 * math.Max(1e-3, math.Max(math.Abs(bz.y0-bz.y3), math.Max(math.Abs(bz.y1-bz.y0), math.Abs(bz.y2-bz.y3))))
-	var pieces [][4]float32
-	var starts []float32
-	for m := 1; m <= 1024; m *= 2 {
-		pieces, starts = pieces[:0], starts[:0]
-		ok := true
-		h := dt / float64(m)
-		for j := 0; j < m; j++ {
-			a, b := float64(j)/float64(m), float64(j+1)/float64(m)
-			va, sa := bz.at(a, dt)
-			vb, sb := bz.at(b, dt)
-			if j == 0 {
-				va = bz.y0
-			}
-			if j == m-1 {
-				vb = bz.y3
-			}
-			c := hermite(va, vb, sa, sb, h)
-			for _, f := range [...]float64{0.25, 0.5, 0.75} {
-				x := f * h
-				got := ((float64(c[0])*x+float64(c[1]))*x+float64(c[2]))*x + float64(c[3])
-				if math.Abs(got-exact(t0+(a+f/float64(m))*dt)) > tol {
-					ok = false
-				}
-			}
-			pieces = append(pieces, c)
-			starts = append(starts, float32(t0+a*dt))
-		}
-		if ok {
-			break
-		}
+	limit := maxWeightedPieces
+	if math.IsNaN(tol) || math.IsInf(tol, 0) || !(w0 >= 0 && w0 <= 1 && w1 >= 0 && w1 <= 1) {
+		limit = 1 // no meaningful fit to refine: one piece
 	}
-	for j := range pieces {
-		s.add(starts[j], pieces[j])
+	type piece struct {
+		a, b   float64 // normalised times
+		va, sa float64 // value and slope at a
+		vb, sb float64 // at b
+	}
+	at := func(x float64) (float64, float64) {
+		v, sl := bz.at(x, dt)
+		if x == 0 {
+			v = bz.y0
+		} else if x == 1 {
+			v = bz.y3
+		}
+		return v, sl
+	}
+	va, sa := at(0)
+	vb, sb := at(1)
+	todo := []piece{{0, 1, va, sa, vb, sb}} // a stack, latest first
+	pieces := 1
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		h := (p.b - p.a) * dt
+		c := hermite(p.va, p.vb, p.sa, p.sb, h)
+		ok := true
+		for _, f := range [...]float64{0.25, 0.5, 0.75} {
+			x := f * h
+			got := ((float64(c[0])*x+float64(c[1]))*x+float64(c[2]))*x + float64(c[3])
+			if !(math.Abs(got-exact(t0+(p.a+f*(p.b-p.a))*dt)) <= tol) {
+				ok = false
+				break
+			}
+		}
+		if !ok && pieces < limit {
+			m := (p.a + p.b) / 2
+			vm, sm := at(m)
+			pieces++
+			todo = append(todo, piece{m, p.b, vm, sm, p.vb, p.sb}, piece{p.a, m, p.va, p.sa, vm, sm})
+			continue
+		}
+		s.add(float32(t0+p.a*dt), c)
 	}
 }
+
+// maxWeightedPieces is the most cubic pieces one weighted key segment is
+// resampled into.
+const maxWeightedPieces = 256
 
 // bezier is a weighted key segment: control points (0,y0) (x1,y1) (x2,y2)
 // (1,y3) in normalised time.
@@ -505,6 +598,18 @@ func (b *setBuilder) build() curveSet {
 	s := curveSet{base: b.base, dense: b.dense, dsamp: b.dsamp, pquat: b.pquat, qsamp: b.qsamp}
 	for _, p := range b.pend {
 		n := len(p.s.times)
+		if len(p.slots) == 1 && !p.s.wrap {
+			so := solo{slot: p.slots[0], n: int32(n), idxOff: -1, rec: int32(len(s.recs)), first: p.s.times[0]}
+			for k, tm := range p.s.times {
+				s.recs = append(s.recs, soloKey{T: tm, C: p.coefs[0][k]})
+			}
+			s.recs = append(s.recs, soloKey{T: sentinel()})
+			if idx, inv, ok := buildIndex(p.s.times, len(s.index), &s.index); ok {
+				so.idxOff, so.invSlot = int32(idx), inv
+			}
+			s.solos = append(s.solos, so)
+			continue
+		}
 		ln := timeline{
 			timeOff: int32(len(s.times)), n: int32(n), idxOff: -1,
 			slot0: int32(len(s.slots)), nch: int32(len(p.slots)),
@@ -513,25 +618,45 @@ func (b *setBuilder) build() curveSet {
 			wrap: p.s.wrap, pre: p.s.pre, post: p.s.post,
 		}
 		s.times = append(s.times, p.s.times...)
+		s.times = append(s.times, sentinel())
 		s.slots = append(s.slots, p.slots...)
 		for k := 0; k < n; k++ {
 			for j := range p.slots {
 				s.coefs = append(s.coefs, p.coefs[j][k])
 			}
 		}
-		if inv := float32(n) / (ln.last - ln.first); n >= indexMinKeys && inv > 0 && finite32(inv) {
-			ln.invSlot = inv
-			ln.idxOff = int32(len(s.index))
-			times := p.s.times
-			j := 0
-			for sl := 0; sl < n; sl++ {
-				for j+1 < n && ln.slotOf(times[j+1]) < sl {
-					j++
-				}
-				s.index = append(s.index, int32(j))
-			}
+		if idx, inv, ok := buildIndex(p.s.times, len(s.index), &s.index); ok {
+			ln.idxOff, ln.invSlot = int32(idx), inv
 		}
 		s.lines = append(s.lines, ln)
 	}
 	return s
+}
+
+// buildIndex appends the key index of a timeline of at least indexMinKeys
+// keys to *index (at offset off) and returns its offset and slices per
+// second; ok is false when the timeline binary-searches instead.
+//
+// The timeline's span is cut into n uniform slices (n keys); entry s names
+// the last key whose own slice is before s. Since slotOf is monotone, every
+// time in slice s is at or after that key, so walking forward from it finds
+// the key in force, and with keys spread evenly the walk is about one step.
+func buildIndex(times []float32, off int, index *[]int32) (int, float32, bool) {
+	n := len(times)
+	if n < indexMinKeys {
+		return 0, 0, false
+	}
+	inv := float32(n) / (times[n-1] - times[0])
+	if !(inv > 0) || !finite32(inv) {
+		return 0, 0, false
+	}
+	ln := timeline{first: times[0], invSlot: inv, n: int32(n)}
+	j := 0
+	for sl := 0; sl < n; sl++ {
+		for j+1 < n && ln.slotOf(times[j+1]) < sl {
+			j++
+		}
+		*index = append(*index, int32(j))
+	}
+	return off, inv, true
 }

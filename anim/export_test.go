@@ -5,4 +5,5 @@ package anim
 var (
 	CompareClip = compareClip
 	AngleDeg    = angleDeg
+	Measure     = measure
 )

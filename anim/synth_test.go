@@ -63,7 +63,26 @@ func streamedCurve(f func(float64) float64, fps, seconds float64) []model.Segmen
 // seconds, with keysMul times the keys; scale is constant. Rotations are
 // smooth random wobbles.
 func synthClip(sk *Skeleton, fps float64, seconds float64, keysMul int, seed int64) *model.Clip {
+	return synthClipKeep(sk, fps, seconds, keysMul, seed, 1)
+}
+
+// synthClipKeep is synthClip with each animated curve keeping only a random
+// fraction keep of its keys (as keyframe reduction leaves them), so curves
+// no longer share key times.
+func synthClipKeep(sk *Skeleton, fps float64, seconds float64, keysMul int, seed int64, keep float64) *model.Clip {
 	rng := rand.New(rand.NewSource(seed))
+	thin := func(segs []model.Segment) []model.Segment {
+		if keep >= 1 {
+			return segs
+		}
+		out := segs[:2]
+		for _, g := range segs[2:] {
+			if rng.Float64() < keep {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
 	c := &model.Clip{Name: "synth", SampleRate: float32(fps), Start: 0, Stop: float32(seconds), WrapMode: model.WrapLoop}
 	rate := fps * float64(keysMul)
 	for j := 1; j < sk.Len(); j++ {
@@ -79,12 +98,12 @@ func synthClip(sk *Skeleton, fps float64, seconds float64, keysMul int, seed int
 		for k := 0; k < 4; k++ {
 			k := k
 			c.Curves = append(c.Curves, model.Curve{Target: tgt(p, model.PropRotation, k), Kind: model.CurveStreamed,
-				Segments: streamedCurve(func(t float64) float64 { return float64(comps[k](q(t))) }, rate, seconds)})
+				Segments: thin(streamedCurve(func(t float64) float64 { return float64(comps[k](q(t))) }, rate, seconds))})
 		}
 		for k := 0; k < 3; k++ {
 			amp, off := rng.Float64(), rng.Float64()
 			c.Curves = append(c.Curves, model.Curve{Target: tgt(p, model.PropPosition, k), Kind: model.CurveStreamed,
-				Segments: streamedCurve(func(t float64) float64 { return off + amp*math.Sin(ph+3*t) }, rate, seconds)})
+				Segments: thin(streamedCurve(func(t float64) float64 { return off + amp*math.Sin(ph+3*t) }, rate, seconds))})
 		}
 		for k := 0; k < 3; k++ {
 			c.Curves = append(c.Curves, model.Curve{Target: tgt(p, model.PropScale, k), Kind: model.CurveConstant, Value: 1})

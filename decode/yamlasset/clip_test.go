@@ -2,6 +2,7 @@ package yamlasset
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,5 +182,138 @@ func TestClipReportsWhatItCannotRead(t *testing.T) {
 				t.Errorf("error %v is not ErrNoObject", err)
 			}
 		})
+	}
+}
+
+// A legacy clip with the kinds the corpus lacks: Euler curves with their
+// rotation order, object curves, a script property with weighted keys, and
+// events.
+const syntheticLegacyClip = `%YAML 1.1
+%TAG !u! tag:unity3d.com,2011:
+--- !u!74 &7400000
+AnimationClip:
+  m_Name: Synth
+  serializedVersion: 7
+  m_Legacy: 1
+  m_RotationCurves: []
+  m_CompressedRotationCurves: []
+  m_EulerCurves:
+  - curve:
+      serializedVersion: 2
+      m_Curve:
+      - serializedVersion: 3
+        time: 0.5
+        value: {x: 10, y: 20, z: 30}
+        inSlope: {x: 0, y: 0, z: 0}
+        outSlope: {x: Infinity, y: 1, z: 2}
+        tangentMode: 0
+        weightedMode: 0
+        inWeight: {x: 0.33333334, y: 0.33333334, z: 0.33333334}
+        outWeight: {x: 0.33333334, y: 0.33333334, z: 0.33333334}
+      - serializedVersion: 3
+        time: 2
+        value: {x: 11, y: 21, z: 31}
+        inSlope: {x: 0, y: 0, z: 0}
+        outSlope: {x: 0, y: 0, z: 0}
+      m_PreInfinity: 1
+      m_PostInfinity: 0
+      m_RotationOrder: 2
+    path: Root/Arm
+  m_PositionCurves: []
+  m_ScaleCurves: []
+  m_FloatCurves:
+  - curve:
+      serializedVersion: 2
+      m_Curve:
+      - serializedVersion: 3
+        time: 0
+        value: 1
+        inSlope: 0
+        outSlope: 0
+        tangentMode: 0
+        weightedMode: 3
+        inWeight: 0.1
+        outWeight: 0.9
+      m_PreInfinity: 2
+      m_PostInfinity: 2
+      m_RotationOrder: 4
+    attribute: speed
+    path: Root
+    classID: 114
+    script: {fileID: 11500000, guid: 0123456789abcdef0123456789abcdef, type: 3}
+  m_PPtrCurves:
+  - curve:
+    - time: 0
+      value: {fileID: 2100000, guid: fedcba9876543210fedcba9876543210, type: 2}
+    - time: 1.5
+      value: {fileID: 0}
+    attribute: m_Materials.Array.data[0]
+    path: Root/Mesh
+    classID: 137
+    script: {fileID: 0}
+  m_SampleRate: 60
+  m_WrapMode: 4
+  m_AnimationClipSettings:
+    m_StartTime: 0
+    m_StopTime: 1
+  m_EditorCurves: []
+  m_Events:
+  - time: 1.25
+    functionName: Step
+    data: left
+    objectReferenceParameter: {fileID: 0}
+    floatParameter: 0.5
+    intParameter: 3
+    messageOptions: 1
+`
+
+func TestSyntheticLegacyClip(t *testing.T) {
+	f, err := Parse(strings.NewReader(syntheticLegacyClip), "synth.anim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Clip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Legacy || c.Humanoid || c.SampleRate != 60 || c.WrapMode != model.WrapPingPong || len(c.Curves) != 4 {
+		t.Fatalf("clip %+v", c)
+	}
+	// A legacy clip lasts over its keys, not its muscle settings.
+	if c.Start != 0 || c.Stop != 2 {
+		t.Errorf("start %v stop %v", c.Start, c.Stop)
+	}
+	x := c.Curves[0]
+	if x.Target.Transform != model.PropEuler || x.Target.Property != "localEulerAnglesRaw.x" || x.Target.RotationOrder != 2 ||
+		x.Target.Path != "Root/Arm" || x.PreInfinity != model.InfinityLoop || x.PostInfinity != model.InfinityPingPong {
+		t.Errorf("euler x %+v", x)
+	}
+	if !math.IsInf(float64(x.Keys[0].OutSlope), 1) || c.Curves[2].Keys[1].Value != 31 {
+		t.Errorf("keys %+v / %+v", x.Keys, c.Curves[2].Keys)
+	}
+	// Keys without weights get the unweighted third.
+	if x.Keys[1].InWeight != 1.0/3 {
+		t.Errorf("default weight %v", x.Keys[1].InWeight)
+	}
+	s := c.Curves[3]
+	if s.Target.ClassID != 114 || s.Target.Attribute != model.PathHash("speed") || s.Target.Script.PathID != 11500000 || s.Target.Script.FileID != 1 {
+		t.Errorf("script curve target %+v", s.Target)
+	}
+	if k := s.Keys[0]; k.WeightedMode != model.WeightedIn|model.WeightedOut || k.InWeight != 0.1 || k.OutWeight != 0.9 {
+		t.Errorf("weighted key %+v", k)
+	}
+	if len(c.ObjectCurves) != 1 {
+		t.Fatalf("%d object curves", len(c.ObjectCurves))
+	}
+	oc := c.ObjectCurves[0]
+	if oc.Target.Property != "m_Materials.Array.data[0]" || len(oc.Keys) != 2 || oc.Keys[0].Object.PathID != 2100000 ||
+		oc.Keys[0].Object.FileID != 2 || !oc.Keys[1].Object.IsNull() || oc.Keys[1].Time != 1.5 {
+		t.Errorf("object curve %+v", oc)
+	}
+	if len(c.Events) != 1 || c.Events[0] != (model.Event{Time: 1.25, Function: "Step", Data: "left", Float: 0.5, Int: 3, MessageOptions: 1}) {
+		t.Errorf("events %+v", c.Events)
+	}
+	if g := f.GUIDs(); len(g) != 2 || g[0] != "0123456789abcdef0123456789abcdef" {
+		t.Errorf("GUIDs %v", g)
 	}
 }

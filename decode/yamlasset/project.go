@@ -1,0 +1,88 @@
+package yamlasset
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mecanim/mecanim/model"
+)
+
+// Clips converts every AnimationClip of the file (a .anim holds one; other
+// assets can hold several), in file order.
+func (f *File) Clips() ([]*model.Clip, error) {
+	var out []*model.Clip
+	for _, d := range f.Docs {
+		if d.ClassID == model.ClassAnimationClip || d.Type == "AnimationClip" {
+			c, err := f.ClipOf(d)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// GUIDIndex maps the GUIDs of the assets below dir to their paths, read
+// from each asset's .meta file ("guid: ..." near its top), so references by
+// guid (a controller's motions, an Animator's controller) can be followed
+// in a Unity project folder.
+func GUIDIndex(dir string) (map[string]string, error) {
+	idx := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".meta") {
+			return err
+		}
+		if g := metaGUID(p); g != "" {
+			idx[g] = strings.TrimSuffix(p, ".meta")
+		}
+		return nil
+	})
+	return idx, err
+}
+
+// metaGUID reads the guid line of a .meta file ("" if none in its first
+// lines).
+func metaGUID(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for i := 0; i < 8 && sc.Scan(); i++ {
+		if g, ok := strings.CutPrefix(sc.Text(), "guid:"); ok {
+			return strings.TrimSpace(g)
+		}
+	}
+	return ""
+}
+
+// ClipsFromProject returns a lookup for ResolveClips that reads the .anim
+// assets a GUIDIndex names (each file read once; nil for a key it cannot
+// resolve or read).
+func ClipsFromProject(index map[string]string) func(key string) *model.Clip {
+	cache := map[string]*model.Clip{}
+	return func(key string) *model.Clip {
+		guid, _, ok := strings.Cut(key, ":")
+		if !ok {
+			return nil
+		}
+		path, ok := index[guid]
+		if !ok || !strings.HasSuffix(path, ".anim") {
+			return nil
+		}
+		if c, seen := cache[path]; seen {
+			return c
+		}
+		var c *model.Clip
+		if f, err := ParseFile(path); err == nil {
+			c, _ = f.Clip()
+		}
+		cache[path] = c
+		return c
+	}
+}

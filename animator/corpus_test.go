@@ -294,39 +294,7 @@ func TestOdinStatueLoops(t *testing.T) {
 // states end somewhere else than the start.
 func TestExampleEnemyPosesItsRig(t *testing.T) {
 	cc := loadController(t, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
-	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rig *model.Rig
-	for _, r := range rigs {
-		if r.Animator != nil && r.Animator.Controller.PathID == cc.id {
-			rig = r
-		}
-	}
-	if rig == nil {
-		t.Fatal("no rig plays the controller")
-	}
-	skel, err := anim.SkeletonFromRig(rig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	baked := make(animator.AnimClips, len(cc.clips))
-	pcs := make([]animator.PoseClip, len(cc.clips))
-	for i, c := range cc.clips {
-		if c == nil {
-			continue
-		}
-		if baked[i], err = anim.Bake(c, skel); err != nil {
-			t.Fatal(err)
-		}
-		// Each clip also animates one object that is not in the rig (a path
-		// hash no node has: 10 channels), which is left out.
-		if n := baked[i].UnresolvedChannels(); n > 10 || baked[i].TrackCount() == 0 {
-			t.Errorf("clip %q: %d channels miss the rig, %d tracks bind", c.Name, n, baked[i].TrackCount())
-		}
-		pcs[i] = baked[i]
-	}
+	skel, baked, pcs := enemyRig(t, cc)
 	d, err := animator.Compile(cc.c, baked)
 	if err != nil {
 		t.Fatal(err)
@@ -499,4 +467,110 @@ func BenchmarkCrowdExampleEnemy(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/animator-tick")
 	b.ReportMetric(float64(drv.Animators[0].StateBytes()), "B/animator")
+}
+
+// enemyRig bakes the enemy controller's clips onto the rig of the Animator
+// that plays it.
+func enemyRig(t testing.TB, cc *corpusController) (*anim.Skeleton, animator.AnimClips, []animator.PoseClip) {
+	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rig *model.Rig
+	for _, r := range rigs {
+		if r.Animator != nil && r.Animator.Controller.PathID == cc.id {
+			rig = r
+		}
+	}
+	if rig == nil {
+		t.Fatal("no rig plays the controller")
+	}
+	skel, err := anim.SkeletonFromRig(rig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	baked := make(animator.AnimClips, len(cc.clips))
+	pcs := make([]animator.PoseClip, len(cc.clips))
+	for i, c := range cc.clips {
+		if c == nil {
+			continue
+		}
+		if baked[i], err = anim.Bake(c, skel); err != nil {
+			t.Fatal(err)
+		}
+		// Each clip also animates one object that is not in the rig (a path
+		// hash no node has: 10 channels), which is left out.
+		if n := baked[i].UnresolvedChannels(); n > 10 || baked[i].TrackCount() == 0 {
+			t.Errorf("clip %q: %d channels miss the rig, %d tracks bind", c.Name, n, baked[i].TrackCount())
+		}
+		pcs[i] = baked[i]
+	}
+	return skel, baked, pcs
+}
+
+// BenchmarkPoseExampleEnemy ticks and poses 100 enemies (32 joints, three
+// layers: base override plus two additive) per iteration.
+func BenchmarkPoseExampleEnemy(b *testing.B) {
+	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
+	skel, baked, pcs := enemyRig(b, cc)
+	d, err := animator.Compile(cc.c, baked)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := animator.NewPoser(d, skel, pcs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var as []*animator.Animator
+	for i := 0; i < 100; i++ {
+		a := animator.NewAnimator(d)
+		a.SetTrigger(d.Param("startWalk"))
+		a.Tick(float32(i) / 60)
+		as = append(as, a)
+	}
+	sc := p.NewScratch()
+	pose := make([]geom.Transform, skel.Len())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, a := range as {
+			a.Tick(1.0 / 60)
+			p.Pose(a, sc, pose)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/animator-tick+pose")
+}
+
+// BenchmarkPlayerExampleEnemy ticks and poses 100 Players crossfading
+// between the enemy's clips with continuous extrapolation.
+func BenchmarkPlayerExampleEnemy(b *testing.B) {
+	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
+	skel, baked, _ := enemyRig(b, cc)
+	var clips []*animator.PlayerClip
+	for _, c := range baked {
+		if c != nil {
+			clips = append(clips, &animator.PlayerClip{Clip: c, Extrapolation: animator.ExtrapolateContinuous})
+		}
+	}
+	var ps []*animator.Player
+	for i := 0; i < 100; i++ {
+		p := animator.NewPlayer(skel)
+		p.Play(clips[i%len(clips)], 0)
+		ps = append(ps, p)
+	}
+	pose := make([]geom.Transform, skel.Len())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, p := range ps {
+			if (i+j)%30 == 0 {
+				p.Play(clips[(i+j)/30%len(clips)], 0.1)
+			}
+			p.Tick(1.0 / 60)
+			p.Pose(pose)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/player-tick+pose")
 }

@@ -22,9 +22,6 @@ var ErrMalformed = errors.New("malformed data")
 // ErrMissingField is wrapped when a field the converter needs is absent.
 var ErrMissingField = errors.New("missing field")
 
-// ErrUnsupported is wrapped for data this package knowingly does not decode.
-var ErrUnsupported = errors.New("unsupported")
-
 // Error says which object and which field a conversion failed on.
 type Error struct {
 	Class  string // "AnimationClip", "Avatar", ...

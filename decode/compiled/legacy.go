@@ -12,6 +12,8 @@ import (
 // legacyClip reads the keyframed curves of a legacy clip. Each vector
 // curve becomes one model curve per component; the keyframe's weightedMode
 // (Unity 2018.1+) applies to every component, its weights per component.
+// Compressed rotation curves (m_CompressedRotationCurves, keyframe
+// compression) are unpacked into rotation curves after the others.
 func legacyClip(v *typetree.Value, c *model.Clip) (string, error) {
 	kinds := []struct {
 		field string
@@ -90,8 +92,23 @@ func legacyClip(v *typetree.Value, c *model.Clip) (string, error) {
 		}
 		c.ObjectCurves = append(c.ObjectCurves, oc)
 	}
-	if n := v.Field("m_CompressedRotationCurves").Len(); n > 0 {
-		return "m_CompressedRotationCurves", errf(ErrUnsupported, "%d compressed rotation curves", n)
+	for i, e := range v.Field("m_CompressedRotationCurves").Elems() {
+		path := e.Field("m_Path").Str()
+		curves, err := compressedRotationCurve(&e)
+		if err != nil {
+			return fmt.Sprintf("m_CompressedRotationCurves[%d]", i), err
+		}
+		for comp := range curves {
+			cv := curves[comp]
+			cv.Target = model.Target{
+				Path: path, PathHash: model.PathHash(path), PathKnown: true,
+				ClassID: model.ClassTransform, Attribute: uint32(model.PropRotation), Transform: model.PropRotation,
+				Component: comp, Property: model.TransformPropertyName(model.PropRotation, comp),
+			}
+			span(cv.Keys)
+			c.Curves = append(c.Curves, cv)
+			c.Stats.Keyframed++
+		}
 	}
 	// A legacy clip's muscle clip is a default (0 to 1 s); its length is
 	// the span of its keys.

@@ -634,17 +634,23 @@ func crossings(ev []model.Event, n float64, loop bool, u0, u1 float64, fresh boo
 	}
 	for i := 0; i <= int(k1-k0); i++ {
 		k := k0 + float64(i)
-		for i := range ev {
-			t := float64(ev[i].Time)
-			if t >= n {
-				t = 0
-			}
-			if t < 0 {
-				continue
-			}
-			x := k*n + t
-			if (x > a0 || fresh && x >= a0) && x <= a1 {
-				add(&ev[i])
+		// Events at the end of the previous cycle come first, then this
+		// cycle's in time order.
+		for pass := 0; pass < 2; pass++ {
+			for i := range ev {
+				t := float64(ev[i].Time)
+				if end := t >= n; end != (pass == 0) {
+					continue
+				} else if end {
+					t = 0
+				}
+				if t < 0 {
+					continue
+				}
+				x := k*n + t
+				if (x > a0 || fresh && x >= a0) && x <= a1 {
+					add(&ev[i])
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package animator
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -636,5 +637,92 @@ func TestSyncedTimingBalancesLengths(t *testing.T) {
 	a.Tick(0.5)
 	if li := a.Layer(0); li.NormalizedTime != 0.5 {
 		t.Errorf("without timing: %v, want 0.5", li.NormalizedTime)
+	}
+}
+
+func TestExitCrossed(t *testing.T) {
+	tests := []struct {
+		name      string
+		prev, now float32
+		fresh     bool
+		exit      float32
+		want      bool
+	}{
+		{"crossed in this step", 0.7, 0.8, false, 0.75, true},
+		{"reached exactly", 0.7, 0.75, false, 0.75, true},
+		{"left exactly is not crossed again", 0.75, 0.8, false, 0.75, false},
+		{"a state just entered at the exit time crosses it", 0.75, 0.8, true, 0.75, true},
+		{"below 1 recurs on later loops", 2.7, 2.8, false, 0.75, true},
+		{"from 1 does not recur", 2.9, 3.1, false, 2.95, true},
+		{"from 1 only once", 3.9, 4.1, false, 2.95, false},
+		{"not yet", 0.1, 0.2, false, 0.75, false},
+		{"backwards never crosses", 0.8, 0.7, false, 0.75, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := slot{prev: tc.prev, nt: tc.now, fresh: tc.fresh}
+			if got := exitCrossed(&s, tc.exit); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestEventCrossings(t *testing.T) {
+	ev := []model.Event{{Time: 0}, {Time: 0.5}, {Time: 1}}
+	tests := []struct {
+		name   string
+		loop   bool
+		u0, u1 float64
+		fresh  bool
+		want   []float32
+	}{
+		{"a step reports events after its start up to its end", false, 0.25, 0.5, false, []float32{0.5}},
+		{"a state just entered reports its start", false, 0, 0.25, true, []float32{0}},
+		{"a clamped clip reports its end once", false, 0.9, 1.3, false, []float32{1}},
+		{"past the end of a clamped clip nothing more", false, 1.3, 1.6, false, nil},
+		{"a loop wraps onto its start (its end first)", true, 0.9, 1.1, false, []float32{1, 0}},
+		{"two loops in one step in time order", true, 0.4, 2.4, false, []float32{0.5, 1, 0, 0.5, 1, 0}},
+		{"backwards reports the span too", false, 0.6, 0.4, false, []float32{0.5}},
+		{"non-finite times report nothing", true, math.Inf(-1), 1, false, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []float32
+			crossings(ev, 1, tc.loop, tc.u0, tc.u1, tc.fresh, func(e *model.Event) { got = append(got, e.Time) })
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDefinitionIsSharedSafely runs animators of one Definition on several
+// goroutines (meaningful under -race).
+func TestDefinitionIsSharedSafely(t *testing.T) {
+	b := locomotion()
+	d, err := Compile(b.c, b.clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			a := NewAnimator(d)
+			a.SetFloat(0, 1.5)
+			for i := 0; i < 300; i++ {
+				if i%50 == 0 {
+					a.SetTrigger(2)
+				}
+				a.Tick(1.0 / 60)
+			}
+			done <- fmt.Sprintf("%+v", a.Layer(0))
+		}()
+	}
+	first := <-done
+	for g := 1; g < 4; g++ {
+		if got := <-done; got != first {
+			t.Errorf("goroutines disagree: %s vs %s", got, first)
+		}
 	}
 }

@@ -30,6 +30,12 @@ func (k Kind) String() string {
 // bytes, not copied) and read through the bulk accessors (Float32s, Uint32s,
 // Bytes …) or element by element with Index.
 //
+// Unity wraps every array in a node of its own (vector, map, set,
+// staticvector → Array → size, data); the value of such a field is the
+// array itself, so v.Field("m_Component").Len() counts the components and
+// Index(i) is element i (for a map, a pair struct with "first" and
+// "second"). A string field is a string, not an array of char.
+//
 // All methods accept a nil *Value (a missing field) and then return zero
 // values, so lookups chain: v.Path("m_MuscleClip", "m_Clip").Field("data").Len().
 // Use Lookup or Has when a missing field must be told from a zero one.

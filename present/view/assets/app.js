@@ -1,0 +1,567 @@
+// mecanim view: lists the clips and controllers the server was given, plays
+// a clip's precomputed frames locally, or runs a controller on the server
+// and draws the pose it returns. Plain JavaScript and WebGL 1, no libraries.
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const query = new URLSearchParams(location.search);
+  const body = document.body;
+
+  // ---- errors and status, written into the DOM for people and tests ----
+  let errorCount = 0;
+  function report(msg) {
+    errorCount++;
+    body.dataset.errors = String(errorCount);
+    $('errors').textContent += msg + '\n';
+    console.error(msg);
+  }
+  window.addEventListener('error', (e) => report('error: ' + (e.message || e)));
+  window.addEventListener('unhandledrejection', (e) => report('error: ' + (e.reason && e.reason.message ? e.reason.message : e.reason)));
+  function status(s, text) {
+    body.dataset.status = s;
+    $('status').textContent = text || '';
+  }
+
+  // ---- API ----
+  async function getJSON(url) {
+    const r = await fetch(url, { cache: 'no-store' });
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    return j;
+  }
+  async function postJSON(url, v) {
+    const r = await fetch(url, {
+      method: 'POST', cache: 'no-store',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(v),
+    });
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    return j;
+  }
+
+  // ---- matrices (column-major, as WebGL wants them) ----
+  function perspective(fovy, aspect, near, far) {
+    const f = 1 / Math.tan(fovy / 2), nf = 1 / (near - far);
+    return [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) * nf, -1, 0, 0, 2 * far * near * nf, 0];
+  }
+  function sub(a, b) { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
+  function cross(a, b) { return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]; }
+  function dot(a, b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+  function norm(a) { const l = Math.hypot(a[0], a[1], a[2]) || 1; return [a[0] / l, a[1] / l, a[2] / l]; }
+  function lookAt(eye, at, up) {
+    const z = norm(sub(eye, at)), x = norm(cross(up, z)), y = cross(z, x);
+    return [x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0, -dot(x, eye), -dot(y, eye), -dot(z, eye), 1];
+  }
+  function mul(a, b) {
+    const o = new Array(16);
+    for (let c = 0; c < 4; c++) {
+      for (let r = 0; r < 4; r++) {
+        let s = 0;
+        for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+        o[c * 4 + r] = s;
+      }
+    }
+    return o;
+  }
+
+  // ---- WebGL ----
+  const canvas = $('view');
+  const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+  let prog = null, buf = null, aPos = -1, uMVP = null, uColor = null, uSize = null, uRound = null;
+  function compile(type, src) {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, src);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(s));
+    return s;
+  }
+  function initGL() {
+    if (!gl) {
+      body.dataset.gl = 'none';
+      report('WebGL is not available in this browser');
+      return;
+    }
+    prog = gl.createProgram();
+    gl.attachShader(prog, compile(gl.VERTEX_SHADER,
+      'attribute vec3 a_pos; uniform mat4 u_mvp; uniform float u_size;\n' +
+      'void main() { gl_Position = u_mvp * vec4(a_pos, 1.0); gl_PointSize = u_size; }'));
+    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER,
+      'precision mediump float; uniform vec4 u_color; uniform float u_round;\n' +
+      'void main() {\n' +
+      '  if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;\n' +
+      '  gl_FragColor = u_color;\n' +
+      '}'));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(prog));
+    aPos = gl.getAttribLocation(prog, 'a_pos');
+    uMVP = gl.getUniformLocation(prog, 'u_mvp');
+    uColor = gl.getUniformLocation(prog, 'u_color');
+    uSize = gl.getUniformLocation(prog, 'u_size');
+    uRound = gl.getUniformLocation(prog, 'u_round');
+    buf = gl.createBuffer();
+    body.dataset.gl = 'webgl';
+  }
+
+  // ---- camera: orbit around the skeleton's bounds ----
+  const cam = { yaw: 0.5, pitch: 0.3, dist: 3, target: [0, 1, 0], radius: 1, floor: 0 };
+  function fitCamera(b) {
+    if (!b) return;
+    const c = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
+    const r = Math.max(0.05, Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) / 2);
+    cam.target = [-c[0], c[1], c[2]]; // Unity's x mirrored into GL's right-handed frame
+    cam.radius = r;
+    cam.dist = r / Math.sin(Math.PI / 8) * 1.15;
+    cam.floor = b.min[1] <= 0 && b.max[1] >= 0 ? 0 : b.min[1];
+  }
+  function bounds(pos, count) {
+    const b = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+    for (let i = 0; i < count * 3; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        const v = pos[i + k];
+        if (v < b.min[k]) b.min[k] = v;
+        if (v > b.max[k]) b.max[k] = v;
+      }
+    }
+    return isFinite(b.min[0]) ? b : null;
+  }
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY }; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    cam.yaw -= (e.clientX - drag.x) * 0.01;
+    cam.pitch = Math.max(-1.5, Math.min(1.5, cam.pitch + (e.clientY - drag.y) * 0.01));
+    drag = { x: e.clientX, y: e.clientY };
+  });
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    cam.dist *= Math.exp(e.deltaY * 0.001);
+  }, { passive: false });
+
+  // ---- drawing ----
+  let scratch = new Float32Array(0);
+  function upload(arr, n) {
+    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+    gl.bufferData(gl.ARRAY_BUFFER, arr.subarray(0, n), gl.DYNAMIC_DRAW);
+    gl.enableVertexAttribArray(aPos);
+    gl.vertexAttribPointer(aPos, 3, gl.FLOAT, false, 0, 0);
+  }
+  function ensure(n) {
+    if (scratch.length < n) scratch = new Float32Array(n);
+    return scratch;
+  }
+  function draw(pos, parents) {
+    if (!gl || !prog) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.floor(canvas.clientWidth * dpr)), h = Math.max(1, Math.floor(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    gl.viewport(0, 0, w, h);
+    gl.clearColor(0.114, 0.125, 0.145, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST);
+    gl.useProgram(prog);
+    const t = cam.target, cp = Math.cos(cam.pitch);
+    const eye = [t[0] + cam.dist * cp * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch), t[2] + cam.dist * cp * Math.cos(cam.yaw)];
+    const near = Math.max(cam.dist * 0.01, 1e-4), far = cam.dist * 10 + cam.radius * 4;
+    gl.uniformMatrix4fv(uMVP, false, new Float32Array(mul(perspective(Math.PI / 4, w / h, near, far), lookAt(eye, t, [0, 1, 0]))));
+
+    // floor grid
+    const step = Math.pow(10, Math.floor(Math.log10(cam.radius * 2))) / 2, lines = 20;
+    const gx = Math.round(t[0] / step) * step, gz = Math.round(t[2] / step) * step, half = step * lines / 2;
+    const grid = ensure((lines + 1) * 12);
+    let g = 0;
+    for (let i = 0; i <= lines; i++) {
+      const o = -half + i * step;
+      grid.set([gx + o, cam.floor, gz - half, gx + o, cam.floor, gz + half, gx - half, cam.floor, gz + o, gx + half, cam.floor, gz + o], g);
+      g += 12;
+    }
+    upload(grid, g);
+    gl.uniform4f(uColor, 0.25, 0.28, 0.32, 1);
+    gl.uniform1f(uRound, 0);
+    gl.drawArrays(gl.LINES, 0, g / 3);
+    if (!pos) return;
+
+    // bones: a line from each joint to its parent
+    const n = parents.length;
+    const v = ensure(n * 6);
+    let k = 0;
+    for (let j = 0; j < n; j++) {
+      const p = parents[j];
+      if (p < 0) continue;
+      v[k++] = -pos[p * 3]; v[k++] = pos[p * 3 + 1]; v[k++] = pos[p * 3 + 2];
+      v[k++] = -pos[j * 3]; v[k++] = pos[j * 3 + 1]; v[k++] = pos[j * 3 + 2];
+    }
+    upload(v, k);
+    gl.uniform4f(uColor, 1.0, 0.67, 0.3, 1);
+    gl.drawArrays(gl.LINES, 0, k / 3);
+    // joints
+    for (let j = 0; j < n; j++) {
+      v[j * 3] = -pos[j * 3]; v[j * 3 + 1] = pos[j * 3 + 1]; v[j * 3 + 2] = pos[j * 3 + 2];
+    }
+    upload(v, n * 3);
+    gl.uniform4f(uColor, 0.75, 0.88, 1.0, 1);
+    gl.uniform1f(uSize, 5 * dpr);
+    gl.uniform1f(uRound, 1);
+    gl.drawArrays(gl.POINTS, 0, n);
+  }
+
+  // ---- playback state ----
+  const st = {
+    scene: null,
+    mode: null,      // 'clip' or 'controller'
+    clip: null,      // frames of the selected clip
+    ctl: null,       // info of the selected controller
+    pose: null,      // Float32Array of joint positions being drawn
+    parents: [],
+    t: 0,
+    playing: false,
+    speed: 1,
+    loop: true,
+    last: 0,
+    pending: false,  // a controller tick in flight
+    ctlDT: 0,
+    set: {},         // parameter changes to send with the next tick
+    reset: false,
+    token: 0,        // bumps when the selection changes
+  };
+
+  function setPlaying(p) {
+    st.playing = p;
+    $('play').textContent = p ? 'pause' : 'play';
+    if (st.mode) status(p ? 'playing' : 'paused');
+  }
+  function showTime() {
+    if (st.mode === 'clip' && st.clip) {
+      $('time').textContent = st.t.toFixed(3) + ' / ' + st.clip.duration.toFixed(3) + ' s';
+      $('scrub').value = String(st.clip.duration > 0 ? st.t / st.clip.duration : 0);
+    } else if (st.mode === 'controller') {
+      $('time').textContent = st.ctlTime !== undefined ? st.ctlTime.toFixed(3) + ' s' : '';
+    }
+    body.dataset.time = st.t.toFixed(4);
+  }
+
+  function selectItem(list, el) {
+    for (const li of document.querySelectorAll('.list li')) li.classList.remove('selected');
+    if (el) el.classList.add('selected');
+  }
+
+  // clip playback: positions interpolated between the server's frames
+  function clipPose(t) {
+    const c = st.clip, n = c.paths.length * 3;
+    let f = t * c.rate;
+    if (!(f > 0)) f = 0;
+    if (f > c.frames - 1) f = c.frames - 1;
+    const f0 = Math.floor(f), f1 = Math.min(f0 + 1, c.frames - 1), a = f - f0;
+    const p = c.positions, o0 = f0 * n, o1 = f1 * n;
+    if (!st.pose || st.pose.length !== n) st.pose = new Float32Array(n);
+    for (let i = 0; i < n; i++) st.pose[i] = p[o0 + i] * (1 - a) + p[o1 + i] * a;
+    return st.pose;
+  }
+
+  async function loadClip(id, opts) {
+    const token = ++st.token;
+    st.mode = null;
+    setPlaying(false);
+    status('loading', 'loading clip…');
+    const c = st.scene.clips[id];
+    $('title').textContent = c ? c.name : 'clip ' + id;
+    $('on').textContent = '';
+    $('params').hidden = true;
+    $('layers').hidden = true;
+    selectItem('clips', document.querySelector('#clips li[data-id="' + id + '"]'));
+    let f;
+    try {
+      f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + encodeURIComponent($('rig').value));
+    } catch (e) {
+      if (token === st.token) status('error', 'clip ' + (c ? c.name : id) + ': ' + e.message);
+      return;
+    }
+    if (token !== st.token) return;
+    f.positions = new Float32Array(f.positions);
+    st.clip = f;
+    st.parents = f.parents;
+    st.mode = 'clip';
+    st.t = Math.max(0, Math.min(f.duration, (opts && opts.t) || 0));
+    st.loop = f.loop;
+    $('loop').checked = f.loop;
+    $('on').textContent = 'on ' + f.on + (f.humanoid ? ' (humanoid)' : '') + ', ' + f.paths.length + ' joints, ' +
+      f.frames + ' frames at ' + (+f.rate.toFixed(2)) + ' Hz' + (f.nonfinite ? ', ' + f.nonfinite + ' non-finite values' : '');
+    for (const id of ['play', 'scrub']) $(id).disabled = false;
+    $('reset').disabled = true;
+    fitCamera(bounds(f.positions, f.frames * f.paths.length));
+    body.dataset.clip = String(id);
+    body.dataset.joints = String(f.paths.length);
+    setPlaying(!!(opts && opts.autoplay));
+    showTime();
+  }
+
+  async function loadController(id, opts) {
+    const token = ++st.token;
+    st.mode = null;
+    setPlaying(false);
+    status('loading', 'starting controller…');
+    const c = st.scene.controllers[id];
+    $('title').textContent = c ? c.name : 'controller ' + id;
+    selectItem('controllers', document.querySelector('#controllers li[data-id="' + id + '"]'));
+    let info;
+    try {
+      info = await getJSON('api/controller/' + id);
+    } catch (e) {
+      if (token === st.token) status('error', 'controller: ' + e.message);
+      return;
+    }
+    if (token !== st.token) return;
+    st.ctl = info;
+    st.parents = info.parents;
+    st.pose = null;
+    st.set = {};
+    st.reset = true;
+    st.ctlDT = 0;
+    st.mode = 'controller';
+    $('on').textContent = info.paths.length ? 'on ' + info.on + ', ' + info.paths.length + ' joints' : 'no skeleton: states only';
+    if (info.notes.length) $('on').textContent += ' — ' + info.notes.join('; ');
+    $('scrub').disabled = true;
+    $('play').disabled = false;
+    $('reset').disabled = false;
+    buildParams(info.parameters);
+    $('layers').hidden = false;
+    $('layertable').textContent = '';
+    body.dataset.controller = String(id);
+    st.fitted = false;
+    setPlaying(!opts || opts.autoplay !== false);
+  }
+
+  function buildParams(params) {
+    const list = $('paramlist');
+    list.textContent = '';
+    $('params').hidden = params.length === 0;
+    st.paramInputs = [];
+    params.forEach((p, i) => {
+      const row = document.createElement('div');
+      row.className = 'param';
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = p.name;
+      name.title = p.name + ' (' + p.type + ')';
+      row.appendChild(name);
+      let input = null;
+      if (p.type === 'trigger') {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = 'trigger';
+        b.addEventListener('click', () => { st.set[p.name] = true; });
+        row.appendChild(b);
+        input = b;
+      } else if (p.type === 'bool') {
+        input = document.createElement('input');
+        input.type = 'checkbox';
+        input.checked = p.default !== 0;
+        input.addEventListener('change', () => { st.set[p.name] = input.checked; });
+        row.appendChild(input);
+      } else {
+        const range = document.createElement('input');
+        range.type = 'range';
+        const span = Math.max(1, Math.abs(p.default) * 2);
+        range.min = String(-span * (p.type === 'int' ? 5 : 2));
+        range.max = String(span * (p.type === 'int' ? 5 : 2));
+        range.step = p.type === 'int' ? '1' : '0.01';
+        range.value = String(p.default);
+        input = document.createElement('input');
+        input.type = 'number';
+        input.step = p.type === 'int' ? '1' : '0.1';
+        input.value = String(p.default);
+        const send = (v) => {
+          let x = Number(v);
+          if (!isFinite(x)) return;
+          if (p.type === 'int') x = Math.round(x);
+          st.set[p.name] = x;
+        };
+        range.addEventListener('input', () => { input.value = range.value; send(range.value); });
+        input.addEventListener('change', () => { range.value = input.value; send(input.value); });
+        row.appendChild(range);
+        row.appendChild(input);
+        input.range = range;
+      }
+      st.paramInputs[i] = { p, input };
+      list.appendChild(row);
+    });
+  }
+
+  function showControllerState(r) {
+    st.ctlTime = r.time;
+    const rows = [];
+    const table = $('layertable');
+    table.textContent = '';
+    r.layers.forEach((l) => {
+      const tr = document.createElement('tr');
+      const cells = [l.name, l.state + ' ' + l.normalized_time.toFixed(2) + (l.next ? ' → ' + l.next + ' ' + Math.round(l.transition * 100) + '%' : ''), 'w ' + l.weight.toFixed(2)];
+      for (const c of cells) {
+        const td = document.createElement('td');
+        td.textContent = c;
+        tr.appendChild(td);
+      }
+      rows.push(tr);
+      table.appendChild(tr);
+    });
+    (st.paramInputs || []).forEach((pi, i) => {
+      const v = r.params[i];
+      if (v === undefined || document.activeElement === pi.input) return;
+      if (pi.p.type === 'bool') pi.input.checked = v !== 0;
+      else if (pi.p.type === 'trigger') pi.input.classList.toggle('armed', v !== 0);
+      else if (!(pi.p.name in st.set)) { pi.input.value = String(+v.toFixed(4)); pi.input.range.value = String(v); }
+    });
+    body.dataset.states = r.layers.map((l) => l.state).join('|');
+  }
+
+  async function tickController(token) {
+    st.pending = true;
+    const dt = Math.min(st.ctlDT, 1);
+    st.ctlDT -= dt;
+    const req = { dt: dt, set: st.set, reset: st.reset };
+    st.set = {};
+    st.reset = false;
+    try {
+      const r = await postJSON('api/controller/' + st.ctl.id + '/tick', req);
+      if (token !== st.token) return;
+      if (r.positions.length) {
+        st.pose = new Float32Array(r.positions);
+        if (!st.fitted) {
+          fitCamera(bounds(st.pose, st.pose.length / 3));
+          st.fitted = true;
+        }
+      }
+      showControllerState(r);
+      showTime();
+    } catch (e) {
+      if (token === st.token) {
+        setPlaying(false);
+        status('error', 'controller: ' + e.message);
+      }
+    } finally {
+      st.pending = false;
+    }
+  }
+
+  function frame(now) {
+    const dt = st.last ? Math.min((now - st.last) / 1000, 0.25) : 0;
+    st.last = now;
+    try {
+      if (st.mode === 'clip') {
+        const d = st.clip.duration;
+        if (st.playing) {
+          st.t += dt * st.speed;
+          if (st.t > d) {
+            if ($('loop').checked && d > 0) st.t %= d;
+            else { st.t = d; setPlaying(false); }
+          }
+        }
+        draw(clipPose(st.t), st.parents);
+        showTime();
+      } else if (st.mode === 'controller') {
+        if (st.playing) st.ctlDT += dt * st.speed;
+        if (!st.pending && (st.ctlDT > 0 || st.reset || Object.keys(st.set).length || !st.pose)) {
+          st.pending = true;
+          tickController(st.token);
+        }
+        draw(st.pose, st.parents);
+      } else {
+        draw(null, []);
+      }
+    } catch (e) {
+      report('frame: ' + e.message);
+      return; // stop the loop rather than flood the console
+    }
+    requestAnimationFrame(frame);
+  }
+
+  // ---- controls ----
+  $('play').addEventListener('click', () => {
+    if (st.mode === 'clip' && !st.playing && st.t >= st.clip.duration && !$('loop').checked) st.t = 0;
+    setPlaying(!st.playing);
+  });
+  $('reset').addEventListener('click', () => { st.reset = true; st.ctlDT = 0; });
+  $('scrub').addEventListener('input', () => {
+    if (st.mode === 'clip') st.t = Number($('scrub').value) * st.clip.duration;
+  });
+  $('speed').addEventListener('change', () => { st.speed = Number($('speed').value) || 1; });
+  $('rig').addEventListener('change', () => {
+    if (st.mode === 'clip' && st.clip) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.code === 'Space' && e.target === document.body && st.mode) {
+      e.preventDefault();
+      $('play').click();
+    }
+  });
+
+  function listItem(ul, id, name, file, onclick) {
+    const li = document.createElement('li');
+    li.dataset.id = String(id);
+    li.textContent = name || '(unnamed)';
+    const f = document.createElement('span');
+    f.className = 'file';
+    f.textContent = file;
+    li.appendChild(f);
+    li.title = (name || '') + ' — ' + file;
+    li.addEventListener('click', onclick);
+    ul.appendChild(li);
+  }
+
+  async function start() {
+    if (query.get('ui') === '0') body.classList.add('noui');
+    try {
+      initGL();
+    } catch (e) {
+      report(e.message);
+    }
+    const speed = Number(query.get('speed'));
+    if (speed > 0) {
+      st.speed = speed;
+      $('speed').value = String(speed);
+      if ($('speed').value !== String(speed)) {
+        const o = document.createElement('option');
+        o.value = String(speed);
+        o.textContent = speed + '×';
+        $('speed').appendChild(o);
+        $('speed').value = String(speed);
+      }
+    }
+    let scene;
+    try {
+      scene = await getJSON('api/scene');
+    } catch (e) {
+      status('error', 'scene: ' + e.message);
+      report('scene: ' + e.message);
+      return;
+    }
+    st.scene = scene;
+    $('files').textContent = scene.files.join(', ');
+    for (const r of scene.rigs) {
+      const o = document.createElement('option');
+      o.value = String(r.id);
+      o.textContent = r.name + ' (' + r.joints + ' joints)';
+      $('rig').appendChild(o);
+    }
+    for (const c of scene.clips) listItem($('clips'), c.id, c.name, c.file, () => loadClip(c.id, { autoplay: true }));
+    for (const c of scene.controllers) listItem($('controllers'), c.id, c.name, c.file, () => loadController(c.id, { autoplay: true }));
+    if (!scene.clips.length) $('clips').textContent = 'none';
+    if (!scene.controllers.length) $('controllers').textContent = 'none';
+    body.dataset.clips = String(scene.clips.length);
+    body.dataset.controllers = String(scene.controllers.length);
+    status('ready', scene.clips.length + ' clips, ' + scene.controllers.length + ' controllers, ' + scene.rigs.length + ' rigs');
+    requestAnimationFrame(frame);
+
+    const rig = query.get('rig');
+    if (rig !== null && scene.rigs[Number(rig)]) $('rig').value = rig;
+    const autoplay = query.get('autoplay') === '1';
+    const clip = query.get('clip'), ctl = query.get('controller');
+    if (clip !== null && scene.clips[Number(clip)]) {
+      await loadClip(Number(clip), { autoplay, t: Number(query.get('t')) || 0 });
+    } else if (ctl !== null && scene.controllers[Number(ctl)]) {
+      await loadController(Number(ctl), { autoplay });
+    }
+  }
+  start();
+})();

@@ -1,0 +1,304 @@
+package view
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"sync"
+
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/present/playable"
+)
+
+// session is one running controller: its Animator on the server and, when
+// some clip of it plays on a skeleton in the files, the Poser that turns
+// its layers into a pose. One per controller: the viewer has one user.
+type session struct {
+	mu      sync.Mutex
+	ctl     *model.Controller
+	a       *animator.Animator
+	poser   *animator.Poser
+	scratch *animator.PoseScratch
+	skel    *anim.Skeleton
+	on      string
+	local   []geom.Transform
+	world   []geom.Transform
+	notes   []string
+}
+
+// ControllerInfo is what GET /api/controller/{id} answers.
+type ControllerInfo struct {
+	ID         int          `json:"id"`
+	Name       string       `json:"name"`
+	On         string       `json:"on"`
+	Parameters []SceneParam `json:"parameters"`
+	Layers     []string     `json:"layers"`
+	Paths      []string     `json:"paths"`
+	Parents    []int        `json:"parents"`
+	// Notes lists clips that could not be loaded or baked.
+	Notes []string `json:"notes"`
+}
+
+// Tick is the body of POST /api/controller/{id}/tick: parameter changes
+// applied first (numbers for floats and ints, booleans for bools; true
+// sets a trigger), then the controller advances by DT seconds (0 to 1).
+// Reset restarts the controller from its defaults before anything else.
+type Tick struct {
+	Reset bool                       `json:"reset"`
+	Set   map[string]json.RawMessage `json:"set"`
+	DT    float64                    `json:"dt"`
+}
+
+// TickResult is the controller's state after a tick.
+type TickResult struct {
+	Time   float64       `json:"time"`
+	Params []float64     `json:"params"`
+	Layers []LayerResult `json:"layers"`
+	// Positions holds each joint's model-space position (empty without a
+	// skeleton).
+	Positions []float32 `json:"positions"`
+	NonFinite int       `json:"nonfinite,omitempty"`
+}
+
+// LayerResult is one layer's state: Next is "" outside a transition.
+type LayerResult struct {
+	Name           string  `json:"name"`
+	State          string  `json:"state"`
+	NormalizedTime float32 `json:"normalized_time"`
+	Next           string  `json:"next"`
+	Transition     float32 `json:"transition"`
+	Weight         float32 `json:"weight"`
+}
+
+// errBadTick marks a tick request that cannot be applied.
+var errBadTick = errors.New("bad tick")
+
+// Session returns the running controller id, starting it on first use.
+func (s *Server) session(id int) (*session, error) {
+	s.mu.Lock()
+	se, ok := s.sessions[id]
+	s.mu.Unlock()
+	if ok {
+		return se, nil
+	}
+	se, err := s.newSession(s.ctls[id])
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if old, ok := s.sessions[id]; ok {
+		se = old
+	} else {
+		s.sessions[id] = se
+	}
+	s.mu.Unlock()
+	return se, nil
+}
+
+func (s *Server) newSession(o catalog.Object) (*session, error) {
+	ctl, err := s.cat.Controller(o)
+	if err != nil {
+		return nil, err
+	}
+	clips, errs := s.cat.ControllerClips(o, ctl)
+	se := &session{ctl: ctl}
+	for _, err := range errs {
+		se.notes = append(se.notes, err.Error())
+	}
+	a, err := animator.New(ctl, animator.TableFromModel(clips))
+	if err != nil {
+		return nil, err
+	}
+	se.a = a
+	// The rig whose Animator runs this controller, if the files hold it.
+	rigName := ""
+	for _, r := range s.rigs {
+		if r.Animator == nil {
+			continue
+		}
+		if co, ok := s.cat.Resolve(r.File, r.Animator.Controller); ok && co.File == o.File && co.Object.PathID == o.Object.PathID {
+			rigName = r.Name
+			break
+		}
+	}
+	// The first clip that plays decides the skeleton; the others are baked
+	// onto it.
+	var base *playable.Playable
+	for _, c := range clips {
+		if c == nil {
+			continue
+		}
+		p, err := playable.LoadClip(s.cat, c, playable.Options{Animator: rigName})
+		if err == nil {
+			base = p
+			break
+		}
+		se.notes = append(se.notes, err.Error())
+	}
+	if base == nil {
+		se.notes = append(se.notes, "no clip of the controller plays on a skeleton in the files given: states only")
+		return se, nil
+	}
+	pcs := make([]animator.PoseClip, len(clips))
+	for i, c := range clips {
+		if c == nil {
+			continue
+		}
+		switch {
+		case c.Humanoid && base.HumanRig != nil:
+			hc, err := humanoid.Bake(c, base.HumanRig)
+			if err != nil {
+				se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+				continue
+			}
+			pcs[i] = hc
+		case c.Humanoid:
+			se.notes = append(se.notes, fmt.Sprintf("clip %q is humanoid but plays on %s", c.Name, base.On))
+		default:
+			ac, err := anim.Bake(c, base.Skeleton)
+			if err != nil {
+				se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+				continue
+			}
+			pcs[i] = ac
+		}
+	}
+	poser, err := animator.NewPoser(a.Definition(), base.Skeleton, pcs)
+	if err != nil {
+		return nil, err
+	}
+	n := base.Skeleton.Len()
+	se.poser, se.scratch, se.skel, se.on = poser, poser.NewScratch(), base.Skeleton, base.On
+	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
+	return se, nil
+}
+
+func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
+	id, ok := index(r, "id", len(s.ctls))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no such controller")
+		return
+	}
+	se, err := s.session(id)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	info := ControllerInfo{ID: id, Name: se.ctl.Name, On: se.on, Parameters: []SceneParam{}, Layers: []string{},
+		Paths: []string{}, Parents: []int{}, Notes: se.notes}
+	if info.Notes == nil {
+		info.Notes = []string{}
+	}
+	for _, p := range se.ctl.Parameters {
+		info.Parameters = append(info.Parameters, SceneParam{Name: p.Name, Type: paramType(p.Type), Default: finite(p.Default)})
+	}
+	for _, l := range se.ctl.Layers {
+		info.Layers = append(info.Layers, l.Name)
+	}
+	if se.skel != nil {
+		info.Paths, info.Parents = se.skel.Paths, se.skel.Parents
+	}
+	writeJSON(w, info)
+}
+
+func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
+	id, ok := index(r, "id", len(s.ctls))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no such controller")
+		return
+	}
+	var t Tick
+	if !readJSON(w, r, &t) {
+		return
+	}
+	se, err := s.session(id)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	res, err := se.tick(&t)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, res)
+}
+
+// tick applies t and returns the state after it.
+func (se *session) tick(t *Tick) (*TickResult, error) {
+	if math.IsNaN(t.DT) || t.DT < 0 || t.DT > maxTick {
+		return nil, fmt.Errorf("%w: dt must be in [0, %g]", errBadTick, maxTick)
+	}
+	// Decode every value before changing anything, so a bad request
+	// changes nothing.
+	names := make([]string, 0, len(t.Set))
+	vals := map[string]any{}
+	for name, raw := range t.Set {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, fmt.Errorf("%w: parameter %q: %v", errBadTick, name, err)
+		}
+		switch x := v.(type) {
+		case bool:
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nil, fmt.Errorf("%w: parameter %q is not finite", errBadTick, name)
+			}
+		default:
+			return nil, fmt.Errorf("%w: parameter %q must be a number or a boolean", errBadTick, name)
+		}
+		names = append(names, name)
+		vals[name] = v
+	}
+	sort.Strings(names)
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	for _, name := range names {
+		if se.a.Param(name) < 0 {
+			return nil, fmt.Errorf("%w: no parameter %q", errBadTick, name)
+		}
+	}
+	if t.Reset {
+		se.a.Reset()
+	}
+	for _, name := range names {
+		if err := se.a.Set(name, vals[name]); err != nil {
+			return nil, fmt.Errorf("%w: %v", errBadTick, err)
+		}
+	}
+	if t.DT > 0 {
+		se.a.Tick(float32(t.DT))
+	}
+	res := &TickResult{Time: se.a.Time(), Params: make([]float64, len(se.ctl.Parameters)), Layers: []LayerResult{}, Positions: []float32{}}
+	for i := range res.Params {
+		res.Params[i] = finite(se.a.Value(i))
+	}
+	for i := 0; i < se.a.Layers(); i++ {
+		li := se.a.Layer(i)
+		lr := LayerResult{State: se.a.StateName(i, li.State), NormalizedTime: finite32(li.NormalizedTime),
+			Transition: finite32(li.Transition), Weight: finite32(li.Weight)}
+		if i < len(se.ctl.Layers) {
+			lr.Name = se.ctl.Layers[i].Name
+		}
+		if li.InTransition {
+			lr.Next = se.a.StateName(i, li.Next)
+		}
+		res.Layers = append(res.Layers, lr)
+	}
+	if se.poser != nil {
+		se.poser.Pose(se.a, se.scratch, se.local)
+		anim.LocalToModel(se.skel, se.local, se.world)
+		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)
+	}
+	return res, nil
+}
+
+func finite32(x float32) float32 { return float32(finite(float64(x))) }

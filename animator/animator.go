@@ -647,8 +647,10 @@ func crossings(ev []model.Event, n float64, loop bool, u0, u1 float64, fresh boo
 				if t < 0 {
 					continue
 				}
+				// An end event never fires as a state starts: the cycle it
+				// ends has not played.
 				x := k*n + t
-				if (x > a0 || fresh && x >= a0) && x <= a1 {
+				if (x > a0 || fresh && pass == 1 && x >= a0) && x <= a1 {
 					add(&ev[i])
 				}
 			}

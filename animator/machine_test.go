@@ -685,6 +685,7 @@ func TestEventCrossings(t *testing.T) {
 		{"two loops in one step in time order", true, 0.4, 2.4, false, []float32{0.5, 1, 0, 0.5, 1, 0}},
 		{"backwards reports the span too", false, 0.6, 0.4, false, []float32{0.5}},
 		{"non-finite times report nothing", true, math.Inf(-1), 1, false, nil},
+		{"a looping state just entered reports its start, not its end", true, 0, 0.25, true, []float32{0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,6 +78,19 @@ func TestBakedSamplingEqualsCurveEvalForEveryForm(t *testing.T) {
 			{Target: tgt(j1, model.PropScale, 0), Kind: model.CurveStreamed, Segments: []model.Segment{
 				{Time: -math.MaxFloat32, C: [4]float32{0, 0, 0, 2}}}},
 		}, 0, 1, 1e-3},
+		{"solos through the grid, before and after their keys", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveStreamed, Segments: []model.Segment{
+				{Time: -math.MaxFloat32, C: [4]float32{0, 0, 0, -3}},
+				{Time: 0.5, C: [4]float32{1, 2, 3, 4}},
+				{Time: 0.7, C: [4]float32{0, -1, 0, 2}},
+				{Time: 0.9, C: [4]float32{0, 0, 0, 5}}}},
+			{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveStreamed, Segments: []model.Segment{
+				{Time: -math.MaxFloat32, C: [4]float32{0, 0, 0, 7}},
+				{Time: 0.25, C: [4]float32{-1, 2, 0, 1}},
+				{Time: 0.7, C: [4]float32{0, 1, 1, 2}}}},
+			{Target: tgt(j2, model.PropPosition, 2), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(5), 24, 1.2)},
+		}, 0, 1.2, 1e-3},
+		{"many solos with unaligned keys (a lookup each)", unalignedCurves(j1, j2), 0, 1.2, 1e-3},
 		{"dense scalar", []model.Curve{
 			{Target: tgt(j2, model.PropPosition, 0), Kind: model.CurveDense, Samples: []float32{0, 1, 4, 9, 16, 25}, DenseBegin: 0.1, DenseRate: 5},
 		}, 0, 1.5, 1e-3},
@@ -223,5 +236,47 @@ func TestSkeletonFromRig(t *testing.T) {
 	}
 	if i, ok := s.IndexHash(model.PathHash("hips")); !ok || i != 1 {
 		t.Fatalf("IndexHash = %d %v", i, ok)
+	}
+}
+
+// unalignedCurves are six translation channels keyed at six different
+// rates, so their key times hardly coincide.
+func unalignedCurves(p1, p2 string) []model.Curve {
+	var out []model.Curve
+	for i, rate := range []float64{17, 19, 23, 29, 31, 37} {
+		p := p1
+		if i >= 3 {
+			p = p2
+		}
+		out = append(out, model.Curve{Target: tgt(p, model.PropPosition, i%3), Kind: model.CurveStreamed,
+			Segments: streamedCurve(wobble(float64(i)), rate, 1.2)})
+	}
+	return out
+}
+
+func TestSolosUseTheGridOnlyWhenItIsSmall(t *testing.T) {
+	sk := chainSkeleton(4)
+	j1, j2 := sk.Paths[1], sk.Paths[2]
+	aligned := []model.Curve{
+		{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(1), 30, 1)},
+		{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(2), 15, 1)},
+		{Target: tgt(j2, model.PropPosition, 2), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(3), 10, 1)},
+	}
+	cases := []struct {
+		name   string
+		curves []model.Curve
+		grid   int
+	}{
+		{"keys on a common frame grid", aligned, 3},
+		{"keys at unrelated rates", unalignedCurves(j1, j2), 0},
+	}
+	for _, k := range cases {
+		c, err := Bake(&model.Clip{Stop: 1.2, Curves: k.curves}, sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := c.Stats(); st.GridChannels != k.grid {
+			t.Errorf("%s: %d channels through the grid, want %d (%+v)", k.name, st.GridChannels, k.grid, st)
+		}
 	}
 }

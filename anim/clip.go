@@ -510,6 +510,7 @@ type Stats struct {
 	Joints          int // joints the clip drives (TrackCount)
 	CubicChannels   int // animated channels stored as cubic segments
 	Timelines       int // distinct key-time sets they share (one lookup each per sample)
+	GridChannels    int // channels of their own timeline found through the clip's grid
 	IndexedLines    int // timelines with a key index (more than 8 keys)
 	DenseChannels   int // channels stored as samples
 	PackedRotations int // dense rotations stored as PackedQuat samples
@@ -529,6 +530,11 @@ func (c *Clip) Stats() Stats {
 				st.IndexedLines++
 			}
 		}
+		if len(s.keymap) > 0 {
+			st.GridChannels += len(s.solos)
+			st.Timelines -= len(s.solos) - 1
+		}
+		st.Bytes += 4*(len(s.grid)+len(s.gridIdx)) + 2*len(s.keymap)
 		st.CubicChannels += len(s.solos)
 		st.Timelines += len(s.solos)
 		for _, so := range s.solos {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/mecanim/mecanim/model"
 )
@@ -30,6 +31,16 @@ type curveSet struct {
 
 	solos []solo    // cubic channels alone on their timeline
 	recs  []soloKey // their keys, each channel's followed by the sentinel
+
+	// When the solos' key times together are few enough (see gridBudget),
+	// they are evaluated through a grid instead of one lookup each: grid
+	// is the sorted union of their key times, found once per sample
+	// (with its own index), and keymap row g names, for every solo, its
+	// key in force from grid[g] until grid[g+1].
+	grid     []float32 // union of the solos' key times, then the sentinel
+	gridLine timeline  // grid's lookup (times in grid, not s.times)
+	gridIdx  []int32   // grid's key index
+	keymap   []uint16  // rows of len(solos) keys: one per grid time, one for before
 }
 
 // solo is a cubic channel with a timeline of its own (no infinity
@@ -107,6 +118,71 @@ func (s *curveSet) eval(t float32, out []float32) {
 			out[sl] = ((c[0]*dt+c[1])*dt+c[2])*dt + c[3]
 		}
 	}
+	if len(s.keymap) > 0 {
+		s.evalGrid(t, out)
+	} else {
+		s.evalSolos(t, out)
+	}
+	for i := range s.dense {
+		d := &s.dense[i]
+		out[d.slot] = evalDense(s.dsamp[d.off:d.off+d.n], d.begin, d.rate, t)
+	}
+	s.evalPacked(t, out)
+}
+
+// evalGrid evaluates the solos through the grid: one lookup, then per
+// solo a read of its key from the grid row and the cubic, without
+// branches.
+func (s *curveSet) evalGrid(t float32, out []float32) {
+	g := s.gridFind(t)
+	ns := len(s.solos)
+	row := s.keymap[g*ns : g*ns+ns]
+	solos := s.solos[:len(row)]
+	recs := s.recs
+	for i, k := range row {
+		so := &solos[i]
+		r := &recs[int(so.rec)+int(k)]
+		dt := t - r.T
+		if dt < 0 {
+			dt = 0
+		}
+		out[so.slot] = ((r.C[0]*dt+r.C[1])*dt+r.C[2])*dt + r.C[3]
+	}
+}
+
+// gridFind returns the keymap row for t: the last grid time at or before
+// t, or the row past the grid's times when t is before them all.
+func (s *curveSet) gridFind(t float32) int {
+	ln := &s.gridLine
+	times := s.grid
+	if !(t >= times[0]) {
+		return int(ln.n)
+	}
+	var k int
+	if ln.idxOff < 0 {
+		n := int(ln.n)
+		lo, hi := 0, n
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if times[m] <= t {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return max(lo-1, 0)
+	}
+	k = int(s.gridIdx[ln.slotOf(t)])
+	k += step(times[k+1], t)
+	k += step(times[k+1], t)
+	for times[k+1] <= t {
+		k++
+	}
+	return k
+}
+
+// evalSolos evaluates each solo with its own lookup.
+func (s *curveSet) evalSolos(t float32, out []float32) {
 	for i := range s.solos {
 		so := &s.solos[i]
 		n := int(so.n)
@@ -142,10 +218,10 @@ func (s *curveSet) eval(t float32, out []float32) {
 		}
 		out[so.slot] = ((r.C[0]*dt+r.C[1])*dt+r.C[2])*dt + r.C[3]
 	}
-	for i := range s.dense {
-		d := &s.dense[i]
-		out[d.slot] = evalDense(s.dsamp[d.off:d.off+d.n], d.begin, d.rate, t)
-	}
+}
+
+// evalPacked evaluates the packed dense rotations.
+func (s *curveSet) evalPacked(t float32, out []float32) {
 	for i := range s.pquat {
 		p := &s.pquat[i]
 		q := s.qsamp[p.off : p.off+p.n]
@@ -630,7 +706,60 @@ func (b *setBuilder) build() curveSet {
 		}
 		s.lines = append(s.lines, ln)
 	}
+	s.buildGrid()
 	return s
+}
+
+// gridBudget bounds the grid's key map: at most this many entries per key
+// of the solos (2 bytes each against a key's 20), so a clip whose curves
+// keep their own, unaligned key times falls back to per-solo lookups.
+const gridBudget = 4
+
+// buildGrid makes the solos' grid when it is small enough.
+func (s *curveSet) buildGrid() {
+	ns := len(s.solos)
+	if ns < 2 {
+		return
+	}
+	var all []float32
+	for _, so := range s.solos {
+		if so.n > math.MaxUint16 {
+			return
+		}
+		for _, r := range s.recs[so.rec : so.rec+so.n] {
+			all = append(all, r.T)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	grid := all[:0]
+	for i, x := range all {
+		if i == 0 || x != grid[len(grid)-1] {
+			grid = append(grid, x)
+		}
+	}
+	if len(grid)*ns > gridBudget*len(all) {
+		return
+	}
+	// One row per grid time, then a row of first keys for times before
+	// the grid (where a solo holds its first key's value, even when that
+	// key shares its time with the next one).
+	keymap := make([]uint16, (len(grid)+1)*ns)
+	for c, so := range s.solos {
+		recs := s.recs[so.rec : so.rec+so.n]
+		j := 0
+		for g, x := range grid {
+			for j+1 < len(recs) && recs[j+1].T <= x {
+				j++
+			}
+			keymap[g*ns+c] = uint16(j)
+		}
+	}
+	s.grid = append(append([]float32(nil), grid...), sentinel())
+	s.keymap = keymap
+	s.gridLine = timeline{n: int32(len(grid)), idxOff: -1, first: grid[0], last: grid[len(grid)-1]}
+	if _, inv, ok := buildIndex(grid, 0, &s.gridIdx); ok {
+		s.gridLine.idxOff, s.gridLine.invSlot = 0, inv
+	}
 }
 
 // buildIndex appends the key index of a timeline of at least indexMinKeys

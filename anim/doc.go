@@ -32,14 +32,28 @@
 //
 // # Finding keys
 //
-// Channels whose key times are identical share one timeline, so a key
-// lookup is done once per timeline, not per channel. A timeline of more than
-// eight keys carries an index of one int32 per key: the clip time span of the
-// timeline cut into as many uniform slices as there are keys, each slice
-// naming the last key that starts before it. A lookup is one multiply, one
-// read and on average about one comparison; shorter timelines
-// binary-search. Nothing is remembered between samples: Sample keeps no
-// cursor, allocates nothing and is safe for concurrent use.
+// Keys are found in constant time through an index, never a cursor, so
+// Sample keeps nothing between calls, allocates nothing and is safe for
+// concurrent use; a random seek costs what a forward step costs.
+//
+//   - Channels whose key times are identical share one timeline: a lookup
+//     per timeline, and the coefficients of all its channels for one key
+//     are adjacent (key-major), so a sample reads one block per timeline.
+//   - A timeline of more than eight keys carries an index of one int32 per
+//     key: its span cut into as many uniform slices as it has keys, each
+//     slice naming the last key whose slice is before it. A lookup is one
+//     multiply, one read and, with keys spread evenly, about one step
+//     forward (two branch-free steps, then a loop that rarely runs; a NaN
+//     sentinel after the last key ends every walk). Shorter timelines
+//     binary-search.
+//   - Channels alone on their timeline ("solos", what keyframe reduction
+//     leaves) keep each key's time beside its coefficients. When the union
+//     of their key times is small (at most 4 entries per solo key, as when
+//     keys sit on a common frame grid) the clip keeps that union as a grid
+//     with its own index and a key map of one uint16 per solo per grid
+//     time: a sample finds its grid time once and then reads every solo's
+//     key from one contiguous row, without branches. Otherwise each solo
+//     is looked up through its own index.
 //
 // # Time
 //

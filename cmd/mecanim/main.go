@@ -63,6 +63,7 @@ func commands() []command {
 		{"pose", "pose a rig with a clip at given times (generic or humanoid)", runPose},
 		{"play", "run a controller headless on a script of parameter changes", runPlay},
 		{"view", "serve a local web page that plays the clips (WebGL)", runView},
+		{"render", "draw a clip as a contact sheet of skeleton poses (PNG)", runRender},
 	}
 }
 

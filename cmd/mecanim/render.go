@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+
+	"github.com/mecanim/mecanim/present/playable"
+	"github.com/mecanim/mecanim/present/render"
+)
+
+func runRender(e *env, args []string) error {
+	fs := newFlags(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] | --curves \"NAME,PATH:PROPERTY\"")
+	var sel clipSelector
+	sel.register(fs)
+	avatar := fs.String("avatar", "", "avatar to play the clip on (humanoid clips; or a generic avatar's skeleton)")
+	animatorName := fs.String("animator", "", "GameObject name of the Animator whose rig the clip plays on")
+	out := fs.String("o", "", "PNG file to write (required)")
+	frames := fs.Int("frames", 8, "how many evenly spaced times to draw")
+	views := fs.String("views", "front", "views, comma-separated: front (along +z), back (along -z), side (along -x), top (along -y)")
+	cell := fs.Int("cell", 256, "cell size in pixels (64..1024)")
+	columns := fs.Int("columns", 8, "most cells in a row (a view's frames wrap onto more rows)")
+	curves := fs.String("curves", "", "instead of a contact sheet, plot these curves over the clip: comma-separated properties (\"Left Arm Down-Up\", \"RootT.y\") or PATH:PROPERTY")
+	width := fs.Int("width", 960, "plot width in pixels (--curves)")
+	height := fs.Int("height", 480, "plot height in pixels (--curves)")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("give the PNG file to write with -o")
+	}
+	var vs []render.View
+	if *curves == "" {
+		if vs, err = render.ParseViews(*views); err != nil {
+			return usagef("--views: %v", err)
+		}
+		if *frames < 1 || *frames > render.MaxFrames {
+			return usagef("--frames %d: want 1..%d", *frames, render.MaxFrames)
+		}
+	}
+	cat, failed, err := openCatalog(e, "render", files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	o, err := sel.find(cat)
+	if err != nil {
+		return err
+	}
+	var img image.Image
+	if *curves != "" {
+		clip, err := cat.Clip(o)
+		if err != nil {
+			return err
+		}
+		sel, err := render.SelectCurves(clip, render.SplitCurveList(*curves))
+		if err != nil {
+			return usagef("--curves: %v", err)
+		}
+		img, err = render.Plot(clip, sel, render.PlotOptions{Width: *width, Height: *height})
+		if err != nil {
+			return err
+		}
+	} else {
+		p, err := playable.Load(cat, o, playable.Options{Avatar: *avatar, Animator: *animatorName})
+		if err != nil {
+			return err
+		}
+		img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns})
+		if err != nil {
+			return err
+		}
+	}
+	if err := writePNG(*out, img); err != nil {
+		return err
+	}
+	b := img.Bounds()
+	fmt.Fprintf(e.stdout, "wrote %s (%dx%d)\n", *out, b.Dx(), b.Dy())
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}
+
+// writePNG writes an image to a file.
+func writePNG(name string, img image.Image) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(w, img); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return f.Close()
+}

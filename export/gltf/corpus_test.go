@@ -2,6 +2,8 @@ package gltf
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,12 +13,15 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
+	qg "github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 )
 
 // corpusScene is one rig of the corpus with what was found on it.
@@ -24,6 +29,10 @@ type corpusScene struct {
 	id    string
 	scene *Scene
 	errs  []error // renderers whose meshes could not be found or decoded
+	// clips are the baked clips the scene's animations were sampled from,
+	// with their joints' rig nodes.
+	clips  []PoseSampler
+	joints [][]int
 }
 
 var (
@@ -33,8 +42,9 @@ var (
 )
 
 // corpusScenes builds a scene for every Animator rig of the corpus: its
-// meshes (found through a catalog of every corpus file) and, for rigs
-// whose file holds generic clips, those clips sampled at 30 fps.
+// meshes (found through a catalog of every corpus file), the generic clips
+// of its file and, on humanoid rigs, the humanoid clips Dab and Floss, each
+// sampled at 30 fps.
 func corpusScenes(tb testing.TB) []corpusScene {
 	tb.Helper()
 	dir := corpustest.Dir(tb)
@@ -67,41 +77,76 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		o, ok := cat.Resolve(from, ref)
 		return o.File, o.Object, ok
 	}
-	var out []corpusScene
-	for _, ct := range cts {
-		rel, _ := filepath.Rel(dir, ct.Path)
-		for _, f := range ct.Files {
-			rigs, err := compiled.Rigs(f.File)
-			if err != nil || len(rigs) == 0 {
-				continue
-			}
-			var clips []*model.Clip
-			for i := range f.Objects {
-				o := &f.Objects[i]
-				if o.ClassID != model.ClassAnimationClip {
-					continue
-				}
-				if c, err := cat.Clip(catalog.Object{File: f, Object: o}); err == nil && !c.Humanoid {
-					clips = append(clips, c)
-				}
-			}
-			for _, rig := range rigs {
-				att, errs := mesh.Attach(f, rig, resolve)
-				s := &Scene{Name: rig.Name, Rig: rig, Meshes: FromAttached(att)}
-				if sk, err := anim.SkeletonFromRig(rig); err == nil {
-					for _, c := range clips {
-						bc, err := anim.Bake(c, sk)
-						if err != nil || bc.UnresolvedChannels() > 0 && bc.UnresolvedChannels() == len(c.Curves) {
-							continue
-						}
-						s.Animations = append(s.Animations, Sample(c.Name, bc, JointMap(sk.Paths, rig), sk.Rest, 30))
-					}
-				}
-				out = append(out, corpusScene{id: rel + "#" + f.Name + ":" + rig.Name, scene: s, errs: errs})
-			}
+	// A few humanoid clips, sampled on every humanoid rig.
+	var human []*model.Clip
+	for _, o := range cat.ByClass(model.ClassAnimationClip) {
+		if c, err := cat.Clip(o); err == nil && c.Humanoid && len(human) < 2 && (c.Name == "Dab" || c.Name == "Floss") {
+			human = append(human, c)
 		}
 	}
+	rigs, _ := cat.Rigs()
+	var out []corpusScene
+	for _, r := range rigs {
+		f, rig := r.File, r.Rig
+		rel, _ := filepath.Rel(dir, f.Container.Path)
+		var clips []*model.Clip
+		for i := range f.Objects {
+			o := &f.Objects[i]
+			if o.ClassID != model.ClassAnimationClip {
+				continue
+			}
+			if c, err := cat.Clip(catalog.Object{File: f, Object: o}); err == nil && !c.Humanoid {
+				clips = append(clips, c)
+			}
+		}
+		att, errs := mesh.Attach(f, rig, resolve)
+		s := &Scene{Name: rig.Name, Rig: rig, Meshes: FromAttached(att)}
+		cs := corpusScene{id: rel + "#" + f.Name + ":" + rig.Name, scene: s, errs: errs}
+		if sk, err := anim.SkeletonFromRig(rig); err == nil {
+			for _, c := range clips {
+				bc, err := anim.Bake(c, sk)
+				if err != nil || bc.UnresolvedChannels() == len(c.Curves) {
+					continue
+				}
+				j := JointMap(sk.Paths, rig)
+				s.Animations = append(s.Animations, Sample(c.Name, bc, j, sk.Rest, 30))
+				cs.clips, cs.joints = append(cs.clips, bc), append(cs.joints, j)
+			}
+		}
+		if hr := humanRig(cat, r); hr != nil {
+			sk := hr.Skeleton()
+			for _, c := range human {
+				if hc, err := humanoid.Bake(c, hr); err == nil {
+					j := JointMap(sk.Paths, rig)
+					s.Animations = append(s.Animations, Sample(c.Name, hc, j, sk.Rest, 30))
+					cs.clips, cs.joints = append(cs.clips, hc), append(cs.joints, j)
+				}
+			}
+		}
+		out = append(out, cs)
+	}
 	return out, nil
+}
+
+// humanRig prepares the humanoid avatar of a rig's Animator (nil when it
+// has none).
+func humanRig(cat *catalog.Catalog, r catalog.Rig) *humanoid.Rig {
+	if r.Animator == nil || r.Animator.Avatar.IsNull() {
+		return nil
+	}
+	o, ok := cat.Resolve(r.File, r.Animator.Avatar)
+	if !ok {
+		return nil
+	}
+	a, err := cat.Avatar(o)
+	if err != nil || a.Human == nil {
+		return nil
+	}
+	hr, err := humanoid.NewRig(a)
+	if err != nil {
+		return nil
+	}
+	return hr
 }
 
 // TestCorpusRigsExport writes every corpus rig with its meshes and
@@ -130,6 +175,7 @@ func TestCorpusRigsExport(t *testing.T) {
 		}
 		doc := readGLB(t, buf.Bytes())
 		checkRigNodes(t, doc, c.scene.Rig)
+		checkAnimations(t, doc, c.scene)
 		worst := checkSkinAtRest(t, doc, c.scene, 1e-4)
 		meshes += len(c.scene.Meshes)
 		for _, a := range c.scene.Animations {
@@ -145,4 +191,109 @@ func TestCorpusRigsExport(t *testing.T) {
 		}
 	}
 	t.Logf("%d rigs, %d meshes, %d animation tracks", len(cs), meshes, tracks)
+}
+
+// checkAnimations reads every exported channel back and checks its keys
+// are the track's, mirrored.
+func checkAnimations(t *testing.T, doc *qg.Document, s *Scene) {
+	t.Helper()
+	if len(doc.Animations) != len(s.Animations) {
+		t.Errorf("%d animations written, %d given", len(doc.Animations), len(s.Animations))
+		return
+	}
+	for ai, a := range doc.Animations {
+		tracks := s.Animations[ai].Tracks
+		if len(a.Channels) != len(tracks) {
+			t.Errorf("animation %q: %d channels for %d tracks", a.Name, len(a.Channels), len(tracks))
+			continue
+		}
+		for ci, ch := range a.Channels {
+			tr := tracks[ci]
+			out, err := modeler.ReadAccessor(doc, doc.Accessors[a.Samplers[ch.Sampler].Output], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []float32
+			switch v := out.(type) {
+			case [][3]float32:
+				for _, x := range v {
+					got = append(got, x[:]...)
+				}
+			case [][4]float32:
+				for _, x := range v {
+					got = append(got, x[:]...)
+				}
+			}
+			sign := [4]float32{1, 1, 1, 1}
+			comps := 3
+			switch tr.Path {
+			case PathTranslation:
+				sign[0] = -1
+			case PathRotation:
+				sign, comps = [4]float32{1, -1, -1, 1}, 4
+			}
+			if len(got) != len(tr.Values) || *ch.Target.Node != tr.Node {
+				t.Errorf("animation %q channel %d: %d values on node %d, want %d on %d", a.Name, ci, len(got), *ch.Target.Node, len(tr.Values), tr.Node)
+				continue
+			}
+			for i, x := range got {
+				if !near(float64(x), float64(sign[i%comps]*tr.Values[i]), 1e-6) {
+					t.Errorf("animation %q channel %d (%s): value %d = %g, track %g", a.Name, ci, tr.Path, i, x, tr.Values[i])
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestSampleErrorBetweenKeys measures what linear keys at 30 and 60 fps
+// lose against the exact clip: the largest distance (translations) and
+// angle (rotations, glTF's slerp between keys) halfway between keys, over
+// every sampled corpus clip. The keys are exact, so the error is the
+// interpolation's alone and must fall as h²: halving h divides it by about
+// four (at least three is required).
+func TestSampleErrorBetweenKeys(t *testing.T) {
+	var errT, errR []float64
+	for _, rate := range []float32{30, 60} {
+		var worstT, worstR float64
+		where := ""
+		for _, c := range corpusScenes(t) {
+			for k, clip := range c.clips {
+				joints := c.joints[k]
+				n := len(joints)
+				a, b, mid := make([]geom.Transform, n), make([]geom.Transform, n), make([]geom.Transform, n)
+				h := 1 / rate
+				for t0 := float32(0); t0+h <= clip.Duration(); t0 += h {
+					clip.Sample(t0, a)
+					clip.Sample(t0+h, b)
+					clip.Sample(t0+h/2, mid)
+					for j := range n {
+						if joints[j] < 0 {
+							continue
+						}
+						lt := a[j].T.Lerp(b[j].T, 0.5)
+						if d := float64(lt.Sub(mid[j].T).Len()); d > worstT {
+							worstT, where = d, fmt.Sprintf("%s clip %d t=%g joint %d (T)", c.id, k, t0, j)
+						}
+						if d := geom.AngleBetween(slerpHalf(a[j].R, b[j].R), mid[j].R) * 180 / math.Pi; d > worstR {
+							worstR = d
+						}
+					}
+				}
+			}
+		}
+		t.Logf("%g fps: translation error up to %.3g m (%s), rotation error up to %.3g°", rate, worstT, where, worstR)
+		errT, errR = append(errT, worstT), append(errR, worstR)
+	}
+	if errT[1] > errT[0]/3 || errR[1] > errR[0]/3 {
+		t.Errorf("doubling the rate took the error from %g m, %g° to %g m, %g°: not second order", errT[0], errR[0], errT[1], errR[1])
+	}
+}
+
+// slerpHalf returns the rotation halfway from q to r along the shorter arc.
+func slerpHalf(q, r geom.Quat) geom.Quat {
+	if q.Dot(r) < 0 {
+		r = r.Neg()
+	}
+	return geom.Quat{X: q.X + r.X, Y: q.Y + r.Y, Z: q.Z + r.Z, W: q.W + r.W}.Normalize()
 }

@@ -3,8 +3,8 @@ package gltf
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"

@@ -78,6 +78,7 @@ type EventRecord struct {
 	Layer    int     `json:"layer"`
 	State    string  `json:"state"`
 	Clip     int     `json:"clip"`
+	ClipName string  `json:"clip_name,omitempty"`
 	Function string  `json:"function"`
 	Time     float32 `json:"time"`
 	Weight   float32 `json:"weight"`
@@ -163,7 +164,11 @@ func record(a *Animator, t float64) Record {
 		r.Layers[i] = lr
 	}
 	for _, e := range a.Events() {
-		r.Events = append(r.Events, EventRecord{Layer: e.Layer, State: a.StateName(e.Layer, e.State), Clip: e.Clip,
+		var clip string
+		if names := a.def.c.ClipNames; e.Clip >= 0 && e.Clip < len(names) {
+			clip = names[e.Clip]
+		}
+		r.Events = append(r.Events, EventRecord{Layer: e.Layer, State: a.StateName(e.Layer, e.State), Clip: e.Clip, ClipName: clip,
 			Function: e.Event.Function, Time: e.Event.Time, Weight: e.Weight,
 			String: e.Event.Data, Float: e.Event.Float, Int: e.Event.Int})
 	}

@@ -71,11 +71,10 @@ func clipEvents(v *typetree.Value, c *model.Clip) (string, error) {
 	return "", nil
 }
 
-// block is where one Mecanim curve's data lives.
+// mecanimBlocks holds the three curve blocks of a Mecanim clip.
 type mecanimBlocks struct {
 	streamed      *StreamedBlock
 	nStreamed     int
-	discreteFrom  int // first discrete streamed curve (== nStreamed when none)
 	denseSamples  []float32
 	nDense        int
 	denseFrames   int
@@ -141,7 +140,7 @@ func readBlocks(data *typetree.Value) (*mecanimBlocks, string, error) {
 	if err != nil {
 		return nil, base + ".m_StreamedClip", err
 	}
-	b.streamed, b.nStreamed, b.discreteFrom = st, n+discrete, n
+	b.streamed, b.nStreamed = st, n+discrete
 
 	dc := data.Field("m_DenseClip")
 	if dc == nil {
@@ -150,8 +149,8 @@ func readBlocks(data *typetree.Value) (*mecanimBlocks, string, error) {
 	frames := dc.Field("m_FrameCount").Int()
 	curves := dc.Field("m_CurveCount").Int()
 	samples := floats(dc.Field("m_SampleArray"))
-	if curves < 0 || frames < 0 || curves > int64(len(samples)) && len(samples) > 0 {
-		return nil, base + ".m_DenseClip", errf(ErrMalformed, "%d frames of %d curves for %d samples", frames, curves, len(samples))
+	if curves < 0 || frames < 0 {
+		return nil, base + ".m_DenseClip", errf(ErrMalformed, "%d frames of %d curves", frames, curves)
 	}
 	if len(samples) == 0 {
 		// An empty dense block keeps its frame count (Unity fills it in)

@@ -29,7 +29,8 @@ func (k channelKey) String() string {
 // TestCompiledClipsMatchYAMLSources proves, for every clip whose YAML source
 // is in the corpus, that every curve of the source exists in the decoded
 // compiled clip under the same path and property, and that at every key
-// time of the source the compiled curve has the key's value.
+// time of the source the compiled curve has the key's value; the clip
+// settings (loop flags, offsets), rate, wrap mode, kind and events agree.
 func TestCompiledClipsMatchYAMLSources(t *testing.T) {
 	cases := []struct{ source, bundle, name string }{
 		{"lc-example-enemy/source/HeadBop.anim", "lc-example-enemy/modassets#", "HeadBop"},
@@ -64,6 +65,18 @@ func TestCompiledClipsMatchYAMLSources(t *testing.T) {
 			}
 			if c.Start != src.Start || c.Stop != src.Stop {
 				t.Errorf("compiled %g..%g, source %g..%g", c.Start, c.Stop, src.Start, src.Stop)
+			}
+			// The clip settings, rate, wrap mode, kind and events.
+			type head struct {
+				Legacy, Humanoid bool
+				SampleRate       float32
+				WrapMode         model.WrapMode
+				Settings         model.LoopSettings
+				Events           []model.Event
+			}
+			for _, d := range diff(head{c.Legacy, c.Humanoid, c.SampleRate, c.WrapMode, c.Settings, c.Events},
+				head{src.Legacy, src.Humanoid, src.SampleRate, src.WrapMode, src.Settings, src.Events}, 0, 10) {
+				t.Errorf("compiled vs source: %s", d)
 			}
 			var worst float64
 			var worstAt string

@@ -355,46 +355,7 @@ func TestExampleEnemyPosesItsRig(t *testing.T) {
 // root motion comes from the body, and both stay finite.
 func TestDanceControllerPosesItsAvatar(t *testing.T) {
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var av *model.Avatar
-	for _, r := range rigs {
-		if r.Animator == nil || r.Animator.Controller.PathID != cc.id || r.Animator.Avatar.IsNull() {
-			continue
-		}
-		for j := range cc.file.Objects {
-			o := &cc.file.Objects[j]
-			if o.PathID == r.Animator.Avatar.PathID {
-				v, err := cc.file.Decode(o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if av, err = compiled.Avatar(v, cc.file.UnityVersion); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-	if av == nil {
-		t.Fatal("no Animator with an avatar plays the controller")
-	}
-	hr, err := humanoid.NewRig(av)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hc := make(animator.HumanoidClips, len(cc.clips))
-	pcs := make([]animator.PoseClip, len(cc.clips))
-	for i, c := range cc.clips {
-		if c == nil || !c.Humanoid {
-			continue
-		}
-		if hc[i], err = humanoid.Bake(c, hr); err != nil {
-			t.Fatal(err)
-		}
-		pcs[i] = hc[i]
-	}
+	hr, hc, pcs := danceRig(t, cc)
 	d, err := animator.Compile(cc.c, hc)
 	if err != nil {
 		t.Fatal(err)
@@ -573,4 +534,107 @@ func BenchmarkPlayerExampleEnemy(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/player-tick+pose")
+}
+
+// danceRig bakes dancecontroller's humanoid clips onto the avatar of the
+// Animator that plays it.
+func danceRig(t testing.TB, cc *corpusController) (*humanoid.Rig, animator.HumanoidClips, []animator.PoseClip) {
+	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var av *model.Avatar
+	for _, r := range rigs {
+		if r.Animator == nil || r.Animator.Controller.PathID != cc.id || r.Animator.Avatar.IsNull() {
+			continue
+		}
+		for j := range cc.file.Objects {
+			o := &cc.file.Objects[j]
+			if o.PathID == r.Animator.Avatar.PathID {
+				v, err := cc.file.Decode(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if av, err = compiled.Avatar(v, cc.file.UnityVersion); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if av == nil {
+		t.Fatal("no Animator with an avatar plays the controller")
+	}
+	hr, err := humanoid.NewRig(av)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := make(animator.HumanoidClips, len(cc.clips))
+	pcs := make([]animator.PoseClip, len(cc.clips))
+	for i, c := range cc.clips {
+		if c == nil || !c.Humanoid {
+			continue
+		}
+		if hc[i], err = humanoid.Bake(c, hr); err != nil {
+			t.Fatal(err)
+		}
+		pcs[i] = hc[i]
+	}
+	return hr, hc, pcs
+}
+
+// HumanPoser blends dancecontroller's emotes in muscle space: one clip at
+// full weight gives exactly its own pose; during a cross-fade the muscles
+// are the weighted mean of the two clips'.
+func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(t, cc)
+	d, err := animator.Compile(cc.c, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, err := animator.NewHumanPoser(d, hr, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := animator.NewAnimator(d)
+	sc := hp.NewScratch()
+	loop, poop := d.StateIndex(0, "Loop"), d.StateIndex(0, "Poop")
+	a.Play(0, loop, 0)
+	a.Tick(0.4)
+	var got, want, other humanoid.Pose
+	hp.Pose(a, sc, &got)
+	cs := a.Contributions(0, nil)
+	if len(cs) != 1 {
+		t.Fatalf("contributions %+v", cs)
+	}
+	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
+	for m := range got.Muscles {
+		if math.Abs(float64(got.Muscles[m]-want.Muscles[m])) > 1e-5 {
+			t.Fatalf("muscle %d: %v, the clip says %v", m, got.Muscles[m], want.Muscles[m])
+		}
+	}
+	a.CrossFade(0, poop, 1, 0)
+	a.Tick(0.25)
+	hp.Pose(a, sc, &got)
+	cs = a.Contributions(0, cs)
+	if len(cs) != 2 {
+		t.Fatalf("cross-fade contributions %+v", cs)
+	}
+	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
+	hc[cs[1].Clip].SamplePose(cs[1].Time, &other)
+	for m := range got.Muscles {
+		mix := want.Muscles[m]*cs[0].Weight + other.Muscles[m]*cs[1].Weight
+		if math.Abs(float64(got.Muscles[m]-mix)) > 1e-5 {
+			t.Fatalf("muscle %d: %v, the weighted mean is %v", m, got.Muscles[m], mix)
+		}
+	}
+	dst := make([]geom.Transform, hr.Len())
+	if n := testing.AllocsPerRun(20, func() { a.Tick(1.0 / 30); hp.Apply(a, sc, dst) }); n != 0 {
+		t.Errorf("%v allocs per tick and pose", n)
+	}
+	for j, x := range dst {
+		if q := x.R; q.X != q.X || math.Abs(float64(q.Dot(q))-1) > 1e-3 {
+			t.Fatalf("joint %d: rotation %v", j, q)
+		}
+	}
 }

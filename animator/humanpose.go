@@ -1,0 +1,168 @@
+package animator
+
+import (
+	"fmt"
+
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/model"
+)
+
+// HumanPoser poses a humanoid rig from an Animator whose clips are
+// humanoid, blending in muscle space as Mecanim does: per layer the clips'
+// muscles, body position and rotation and IK goals weighted by their
+// blend weights, then layers bottom-up (an override layer interpolates
+// towards its pose by its weight, an additive layer adds its difference
+// from its clips' first frames). Skeleton masks, body masks and the
+// clips' non-human Transform curves are not applied. It is immutable and
+// shared; per-call buffers live in a HumanScratch.
+type HumanPoser struct {
+	def   *Definition
+	rig   *humanoid.Rig
+	clips []*humanoid.Clip
+	refs  []humanoid.Pose // per clip: its first frame
+	rest  humanoid.Pose   // the rig's rest pose in muscle space
+	n     int             // contributions bound
+}
+
+// NewHumanPoser prepares posing rig r for d with humanoid clips parallel
+// to Controller.Clips (nil entries play the rest pose).
+func NewHumanPoser(d *Definition, r *humanoid.Rig, clips []*humanoid.Clip) (*HumanPoser, error) {
+	if d == nil || r == nil {
+		return nil, fmt.Errorf("animator: NewHumanPoser: nil definition or rig")
+	}
+	p := &HumanPoser{def: d, rig: r, clips: clips, refs: make([]humanoid.Pose, len(clips)),
+		n: (maxFrozen + 1) * (d.maxLeaves + 1)}
+	for i, c := range clips {
+		if c != nil {
+			c.SamplePose(0, &p.refs[i])
+		}
+	}
+	r.Extract(r.Skeleton().Rest, &p.rest)
+	return p, nil
+}
+
+// HumanScratch holds the buffers of one HumanPoser call; one per goroutine.
+type HumanScratch struct {
+	contrib       []Contribution
+	sample, layer humanoid.Pose
+	ref           humanoid.Pose
+}
+
+// NewScratch returns buffers for p's calls.
+func (p *HumanPoser) NewScratch() *HumanScratch {
+	return &HumanScratch{contrib: make([]Contribution, 0, p.n)}
+}
+
+// Pose writes a's current humanoid pose into out. It allocates nothing.
+func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
+	*out = p.rest
+	for li := range a.layers {
+		w := a.layers[li].weight
+		if w <= 0 {
+			continue
+		}
+		sc.contrib = a.Contributions(li, sc.contrib)
+		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
+		sc.layer, sc.ref = humanoid.Pose{}, humanoid.Pose{}
+		var total float32
+		for _, c := range sc.contrib {
+			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || c.Weight <= 0 {
+				continue
+			}
+			p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
+			addHuman(&sc.layer, &sc.sample, c.Weight)
+			if additive {
+				addHuman(&sc.ref, &p.refs[c.Clip], c.Weight)
+			}
+			total += c.Weight
+		}
+		if total <= 0 {
+			continue
+		}
+		scaleHuman(&sc.layer, 1/total)
+		if additive {
+			scaleHuman(&sc.ref, 1/total)
+			addDelta(out, &sc.layer, &sc.ref, w)
+		} else {
+			lerpHuman(out, &sc.layer, w)
+		}
+	}
+}
+
+// Apply poses a and writes the local transforms over the rig's skeleton
+// into dst (len r.Len()), through humanoid.Rig.Apply.
+func (p *HumanPoser) Apply(a *Animator, sc *HumanScratch, dst []geom.Transform) {
+	var hp humanoid.Pose
+	p.Pose(a, sc, &hp)
+	p.rig.Apply(&hp, dst)
+}
+
+func addQuat(acc *geom.Quat, q geom.Quat, w float32) {
+	if acc.Dot(q) < 0 {
+		q = q.Neg()
+	}
+	*acc = geom.Quat{X: acc.X + q.X*w, Y: acc.Y + q.Y*w, Z: acc.Z + q.Z*w, W: acc.W + q.W*w}
+}
+
+func normQuat(q geom.Quat) geom.Quat {
+	if q.Dot(q) > 0 {
+		return q.Normalize()
+	}
+	return geom.Quat{W: 1}
+}
+
+// addHuman adds w × x to acc (rotations as sign-aligned sums).
+func addHuman(acc, x *humanoid.Pose, w float32) {
+	acc.RootT = acc.RootT.Add(x.RootT.Scale(w))
+	addQuat(&acc.RootQ, x.RootQ, w)
+	for m := range acc.Muscles {
+		acc.Muscles[m] += x.Muscles[m] * w
+	}
+	for g := range acc.Goals {
+		acc.Goals[g].T = acc.Goals[g].T.Add(x.Goals[g].T.Scale(w))
+		addQuat(&acc.Goals[g].Q, x.Goals[g].Q, w)
+	}
+}
+
+// scaleHuman divides an accumulated pose by its total weight (inv is the
+// reciprocal) and normalises its rotations.
+func scaleHuman(p *humanoid.Pose, inv float32) {
+	p.RootT = p.RootT.Scale(inv)
+	p.RootQ = normQuat(p.RootQ)
+	for m := range p.Muscles {
+		p.Muscles[m] *= inv
+	}
+	for g := range p.Goals {
+		p.Goals[g].T = p.Goals[g].T.Scale(inv)
+		p.Goals[g].Q = normQuat(p.Goals[g].Q)
+	}
+}
+
+// lerpHuman moves dst towards x by w.
+func lerpHuman(dst, x *humanoid.Pose, w float32) {
+	dst.RootT = dst.RootT.Lerp(x.RootT, w)
+	dst.RootQ = dst.RootQ.Nlerp(x.RootQ, w)
+	for m := range dst.Muscles {
+		dst.Muscles[m] += (x.Muscles[m] - dst.Muscles[m]) * w
+	}
+	for g := range dst.Goals {
+		dst.Goals[g].T = dst.Goals[g].T.Lerp(x.Goals[g].T, w)
+		dst.Goals[g].Q = dst.Goals[g].Q.Nlerp(x.Goals[g].Q, w)
+	}
+}
+
+// addDelta adds w × (x − ref) to dst: muscles and positions by difference,
+// rotations by the rotation from ref to x.
+func addDelta(dst, x, ref *humanoid.Pose, w float32) {
+	id := geom.Quat{W: 1}
+	dst.RootT = dst.RootT.Add(x.RootT.Sub(ref.RootT).Scale(w))
+	dst.RootQ = dst.RootQ.Mul(id.Nlerp(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
+	for m := range dst.Muscles {
+		dst.Muscles[m] += (x.Muscles[m] - ref.Muscles[m]) * w
+	}
+	for g := range dst.Goals {
+		dst.Goals[g].T = dst.Goals[g].T.Add(x.Goals[g].T.Sub(ref.Goals[g].T).Scale(w))
+		dst.Goals[g].Q = dst.Goals[g].Q.Mul(id.Nlerp(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
+	}
+}

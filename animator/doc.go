@@ -1,7 +1,8 @@
 // Package animator runs animator controllers and direct clip playback
 // without Unity: blend-tree weights, per-instance state machines over a
 // shared compiled controller (parameters, transitions, interruption, layers,
-// events, root motion), a Poser that turns layers into a skeleton pose, a
+// events, root motion), a Poser and a HumanPoser that turn layers into a
+// pose, a
 // Player for code-driven crossfades, a fixed-step Driver for crowds, and a
 // script runner for the command line.
 //
@@ -46,8 +47,10 @@
 //     at its length counts as at 0; at most four loops are scanned per tick.
 //   - Negative or NaN direct blend values play nothing. The base layer plays
 //     at weight 1 whatever its stored weight.
-//   - Not done: humanoid body masks and mirroring (Contribution reports
-//     Mirror; the Poser does not apply it), IK passes, state machine
+//   - Poses: Poser blends any clips in local-transform space with
+//     skeleton masks; HumanPoser blends humanoid clips in muscle space.
+//     Not done: humanoid body masks and mirroring (Contribution reports
+//     Mirror; neither poser applies it), IK passes, state machine
 //     behaviours.
 //
 // Results are bit-identical for the same inputs on the same build and

@@ -2,9 +2,8 @@
 // without Unity: blend-tree weights, per-instance state machines over a
 // shared compiled controller (parameters, transitions, interruption, layers,
 // events, root motion), a Poser and a HumanPoser that turn layers into a
-// pose, a
-// Player for code-driven crossfades, a fixed-step Driver for crowds, and a
-// script runner for the command line.
+// pose, a Player for code-driven crossfades, a fixed-step Driver for crowds,
+// and a script runner for the command line.
 //
 // The controller (*model.Controller) and the Definition compiled from it
 // are shared and never written; an Animator holds only its own small state

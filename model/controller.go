@@ -211,7 +211,7 @@ type Controller struct {
 	// reference only (parallel to Clips; YAML sources: "guid:fileID" of the
 	// motion), so controllers from different sources can be matched.
 	ClipKeys []string
-	Names     Names
+	Names    Names
 }
 
 // ParamIndex returns the index of the parameter with hash h, or -1.

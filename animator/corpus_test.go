@@ -628,6 +628,24 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 			t.Fatalf("muscle %d: %v, the weighted mean is %v", m, got.Muscles[m], mix)
 		}
 	}
+	// A mirrored state plays its clip left for right.
+	cc.c.StateMachines[0].States[loop].Mirror = true
+	defer func() { cc.c.StateMachines[0].States[loop].Mirror = false }()
+	a.Play(0, loop, 0)
+	a.Tick(0.4)
+	hp.Pose(a, sc, &got)
+	cs = a.Contributions(0, cs)
+	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
+	la, ra := muscleIndex(t, "Left Arm Down-Up"), muscleIndex(t, "Right Arm Down-Up")
+	sp := muscleIndex(t, "Spine Left-Right")
+	if !cs[0].Mirror || got.Muscles[la] != want.Muscles[ra] || got.Muscles[ra] != want.Muscles[la] || got.Muscles[sp] != -want.Muscles[sp] {
+		t.Errorf("mirrored: arms %v %v spine %v; clip arms %v %v spine %v", got.Muscles[la], got.Muscles[ra], got.Muscles[sp],
+			want.Muscles[la], want.Muscles[ra], want.Muscles[sp])
+	}
+	if got.RootT.X != -want.RootT.X {
+		t.Errorf("mirrored body x %v, clip %v", got.RootT.X, want.RootT.X)
+	}
+
 	dst := make([]geom.Transform, hr.Len())
 	if n := testing.AllocsPerRun(20, func() { a.Tick(1.0 / 30); hp.Apply(a, sc, dst) }); n != 0 {
 		t.Errorf("%v allocs per tick and pose", n)
@@ -637,4 +655,14 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 			t.Fatalf("joint %d: rotation %v", j, q)
 		}
 	}
+}
+
+func muscleIndex(t *testing.T, name string) int {
+	for i, n := range model.MuscleNames {
+		if n == name {
+			return i
+		}
+	}
+	t.Fatalf("no muscle %q", name)
+	return -1
 }

@@ -2,6 +2,7 @@ package animator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
@@ -13,7 +14,8 @@ import (
 // muscles, body position and rotation and IK goals weighted by their
 // blend weights, then layers bottom-up (an override layer interpolates
 // towards its pose by its weight, an additive layer adds its difference
-// from its clips' first frames). Skeleton masks, body masks and the
+// from its clips' first frames). A mirrored state's clips are mirrored
+// left for right (see mirrorMap). Skeleton masks, body masks and the
 // clips' non-human Transform curves are not applied. It is immutable and
 // shared; per-call buffers live in a HumanScratch.
 type HumanPoser struct {
@@ -23,6 +25,9 @@ type HumanPoser struct {
 	refs  []humanoid.Pose // per clip: its first frame
 	rest  humanoid.Pose   // the rig's rest pose in muscle space
 	n     int             // contributions bound
+	// mirrorFrom and mirrorSign map muscles for mirrored states.
+	mirrorFrom [model.MuscleCount]int16
+	mirrorSign [model.MuscleCount]float32
 }
 
 // NewHumanPoser prepares posing rig r for d with humanoid clips parallel
@@ -39,6 +44,7 @@ func NewHumanPoser(d *Definition, r *humanoid.Rig, clips []*humanoid.Clip) (*Hum
 		}
 	}
 	r.Extract(r.Skeleton().Rest, &p.rest)
+	p.mirrorFrom, p.mirrorSign = mirrorMap()
 	return p, nil
 }
 
@@ -71,9 +77,16 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 				continue
 			}
 			p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
+			if c.Mirror {
+				p.mirror(&sc.sample)
+			}
 			addHuman(&sc.layer, &sc.sample, c.Weight)
 			if additive {
-				addHuman(&sc.ref, &p.refs[c.Clip], c.Weight)
+				r := p.refs[c.Clip]
+				if c.Mirror {
+					p.mirror(&r)
+				}
+				addHuman(&sc.ref, &r, c.Weight)
 			}
 			total += c.Weight
 		}
@@ -164,5 +177,58 @@ func addDelta(dst, x, ref *humanoid.Pose, w float32) {
 	for g := range dst.Goals {
 		dst.Goals[g].T = dst.Goals[g].T.Add(x.Goals[g].T.Sub(ref.Goals[g].T).Scale(w))
 		dst.Goals[g].Q = dst.Goals[g].Q.Mul(id.Nlerp(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
+	}
+}
+
+// mirrorMap gives per muscle the muscle whose value it takes when a pose is
+// mirrored and the sign to apply: a Left muscle and its Right twin swap
+// (their directions are defined symmetrically: Down-Up, Front-Back, In-Out,
+// Stretch, Spread), a muscle of the body's midline that bends or turns
+// sideways ("Left-Right") changes sign, others keep their value. This is
+// inferred from the muscles' definitions, not measured.
+func mirrorMap() (from [model.MuscleCount]int16, sign [model.MuscleCount]float32) {
+	index := make(map[string]int, model.MuscleCount)
+	for i, n := range model.MuscleNames {
+		index[n] = i
+	}
+	swap := [][2]string{{"Left ", "Right "}, {"LeftHand.", "RightHand."}}
+	for i, n := range model.MuscleNames {
+		from[i], sign[i] = int16(i), 1
+		twin := ""
+		for _, s := range swap {
+			switch {
+			case strings.HasPrefix(n, s[0]):
+				twin = s[1] + n[len(s[0]):]
+			case strings.HasPrefix(n, s[1]):
+				twin = s[0] + n[len(s[1]):]
+			}
+		}
+		if j, ok := index[twin]; ok {
+			from[i] = int16(j)
+		} else if strings.HasSuffix(n, "Left-Right") {
+			sign[i] = -1
+		}
+	}
+	return from, sign
+}
+
+// mirrorT and mirrorQ reflect a position and a rotation across the body's
+// sagittal (y-z) plane.
+func mirrorT(v geom.Vec3) geom.Vec3 { return geom.Vec3{X: -v.X, Y: v.Y, Z: v.Z} }
+func mirrorQ(q geom.Quat) geom.Quat { return geom.Quat{X: q.X, Y: -q.Y, Z: -q.Z, W: q.W} }
+
+// mirror reflects p left for right: muscles by the mirror map, the body
+// across its sagittal plane, the left and right goals swapped and
+// reflected.
+func (p *HumanPoser) mirror(x *humanoid.Pose) {
+	m := x.Muscles
+	for i := range x.Muscles {
+		x.Muscles[i] = m[p.mirrorFrom[i]] * p.mirrorSign[i]
+	}
+	x.RootT, x.RootQ = mirrorT(x.RootT), mirrorQ(x.RootQ)
+	g := x.Goals
+	for i := range x.Goals {
+		s := g[i^1] // goals are left foot, right foot, left hand, right hand
+		x.Goals[i] = humanoid.Goal{T: mirrorT(s.T), Q: mirrorQ(s.Q)}
 	}
 }

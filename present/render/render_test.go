@@ -96,18 +96,18 @@ func TestTimesSpreadEvenlyOverTheClip(t *testing.T) {
 
 func TestSideReadsLeftAndRightFromJointNames(t *testing.T) {
 	cases := map[string]int{
-		"Armature/ROOT/base/stomach/chest/clavicle.l":         -1,
-		"Armature/ROOT/base/stomach/chest/clavicle.r/hand.r":  1,
-		"mixamorig:LeftArm":                                   -1,
-		"Hips/Spine/RightShoulder":                            1,
-		"Hips/L_Thigh":                                        -1,
-		"Hips/thigh_R":                                        1,
-		"leg-center.L.002":                                    -1,
-		"Armature/Hips/Spine":                                 0,
-		"leg-armature/Bone.002":                               0,
-		"finger4.3.l_end":                                     -1,
-		"Hips/Leg":                                            0, // "Leg" is not "L"
-		"Root/Rear":                                           0,
+		"Armature/ROOT/base/stomach/chest/clavicle.l":        -1,
+		"Armature/ROOT/base/stomach/chest/clavicle.r/hand.r": 1,
+		"mixamorig:LeftArm":        -1,
+		"Hips/Spine/RightShoulder": 1,
+		"Hips/L_Thigh":             -1,
+		"Hips/thigh_R":             1,
+		"leg-center.L.002":         -1,
+		"Armature/Hips/Spine":      0,
+		"leg-armature/Bone.002":    0,
+		"finger4.3.l_end":          -1,
+		"Hips/Leg":                 0, // "Leg" is not "L"
+		"Root/Rear":                0,
 		"Armature/ROOT/base/stomach/chest/head/hat/Hair.left": -1,
 	}
 	for path, want := range cases {

@@ -407,6 +407,9 @@ func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
 		return fmt.Errorf("%w: %d sub-meshes for %d indices", ErrMalformed, n, len(m.Indices))
 	}
 	m.SubMeshes = make([]SubMesh, 0, n)
+	// Sub-meshes may share indices, but not without bound: a small object
+	// must not make the checks below (and every reader) quadratic.
+	budget := 4*uint64(len(m.Indices)) + 1024
 	for i := 0; i < n; i++ {
 		e := sv.Index(i)
 		fb := e.Field("firstByte").Uint()
@@ -422,6 +425,10 @@ func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
 		if fb%uint64(is) != 0 || fb/uint64(is) > uint64(len(m.Indices)) || uint64(s.IndexCount) > uint64(len(m.Indices))-fb/uint64(is) {
 			return fmt.Errorf("%w: sub-mesh %d: %d indices at byte %d outside the %d-index buffer", ErrMalformed, i, s.IndexCount, fb, len(m.Indices))
 		}
+		if uint64(s.IndexCount) > budget {
+			return fmt.Errorf("%w: sub-mesh %d: the sub-meshes use %d indices over and over", ErrMalformed, i, len(m.Indices))
+		}
+		budget -= uint64(s.IndexCount)
 		if s.Topology < Triangles || s.Topology > Points {
 			return fmt.Errorf("%w: sub-mesh %d: topology %d", ErrMalformed, i, s.Topology)
 		}
@@ -436,24 +443,30 @@ func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
 }
 
 // readShapes reads m_Shapes: channels name frames, frames name ranges of
-// the shared vertex list.
+// the shared vertex list. Unity gives each channel its own frames and each
+// frame its own vertices, so the frames the channels use, and the vertices
+// the frames use, add up to at most the lists' lengths; more is refused
+// (it would let a small object make the decoder do quadratic work).
 func (m *Mesh) readShapes(v *typetree.Value) error {
 	verts, shapes, chans := v.Field("vertices"), v.Field("shapes"), v.Field("channels")
 	weights := floats(v.Field("fullWeights"))
 	nv, ns := verts.Len(), shapes.Len()
+	usedFrames, usedVerts := 0, 0
 	for ci := 0; ci < chans.Len(); ci++ {
 		c := chans.Index(ci)
 		bs := BlendShape{Name: c.Field("name").Str(), NameHash: uint32(c.Field("nameHash").Uint())}
 		fi, fc := int(c.Field("frameIndex").Int()), int(c.Field("frameCount").Int())
-		if fi < 0 || fc < 0 || fi > ns || fc > ns-fi || fi+fc > len(weights) {
-			return fmt.Errorf("%w: channel %q: frames %d+%d of %d shapes, %d weights", ErrMalformed, bs.Name, fi, fc, ns, len(weights))
+		if fi < 0 || fc < 0 || fi > ns || fc > ns-fi || fi+fc > len(weights) || fc > ns-usedFrames {
+			return fmt.Errorf("%w: channel %q: frames %d+%d of %d shapes (%d used), %d weights", ErrMalformed, bs.Name, fi, fc, ns, usedFrames, len(weights))
 		}
+		usedFrames += fc
 		for f := fi; f < fi+fc; f++ {
 			s := shapes.Index(f)
 			first, count := int(s.Field("firstVertex").Uint()), int(s.Field("vertexCount").Uint())
-			if first > nv || count > nv-first {
-				return fmt.Errorf("%w: channel %q frame %d: vertices %d+%d of %d", ErrMalformed, bs.Name, f-fi, first, count, nv)
+			if first > nv || count > nv-first || count > nv-usedVerts {
+				return fmt.Errorf("%w: channel %q frame %d: vertices %d+%d of %d (%d used)", ErrMalformed, bs.Name, f-fi, first, count, nv, usedVerts)
 			}
+			usedVerts += count
 			fr := BlendFrame{Weight: weights[f], Vertices: make([]uint32, count), Position: make([][3]float32, count)}
 			hasN, hasT := s.Field("hasNormals").Bool(), s.Field("hasTangents").Bool()
 			if hasN {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/mecanim/mecanim/unity/layouts"
 	"github.com/mecanim/mecanim/unity/typetree"
-	"github.com/mecanim/mecanim/unity/unitywrite"
 	"github.com/mecanim/mecanim/unity/unityversion"
+	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
 // meshTree returns Unity 2022.3's Mesh layout (built in, not from a file).

@@ -110,3 +110,27 @@ func TestHumanDescriptionOfModelImporter(t *testing.T) {
 		t.Errorf("a clip's HumanDescription: %v", err)
 	}
 }
+
+func TestNumberArraysInEitherForm(t *testing.T) {
+	src := "--- !u!90 &1\nAvatar:\n  m_Avatar:\n    m_Human:\n      m_HumanBoneMass: 0000803f0000003f\n" +
+		"      m_HumanBoneIndex:\n      - 3\n      - -1\n      m_Skeleton:\n        m_Node:\n        - m_ParentId: -1\n          m_AxesId: -1\n"
+	f, err := Parse(strings.NewReader(src), "a.asset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.Avatar()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := a.Human
+	if h == nil || len(h.BoneMass) != 2 || h.BoneMass[0] != 1 || h.BoneMass[1] != 0.5 || len(h.BoneIndex) != 2 || h.BoneIndex[1] != -1 {
+		t.Errorf("human %+v", h)
+	}
+	bad := strings.Replace(src, "0000803f0000003f", "0000803f00", 1)
+	if f, err = Parse(strings.NewReader(bad), "a.asset"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Avatar(); err == nil || !strings.Contains(err.Error(), "m_HumanBoneMass") {
+		t.Errorf("odd hex array: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package yamlasset
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/mecanim/mecanim/geom"
@@ -244,8 +245,17 @@ func (d *dec) ints(n *Node, key string) []int {
 	return out
 }
 
-// floats reads a list of numbers.
+// floats reads a list of numbers (or a hex string of little-endian
+// float32s, the compact form some versions write).
 func (d *dec) floats(n *Node, key string) []float32 {
+	if v := n.Get(key); v != nil && v.Kind == Scalar && !v.IsNull() {
+		w := d.hex32(n, key)
+		out := make([]float32, len(w))
+		for i, x := range w {
+			out[i] = math.Float32frombits(x)
+		}
+		return out
+	}
 	items := d.seq(n, key)
 	out := make([]float32, 0, len(items))
 	for _, it := range items {

@@ -88,19 +88,149 @@ func PingPongTime(phase, length float32) float32 {
 }
 
 // Advance is the package Advance over the clip's Duration. WrapDefault
-// takes the clip's own wrap mode; when that is also default the clip loops
-// if its settings say LoopTime (Mecanim clips), else it plays once.
+// takes the clip's own wrap mode (see Mode).
 func (c *Clip) Advance(t, delta float32, mode model.WrapMode) (float32, int) {
-	if mode == model.WrapDefault {
-		mode = c.wrap
-		if mode == model.WrapDefault {
-			mode = model.WrapOnce
-			if c.settings.LoopTime {
-				mode = model.WrapLoop
+	return Advance(t, delta, c.duration, c.Mode(mode))
+}
+
+// Mode resolves a wrap mode for this clip: WrapDefault becomes the clip's
+// own wrap mode, and when that is also default the clip loops if its
+// settings say LoopTime (Mecanim clips), else it plays once.
+func (c *Clip) Mode(mode model.WrapMode) model.WrapMode {
+	if mode != model.WrapDefault {
+		return mode
+	}
+	if c.wrap != model.WrapDefault {
+		return c.wrap
+	}
+	if c.settings.LoopTime {
+		return model.WrapLoop
+	}
+	return model.WrapOnce
+}
+
+// SampleTime is the clip time to sample for a playback time Advance
+// returned in the given mode: the folded phase for ping-pong, the time
+// itself otherwise.
+func (c *Clip) SampleTime(t float32, mode model.WrapMode) float32 {
+	if c.Mode(mode) == model.WrapPingPong {
+		return PingPongTime(t, c.duration)
+	}
+	return t
+}
+
+// Step advances playback time t by delta in any wrap mode (as Advance) and
+// reports the events crossed, in playback order, to sink (which may be
+// nil). For loop, once and clamp modes it is Advance then CollectEvents.
+// For ping-pong, t and the result are phases (sample them at SampleTime)
+// and each leg reports the events from where it starts (inclusive) to
+// where it ends (exclusive) in its direction of travel, so an event at a
+// turning point is reported once, by the leg leaving it, and one at 0 is
+// reported when playback starts there.
+func (c *Clip) Step(t, delta float32, mode model.WrapMode, sink func(model.Event)) (float32, int) {
+	mode = c.Mode(mode)
+	nt, loops := Advance(t, delta, c.duration, mode)
+	if sink == nil {
+		return nt, loops
+	}
+	switch mode {
+	case model.WrapLoop:
+		c.CollectEvents(t, nt, loops, sink)
+	case model.WrapPingPong:
+		c.pingPongLegs(t, delta, func(a, b float32) {
+			if a <= b {
+				c.forward(a, b, false, sink)
+			} else {
+				c.backward(a, b, false, sink)
+			}
+		})
+	default:
+		c.CollectEvents(t, nt, 0, sink)
+	}
+	return nt, loops
+}
+
+// StepRootMotion is how the root joint moves while Step advances t by
+// delta in the given mode: across whole loops for WrapLoop, leg by leg for
+// ping-pong (the backward legs play the motion in reverse), up to the
+// clamped end for once and clamp modes.
+func (c *Clip) StepRootMotion(t, delta float32, mode model.WrapMode) RootMotion {
+	if c.root < 0 {
+		return noMotion
+	}
+	mode = c.Mode(mode)
+	nt, loops := Advance(t, delta, c.duration, mode)
+	switch mode {
+	case model.WrapLoop:
+		return c.ExtractRootMotion(t, nt, loops)
+	case model.WrapPingPong:
+		m := noMotion
+		c.pingPongLegs(t, delta, func(a, b float32) { m = m.Then(c.rootDelta(a, b)) })
+		return m
+	}
+	ct := t
+	if !(ct > 0) {
+		ct = 0
+	} else if ct > c.duration {
+		ct = c.duration
+	}
+	return c.rootDelta(ct, nt)
+}
+
+// maxLegs bounds the ping-pong legs one step walks (a step longer than
+// that many clip lengths reports only the first legs).
+const maxLegs = 1 << 16
+
+// pingPongLegs calls leg with the clip times each ping-pong leg crossed by
+// advancing phase t by delta starts and ends at, in order.
+func (c *Clip) pingPongLegs(t, delta float32, leg func(a, b float32)) {
+	l := float64(c.duration)
+	x, _ := wrapPeriod(float64(t), 2*l, 2*c.duration)
+	a := float64(x)
+	b := a + float64(delta)
+	if math.IsNaN(b) || math.IsInf(b, 0) {
+		return
+	}
+	fold := func(x float64) float32 {
+		r := math.Mod(x, 2*l)
+		if r < 0 {
+			r += 2 * l
+		}
+		if r > l {
+			r = 2*l - r
+		}
+		return float32(r)
+	}
+	fa := PingPongTime(x, c.duration)
+	for i := 0; i < maxLegs && a != b; i++ {
+		var y float64
+		if b > a { // the next turning point up, or b
+			y = (math.Floor(a/l) + 1) * l
+			if y <= a {
+				y += l
+			}
+			y = math.Min(b, y)
+		} else { // the next one down
+			y = (math.Ceil(a/l) - 1) * l
+			if y >= a {
+				y -= l
+			}
+			y = math.Max(b, y)
+		}
+		fb := fold(y)
+		// At a leg's end the turning point itself, exactly.
+		if y != b {
+			if int64(math.Round(y/l))%2 == 0 {
+				fb = 0
+			} else {
+				fb = c.duration
 			}
 		}
+		if fa != fb {
+			leg(fa, fb)
+		}
+		a, fa = y, fb
 	}
-	return Advance(t, delta, c.duration, mode)
 }
 
 // RootMotion is a rigid motion of the root joint: T is the translation

@@ -210,3 +210,79 @@ func TestRootMotionInverse(t *testing.T) {
 		t.Fatalf("m·m⁻¹ = %+v", got)
 	}
 }
+
+func TestStepReportsEventsInEveryMode(t *testing.T) {
+	c := eventClip(t)
+	cases := []struct {
+		name     string
+		t, delta float32
+		mode     model.WrapMode
+		want     string
+		newT     float32
+		loops    int
+	}{
+		{"loop wrap is CollectEvents", 0.6, 0.7, model.WrapLoop, "end start q ", 0.3, 1},
+		{"once stops at the end and reports it", 0.6, 0.9, model.WrapOnce, "end ", 1, 0},
+		{"once at the end reports nothing more", 1, 0.5, model.WrapOnce, "", 1, 0},
+		{"clamp backward to 0", 0.3, -0.9, model.WrapClampForever, "q start ", 0, 0},
+		{"ping-pong starts with the event at 0", 0, 0.3, model.WrapPingPong, "start q ", 0.3, 0},
+		{"ping-pong turn: the leg leaving the end reports it", 0.75, 0.5, model.WrapPingPong, "end ", 1.25, 0},
+		{"ping-pong backward leg", 1.25, 0.5, model.WrapPingPong, "half ", 1.75, 0},
+		{"ping-pong turn at 0", 1.75, 0.5, model.WrapPingPong, "q start ", 0.25, 1},
+		{"ping-pong played backward", 0.25, -0.5, model.WrapPingPong, "q start ", 1.75, -1},
+		{"ping-pong a whole period", 0.1, 2, model.WrapPingPong, "q half end half q start ", 0.1, 1},
+	}
+	for _, k := range cases {
+		var got string
+		nt, loops := c.Step(k.t, k.delta, k.mode, func(e model.Event) { got += e.Function + " " })
+		if got != k.want || math.Abs(float64(nt-k.newT)) > 1e-6 || loops != k.loops {
+			t.Errorf("%s: Step(%g, %g) = %g, %d, events %q; want %g, %d, %q", k.name, k.t, k.delta, nt, loops, got, k.newT, k.loops, k.want)
+		}
+	}
+}
+
+func TestPingPongEventsOncePerPass(t *testing.T) {
+	c := eventClip(t)
+	rng := rand.New(rand.NewSource(9))
+	for _, dir := range []float32{1, -1} {
+		count := map[string]int{}
+		tm, periods := float32(0), 0
+		for periods < 40 && periods > -40 {
+			d := float32(rng.Intn(8)) * 0.125
+			if rng.Intn(3) == 0 {
+				d = rng.Float32() * 2.5
+			}
+			nt, loops := c.Step(tm, dir*d, model.WrapPingPong, func(e model.Event) { count[e.Function]++ })
+			tm, periods = nt, periods+loops
+		}
+		// 40 periods: events inside the clip are passed twice a period,
+		// the turning points once.
+		for name, want := range map[string]int{"q": 80, "half": 80, "end": 40, "start": 40} {
+			if n := count[name]; n < want-2 || n > want+2 {
+				t.Errorf("direction %g: %s reported %d times, want about %d", dir, name, n, want)
+			}
+		}
+	}
+}
+
+func TestStepRootMotion(t *testing.T) {
+	c := rootClip(t)
+	if m := c.StepRootMotion(0, 2, model.WrapPingPong); !motionNear(m, noMotion, 1e-4) {
+		t.Errorf("a ping-pong period goes there and back: %+v", m)
+	}
+	if m, w := c.StepRootMotion(0.2, 0.5, model.WrapPingPong), c.ExtractRootMotion(0.2, 0.7, 0); !motionNear(m, w, 1e-5) {
+		t.Errorf("ping-pong forward leg %+v want %+v", m, w)
+	}
+	if m, w := c.StepRootMotion(1.25, 0.5, model.WrapPingPong), c.ExtractRootMotion(0.75, 0.25, 0); !motionNear(m, w, 1e-5) {
+		t.Errorf("ping-pong backward leg %+v want %+v", m, w)
+	}
+	if m, w := c.StepRootMotion(0.5, 2.75, model.WrapLoop), c.ExtractRootMotion(0.5, 0.25, 3); !motionNear(m, w, 1e-5) {
+		t.Errorf("loop %+v want %+v", m, w)
+	}
+	if m, w := c.StepRootMotion(0.5, 2.75, model.WrapOnce), c.ExtractRootMotion(0.5, 1, 0); !motionNear(m, w, 1e-5) {
+		t.Errorf("once %+v want %+v", m, w)
+	}
+	if got := c.SampleTime(1.25, model.WrapPingPong); got != 0.75 {
+		t.Errorf("SampleTime of phase 1.25 = %g", got)
+	}
+}

@@ -44,6 +44,8 @@ func FuzzParse(f *testing.F) {
 		file.Hierarchy()
 		file.HumanDescription()
 		file.ClipImports()
+		file.AvatarMask()
+		file.Clips()
 	})
 }
 

@@ -2,6 +2,7 @@ package yamlasset
 
 import (
 	"bufio"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,4 +86,49 @@ func ClipsFromProject(index map[string]string) func(key string) *model.Clip {
 		cache[path] = c
 		return c
 	}
+}
+
+// AvatarMask is an AvatarMask asset (.mask): which humanoid body parts and
+// which transforms a layer animates.
+type AvatarMask struct {
+	Name string
+	// BodyParts holds one value per humanoid body part (Unity's
+	// AvatarMaskBodyPart order; 1 = animated).
+	BodyParts []uint32
+	// Elements are the transform paths with their weights, in file order.
+	Elements []MaskPath
+}
+
+// MaskPath is one transform of an AvatarMask.
+type MaskPath struct {
+	Path   string
+	Weight float32
+}
+
+// SkeletonMask returns the mask's transforms as path hashes with weights.
+func (m *AvatarMask) SkeletonMask() []model.MaskElement {
+	out := make([]model.MaskElement, len(m.Elements))
+	for i, e := range m.Elements {
+		out[i] = model.MaskElement{PathHash: model.PathHash(e.Path), Weight: e.Weight}
+	}
+	return out
+}
+
+// AvatarMask converts the file's AvatarMask (class 319).
+func (f *File) AvatarMask() (*AvatarMask, error) {
+	for _, doc := range f.Docs {
+		if doc.ClassID != 319 && doc.Type != "AvatarMask" {
+			continue
+		}
+		d := f.dec(doc)
+		m := &AvatarMask{Name: d.str(doc.Body, "m_Name"), BodyParts: d.hex32(doc.Body, "m_Mask")}
+		for _, e := range d.seq(doc.Body, "m_Elements") {
+			m.Elements = append(m.Elements, MaskPath{Path: d.str(e, "m_Path"), Weight: d.f32(e, "m_Weight")})
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%s: AvatarMask: %w", f.Name, ErrNoObject)
 }

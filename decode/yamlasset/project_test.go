@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mecanim/mecanim/model"
 )
 
 func TestProjectIndexResolvesControllerClips(t *testing.T) {
@@ -47,5 +49,25 @@ func TestProjectIndexResolvesControllerClips(t *testing.T) {
 	clips, err := func() (int, error) { cs, err := f.Clips(); return len(cs), err }()
 	if err != nil || clips != 0 {
 		t.Errorf("a controller's clips: %d, %v", clips, err)
+	}
+}
+
+func TestAvatarMask(t *testing.T) {
+	src := "%YAML 1.1\n--- !u!319 &31900000\nAvatarMask:\n  m_Name: Upper\n  m_Mask: 000000000100000001000000\n" +
+		"  m_Elements:\n  - m_Path: \n    m_Weight: 1\n  - m_Path: Armature/Hips\n    m_Weight: 0\n"
+	f, err := Parse(strings.NewReader(src), "u.mask")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.AvatarMask()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Upper" || len(m.BodyParts) != 3 || m.BodyParts[0] != 0 || m.BodyParts[2] != 1 || len(m.Elements) != 2 {
+		t.Fatalf("mask %+v", m)
+	}
+	sk := m.SkeletonMask()
+	if sk[0].PathHash != 0 || sk[0].Weight != 1 || sk[1].PathHash != model.PathHash("Armature/Hips") || sk[1].Weight != 0 {
+		t.Errorf("skeleton mask %+v", sk)
 	}
 }

@@ -168,27 +168,8 @@ func Sample(name string, c PoseSampler, joints []int, rest []geom.Transform, rat
 	if !(rate > 0) {
 		rate = 30
 	}
-	dur := c.Duration()
-	frames := int(math.Ceil(float64(dur)*float64(rate))) + 1
-	if frames < 2 {
-		frames = 2
-	}
-	times := make([]float32, frames)
-	for i := range times {
-		times[i] = float32(float64(i) / float64(rate))
-	}
-	times[frames-1] = dur
-	if frames >= 2 && !(times[frames-1] > times[frames-2]) {
-		times = times[:frames-1]
-		times[len(times)-1] = dur
-		frames--
-	}
-	if frames < 2 || !(dur > 0) {
-		// A zero-length clip: one key.
-		times = times[:1]
-		times[0] = 0
-		frames = 1
-	}
+	times := sampleTimes(c.Duration(), rate)
+	frames := len(times)
 	nj := len(joints)
 	poses := make([]geom.Transform, nj*frames)
 	for f := range frames {
@@ -273,6 +254,93 @@ func JointMap(paths []string, rig *model.Rig) []int {
 		if n, ok := byPath[p]; ok {
 			out[i] = n
 		}
+	}
+	return out
+}
+
+// sampleTimes returns key times at rate from 0 to dur, the last exactly at
+// dur (one key at 0 for a clip without length).
+func sampleTimes(dur, rate float32) []float32 {
+	if !(rate > 0) {
+		rate = 30
+	}
+	if !(dur > 0) || math.IsInf(float64(dur), 0) {
+		return []float32{0}
+	}
+	frames := int(math.Ceil(float64(dur)*float64(rate))) + 1
+	times := make([]float32, frames)
+	for i := range times {
+		times[i] = float32(float64(i) / float64(rate))
+	}
+	times[frames-1] = dur
+	if frames > 2 && !(times[frames-1] > times[frames-2]) {
+		times = times[:frames-1]
+		times[len(times)-1] = dur
+	}
+	return times
+}
+
+// FloatSampler is a clip's float (non-Transform) channels: *anim.Clip has
+// them.
+type FloatSampler interface {
+	Duration() float32
+	FloatTargets() []model.Target
+	SampleFloats(t float32, dst []float32)
+}
+
+// SampleBlendShapes makes a weights track for each mesh whose blend shapes
+// the clip drives (SkinnedMeshRenderer channels bound to the mesh's node by
+// path and to a blend shape by the CRC-32 of its name), sampled at rate as
+// Sample does. Shapes the clip does not drive keep the renderer's weight.
+func SampleBlendShapes(c FloatSampler, rig *model.Rig, meshes []MeshInstance, rate float32) []Track {
+	targets := c.FloatTargets()
+	type bind struct{ mesh, shape, ch int }
+	var binds []bind
+	for mi, m := range meshes {
+		if m.Mesh == nil || len(m.Mesh.BlendShapes) == 0 || m.Node < 0 || m.Node >= len(rig.Nodes) {
+			continue
+		}
+		path := rig.Nodes[m.Node].Path
+		for ch, t := range targets {
+			if t.ClassID != model.ClassSkinnedMeshRenderer || t.PathHash != model.PathHash(path) {
+				continue
+			}
+			for si, bs := range m.Mesh.BlendShapes {
+				if t.Attribute == model.PathHash(bs.Name) {
+					binds = append(binds, bind{mi, si, ch})
+				}
+			}
+		}
+	}
+	if len(binds) == 0 {
+		return nil
+	}
+	times := sampleTimes(c.Duration(), rate)
+	vals := make([]float32, len(targets))
+	tracks := map[int]*Track{}
+	var order []int
+	for f, tm := range times {
+		c.SampleFloats(tm, vals)
+		for _, b := range binds {
+			m := meshes[b.mesh]
+			n := len(m.Mesh.BlendShapes)
+			tr := tracks[b.mesh]
+			if tr == nil {
+				tr = &Track{Node: m.Node, Path: PathWeights, Times: times, Values: make([]float32, n*len(times))}
+				for k := range len(times) {
+					for s := 0; s < n && s < len(m.BlendShapeWeights); s++ {
+						tr.Values[k*n+s] = m.BlendShapeWeights[s]
+					}
+				}
+				tracks[b.mesh] = tr
+				order = append(order, b.mesh)
+			}
+			tr.Values[f*n+b.shape] = vals[b.ch]
+		}
+	}
+	out := make([]Track, 0, len(order))
+	for _, mi := range order {
+		out = append(out, *tracks[mi])
 	}
 	return out
 }

@@ -458,3 +458,63 @@ func TestSampleKeysEveryFrameAndTheEnd(t *testing.T) {
 		t.Errorf("zero-length clip: %d tracks", len(z.Tracks))
 	}
 }
+
+// smileClip is a FloatSampler driving the quad's "up" shape from 0 to 100
+// over one second, and an unrelated channel.
+type smileClip struct{}
+
+func (smileClip) Duration() float32 { return 1 }
+func (smileClip) FloatTargets() []model.Target {
+	return []model.Target{
+		{ClassID: model.ClassSkinnedMeshRenderer, PathHash: model.PathHash("other"), Attribute: model.PathHash("up")},
+		{ClassID: model.ClassSkinnedMeshRenderer, PathHash: model.PathHash(""), PathKnown: true, Attribute: model.PathHash("up")},
+	}
+}
+func (smileClip) SampleFloats(t float32, dst []float32) { dst[0], dst[1] = -1, 100*t }
+
+func TestSampleBlendShapesDrivesMorphWeights(t *testing.T) {
+	s := twoBoneScene()
+	tr := SampleBlendShapes(smileClip{}, s.Rig, s.Meshes, 4)
+	if len(tr) != 1 || tr[0].Node != 0 || tr[0].Path != PathWeights || len(tr[0].Times) != 5 {
+		t.Fatalf("tracks %+v", tr)
+	}
+	if v := tr[0].Values; v[0] != 0 || v[2] != 50 || v[4] != 100 {
+		t.Errorf("weights %v", v)
+	}
+	s.Animations = []Animation{{Name: "smile", Tracks: tr}}
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	out, _ := modeler.ReadAccessor(doc, doc.Accessors[doc.Animations[0].Samplers[0].Output], nil)
+	if w := out.([]float32); len(w) != 5 || w[4] != 1 || w[2] != 0.5 {
+		t.Errorf("glTF weights %v", w)
+	}
+	mods := validatorPath(t)
+	p := filepath.Join(t.TempDir(), "smile.glb")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	checkValid(t, "smile", validate(t, mods, p))
+}
+
+func TestPrimitiveIndicesKeepFacesFacing(t *testing.T) {
+	for _, c := range []struct {
+		topo mesh.Topology
+		in   []uint32
+		want []uint32
+		mode qg.PrimitiveMode
+	}{
+		{mesh.Triangles, []uint32{0, 1, 2, 2, 1, 3}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
+		{mesh.Quads, []uint32{0, 1, 2, 3}, []uint32{0, 2, 1, 0, 3, 2}, qg.PrimitiveTriangles},
+		{mesh.TriangleStrip, []uint32{0, 1, 2, 3, 3, 4}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
+		{mesh.Lines, []uint32{0, 1, 2}, []uint32{0, 1}, qg.PrimitiveLines},
+		{mesh.LineStrip, []uint32{0, 1, 2}, []uint32{0, 1, 2}, qg.PrimitiveLineStrip},
+		{mesh.Points, []uint32{4, 1}, []uint32{4, 1}, qg.PrimitivePoints},
+	} {
+		m := &mesh.Mesh{VertexCount: 5, Indices: c.in, SubMeshes: []mesh.SubMesh{{IndexCount: len(c.in), Topology: c.topo}}}
+		got, mode := primitiveIndices(m, 0)
+		if !equalU32(got, c.want) || mode != c.mode {
+			t.Errorf("topology %d: %v mode %v, want %v mode %v", c.topo, got, mode, c.want, c.mode)
+		}
+	}
+}

@@ -9,8 +9,9 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// MaxScriptTicks bounds the ticks one Run may produce.
-const MaxScriptTicks = 10_000_000
+// MaxScriptTicks bounds the ticks one Run may produce (over four and a half
+// hours at 60 Hz), and so the records it holds.
+const MaxScriptTicks = 1_000_000
 
 // Script is a timed list of parameter changes for a headless run: the CLI
 // reads it from JSON such as
@@ -110,7 +111,7 @@ func Run(a *Animator, s *Script, rate float64) ([]Record, error) {
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].At < evs[j].At })
 	a.Reset()
 	dt := float32(1 / rate)
-	out := make([]Record, 0, n)
+	out := make([]Record, 0, min(n, 1<<14))
 	next := 0
 	for k := 1; k <= n; k++ {
 		start := float64(k-1) / rate

@@ -38,8 +38,8 @@
 // traced in orange in every cell, with a dot where the root is at that
 // cell's time.
 //
-// Framing is automatic: the bounding box of every joint over every drawn
-// frame, plus the root path, fitted into the cell. All cells of a view share
+// Framing is automatic: the bounding box of every joint (helpers left out)
+// over every drawn frame, plus the root path, fitted into the cell. All cells of a view share
 // one scale and offset, so motion between cells is comparable.
 package render
 
@@ -253,7 +253,7 @@ var (
 	colLeft       = color.RGBA{40, 100, 220, 255}
 	colRight      = color.RGBA{215, 50, 50, 255}
 	colOrigin     = color.RGBA{0, 0, 0, 255}
-	colHelper     = color.RGBA{190, 190, 198, 255}
+	colHelper     = color.RGBA{212, 212, 220, 255}
 )
 
 func (o *Options) defaults() error {
@@ -485,8 +485,18 @@ func fitView(v View, frames []frame, path []geom.Vec3, st style, cell int) frami
 		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
 		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
+	body := false // frame on the body, not on helpers far from it
+	for _, h := range st.helper {
+		if !h {
+			body = true
+			break
+		}
+	}
 	for i := range frames {
 		for j, p := range frames[i].pos {
+			if body && st.helper[j] {
+				continue
+			}
 			add(p)
 			if st.stub[j] {
 				add(frames[i].stub[j])

@@ -143,7 +143,9 @@ func TestParseScriptRejectsBadInput(t *testing.T) {
 	a := locomotion().build(t)
 	for _, sc := range []string{`{"duration": 1, "events": [{"at": 0, "set": {"Nope": 1}}]}`,
 		`{"duration": 1, "events": [{"at": 0, "trigger": "Speed"}]}`,
-		`{"duration": 1, "events": [{"at": 0, "set": {"Speed": "fast"}}]}`} {
+		`{"duration": 1, "events": [{"at": 0, "set": {"Speed": "fast"}}]}`,
+		`{"duration": 1, "events": [{"at": 0, "play": "Nowhere"}]}`,
+		`{"duration": 1e9}`} {
 		s, err := ParseScript([]byte(sc))
 		if err != nil {
 			t.Fatal(err)

@@ -513,6 +513,7 @@ type Stats struct {
 	GridChannels    int // channels of their own timeline found through the clip's grid
 	IndexedLines    int // timelines with a key index (more than 8 keys)
 	DenseChannels   int // channels stored as samples
+	DenseGroups     int // sets of them sampled over the same frames (one frame lookup each)
 	PackedRotations int // dense rotations stored as PackedQuat samples
 	EulerJoints     int // joints rotated by animated Euler angles
 	FloatTracks     int // non-Transform tracks
@@ -543,10 +544,11 @@ func (c *Clip) Stats() Stats {
 			}
 		}
 		st.Bytes += int(unsafe.Sizeof(soloKey{}))*len(s.recs) + int(unsafe.Sizeof(solo{}))*len(s.solos)
-		st.DenseChannels += len(s.dense)
+		st.DenseChannels += len(s.dslots)
+		st.DenseGroups += len(s.dense)
 		st.PackedRotations += len(s.pquat)
 		st.Bytes += 4*(len(s.base)+len(s.slots)+len(s.times)+len(s.index)+len(s.dsamp)) + 16*len(s.coefs) +
-			8*len(s.qsamp) + int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseChan{}))*len(s.dense) +
+			8*len(s.qsamp) + int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseGroup{}))*len(s.dense) + 4*len(s.dslots) +
 			int(unsafe.Sizeof(packedChan{}))*len(s.pquat)
 	}
 	return st

@@ -138,6 +138,7 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 	var worstRot, worstRel, worstFloat float64
 	var worstRotAt, worstRelAt string
 	forms := map[model.CurveKind]int{}
+	var total anim.Stats
 	for _, cc := range clips {
 		c, s, err := clipSkeleton(cc.clip)
 		if err != nil {
@@ -146,6 +147,19 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 		}
 		for i := range c.Curves {
 			forms[c.Curves[i].Kind]++
+		}
+		if b, err := anim.Bake(c, s); err == nil {
+			st := b.Stats()
+			total.CubicChannels += st.CubicChannels
+			total.Timelines += st.Timelines
+			total.GridChannels += st.GridChannels
+			total.DenseChannels += st.DenseChannels
+			total.DenseGroups += st.DenseGroups
+			total.IndexedLines += st.IndexedLines
+			total.PackedRotations += st.PackedRotations
+			total.EulerJoints += st.EulerJoints
+			total.FloatTracks += st.FloatTracks
+			total.Bytes += st.Bytes
 		}
 		rot, rel, frel := anim.CompareClip(t, c, s, 1000)
 		if rot > 1e-3 || rel > 1e-5 || frel > 1e-5 || math.IsNaN(rel+frel+rot) {
@@ -161,6 +175,7 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 	}
 	t.Logf("%d clips (%d streamed, %d dense, %d constant, %d keyframed curves) at 1,000 times each", len(clips),
 		forms[model.CurveStreamed], forms[model.CurveDense], forms[model.CurveConstant], forms[model.CurveKeyframed])
+	t.Logf("baked: %+v", total)
 	t.Logf("worst rotation error %.3g° (%s); translation/scale %.3g (%s); floats %.3g", worstRot, worstRotAt, worstRel, worstRelAt, worstFloat)
 }
 

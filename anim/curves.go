@@ -19,15 +19,16 @@ import (
 type curveSet struct {
 	base []float32 // every slot's value before animated channels write it
 
-	lines []timeline
-	slots []int32      // channel slots, grouped by timeline
-	times []float32    // key times, per timeline, each followed by the sentinel
-	index []int32      // uniform-slice key index, per long timeline
-	coefs [][4]float32 // per timeline: key-major blocks of its channels
-	dense []denseChan  // dense channels
-	dsamp []float32    // their samples
-	pquat []packedChan // dense rotations packed as PackedQuat
-	qsamp []PackedQuat // their samples
+	lines  []timeline
+	slots  []int32      // channel slots, grouped by timeline
+	times  []float32    // key times, per timeline, each followed by the sentinel
+	index  []int32      // uniform-slice key index, per long timeline
+	coefs  [][4]float32 // per timeline: key-major blocks of its channels
+	dense  []denseGroup // dense channels, grouped by frames (begin, rate, count)
+	dslots []int32      // their slots, grouped
+	dsamp  []float32    // their samples: per group frame-major (a frame's channels adjacent)
+	pquat  []packedChan // dense rotations packed as PackedQuat
+	qsamp  []PackedQuat // their samples
 
 	solos []solo    // cubic channels alone on their timeline
 	recs  []soloKey // their keys, each channel's followed by the sentinel
@@ -75,11 +76,14 @@ type timeline struct {
 	last      float32
 }
 
-// denseChan is a channel of samples at a fixed rate.
-type denseChan struct {
-	slot        int32
-	off, n      int32
+// denseGroup is the dense channels sampled over the same frames (Mecanim's
+// dense block gives all its curves one begin, rate and frame count): a
+// sample computes the frame and fraction once and reads two adjacent rows.
+type denseGroup struct {
 	begin, rate float32
+	n           int32 // frames
+	slot0, nch  int32 // dslots[slot0:slot0+nch]
+	off         int32 // dsamp[off:off+n*nch]
 }
 
 // packedChan is a rotation (4 slots from slot) of packed samples at a fixed
@@ -124,8 +128,7 @@ func (s *curveSet) eval(t float32, out []float32) {
 		s.evalSolos(t, out)
 	}
 	for i := range s.dense {
-		d := &s.dense[i]
-		out[d.slot] = evalDense(s.dsamp[d.off:d.off+d.n], d.begin, d.rate, t)
+		s.evalDenseGroup(&s.dense[i], t, out)
 	}
 	s.evalPacked(t, out)
 }
@@ -247,20 +250,33 @@ func (s *curveSet) evalPacked(t float32, out []float32) {
 	}
 }
 
-// evalDense is model's dense rule: clamped, linear between samples.
-func evalDense(samples []float32, begin, rate, t float32) float32 {
-	n := len(samples)
-	f := (t - begin) * rate
-	if !(f > 0) {
-		return samples[0]
+// evalDenseGroup is model's dense rule (clamped, linear between samples,
+// the same arithmetic) for every channel of a group.
+func (s *curveSet) evalDenseGroup(g *denseGroup, t float32, out []float32) {
+	nch, n := int(g.nch), int(g.n)
+	slots := s.dslots[g.slot0 : int(g.slot0)+nch]
+	rows := s.dsamp[g.off : int(g.off)+n*nch]
+	f := (t - g.begin) * g.rate
+	if !(f > 0) || f >= float32(n-1) {
+		k := 0
+		if f > 0 {
+			k = n - 1
+		}
+		a := rows[k*nch : k*nch+nch]
+		a = a[:len(slots)]
+		for j, sl := range slots {
+			out[sl] = a[j]
+		}
+		return
 	}
-	if f >= float32(n-1) {
-		return samples[n-1]
+	k := int(f)
+	frac := f - float32(k)
+	a := rows[k*nch : k*nch+nch]
+	b := rows[k*nch+nch : k*nch+2*nch]
+	a, b = a[:len(slots)], b[:len(slots)]
+	for j, sl := range slots {
+		out[sl] = a[j] + (b[j]-a[j])*frac
 	}
-	i := int(f)
-	frac := f - float32(i)
-	a, b := samples[i], samples[i+1]
-	return a + (b-a)*frac
 }
 
 // find returns the key of ln in force at t and the time since it (never
@@ -610,10 +626,22 @@ type setBuilder struct {
 	base  []float32
 	lines map[string]int
 	pend  []pendingLine
-	dense []denseChan
-	dsamp []float32
+	dense map[denseKey]int
+	dpend []pendingDense
 	pquat []packedChan
 	qsamp []PackedQuat
+}
+
+type denseKey struct {
+	begin, rate uint32
+	n           int
+}
+
+type pendingDense struct {
+	begin, rate float32
+	n           int
+	slots       []int32
+	samples     [][]float32
 }
 
 type pendingLine struct {
@@ -623,7 +651,7 @@ type pendingLine struct {
 }
 
 func newSetBuilder(base []float32) *setBuilder {
-	return &setBuilder{base: base, lines: map[string]int{}}
+	return &setBuilder{base: base, lines: map[string]int{}, dense: map[denseKey]int{}}
 }
 
 // add lays out an animated (non-constant) channel writing slot.
@@ -632,8 +660,16 @@ func (b *setBuilder) add(slot int32, s scalar) {
 	case model.CurveConstant:
 		b.base[slot] = s.value
 	case model.CurveDense:
-		b.dense = append(b.dense, denseChan{slot: slot, off: int32(len(b.dsamp)), n: int32(len(s.samples)), begin: s.begin, rate: s.rate})
-		b.dsamp = append(b.dsamp, s.samples...)
+		k := denseKey{math.Float32bits(s.begin), math.Float32bits(s.rate), len(s.samples)}
+		i, ok := b.dense[k]
+		if !ok {
+			i = len(b.dpend)
+			b.dense[k] = i
+			b.dpend = append(b.dpend, pendingDense{begin: s.begin, rate: s.rate, n: len(s.samples)})
+		}
+		p := &b.dpend[i]
+		p.slots = append(p.slots, slot)
+		p.samples = append(p.samples, s.samples)
 	default:
 		key := lineKey(&s)
 		i, ok := b.lines[key]
@@ -671,7 +707,17 @@ func lineKey(s *scalar) string {
 
 // build lays everything out, with key indexes for long timelines.
 func (b *setBuilder) build() curveSet {
-	s := curveSet{base: b.base, dense: b.dense, dsamp: b.dsamp, pquat: b.pquat, qsamp: b.qsamp}
+	s := curveSet{base: b.base, pquat: b.pquat, qsamp: b.qsamp}
+	for _, p := range b.dpend {
+		s.dense = append(s.dense, denseGroup{begin: p.begin, rate: p.rate, n: int32(p.n),
+			slot0: int32(len(s.dslots)), nch: int32(len(p.slots)), off: int32(len(s.dsamp))})
+		s.dslots = append(s.dslots, p.slots...)
+		for f := 0; f < p.n; f++ {
+			for _, smp := range p.samples {
+				s.dsamp = append(s.dsamp, smp[f])
+			}
+		}
+	}
 	for _, p := range b.pend {
 		n := len(p.s.times)
 		if len(p.slots) == 1 && !p.s.wrap {

@@ -413,6 +413,29 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 		}
 		a.Nodes[i] = n
 	}
+	return a.checkOverlap()
+}
+
+// checkOverlap rejects nodes whose byte ranges overlap. Unity lays nodes
+// out one after another; overlapping nodes would let a small bundle list
+// the same decompressed bytes many times over, and every reader that opens
+// each node (a serialized file per node) would multiply its work by the
+// node count.
+func (a *Archive) checkOverlap() error {
+	order := make([]int, 0, len(a.Nodes))
+	for i := range a.Nodes {
+		if a.Nodes[i].Size > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(x, y int) bool { return a.Nodes[order[x]].Offset < a.Nodes[order[y]].Offset })
+	for k := 1; k < len(order); k++ {
+		p, n := &a.Nodes[order[k-1]], &a.Nodes[order[k]]
+		if n.Offset < p.Offset+p.Size {
+			return formatErr(0, fmt.Sprintf("block info: node %d (%q)", order[k], n.Path),
+				fmt.Errorf("range [%d, +%d) overlaps node %d (%q) at [%d, +%d)", n.Offset, n.Size, order[k-1], p.Path, p.Offset, p.Size))
+		}
+	}
 	return nil
 }
 

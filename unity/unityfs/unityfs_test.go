@@ -414,3 +414,40 @@ func TestBlockAtMapsStreamOffsetsToBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlappingNodesAreRejected proves that a block info listing the same
+// decompressed bytes under several nodes is refused at Open (a small bundle
+// must not make every reader of its nodes repeat the work per node), while
+// empty nodes may sit anywhere.
+func TestOverlappingNodesAreRejected(t *testing.T) {
+	nodes := []testNode{
+		{path: "a", data: patternData(100, 1)},
+		{path: "b", data: patternData(100, 2)},
+		{path: "empty", data: nil},
+	}
+	for _, tc := range []struct {
+		name    string
+		offsets []int64
+		wantErr bool
+	}{
+		{"back to back", []int64{0, 100, 200}, false},
+		{"empty node inside another", []int64{0, 100, 50}, false},
+		{"second starts inside first", []int64{0, 50, 200}, true},
+		{"same range twice", []int64{0, 0, 200}, true},
+		{"listed out of order", []int64{100, 0, 0}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := buildBundle(t, bundleSpec{version: 7, nodes: nodes, offsets: tc.offsets})
+			_, err := unityfs.Open(bytes.NewReader(b), int64(len(b)))
+			var fe *unityfs.FormatError
+			switch {
+			case tc.wantErr && !errors.As(err, &fe):
+				t.Fatalf("Open = %v, want a FormatError", err)
+			case tc.wantErr && !strings.Contains(err.Error(), "overlaps"):
+				t.Fatalf("Open = %v, want it to say the nodes overlap", err)
+			case !tc.wantErr && err != nil:
+				t.Fatalf("Open = %v, want success", err)
+			}
+		})
+	}
+}

@@ -28,6 +28,9 @@ type bundleSpec struct {
 	blockComp []int // compression of block i is blockComp[i%len]; default none
 	blockSize int   // uncompressed bytes per block; default 1 KiB
 	nodes     []testNode
+	// offsets, when set, overrides where node i says it starts (the
+	// stream is still the nodes' data back to back).
+	offsets []int64
 }
 
 // stream returns the uncompressed stream the spec's nodes make (nodes back to back).
@@ -105,7 +108,10 @@ func buildBundle(tb testing.TB, s bundleSpec) []byte {
 	}
 	info = be.AppendUint32(info, uint32(len(s.nodes)))
 	off := int64(0)
-	for _, n := range s.nodes {
+	for i, n := range s.nodes {
+		if i < len(s.offsets) {
+			off = s.offsets[i]
+		}
 		info = be.AppendUint64(info, uint64(off))
 		info = be.AppendUint64(info, uint64(len(n.data)))
 		info = be.AppendUint32(info, n.flags)

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/mecanim/mecanim/unity/binread"
 )
@@ -120,7 +121,32 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 		}
 		a.Entries = append(a.Entries, e)
 	}
+	if err := a.checkOverlap(); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// checkOverlap rejects non-empty entries whose byte ranges overlap. Unity
+// writes entries one after another; overlapping entries would let a small
+// container list the same bundle thousands of times, and a reader opening
+// every entry would repeat that bundle's work per entry.
+func (a *Archive) checkOverlap() error {
+	order := make([]int, 0, len(a.Entries))
+	for i := range a.Entries {
+		if a.Entries[i].Size > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(x, y int) bool { return a.Entries[order[x]].Offset < a.Entries[order[y]].Offset })
+	for k := 1; k < len(order); k++ {
+		p, e := &a.Entries[order[k-1]], &a.Entries[order[k]]
+		if e.Offset < p.Offset+p.Size {
+			return &FormatError{Offset: int64(len(Signature) + 4), What: fmt.Sprintf("entry %d (%q)", order[k], e.Name),
+				Err: fmt.Errorf("range [%d, +%d) overlaps entry %d (%q) at [%d, +%d)", e.Offset, e.Size, order[k-1], p.Name, p.Offset, p.Size)}
+		}
+	}
+	return nil
 }
 
 // OpenFile opens the named container file. Close the Archive to close the file.

@@ -114,6 +114,7 @@ func TestMalformedContainersGiveFormatErrors(t *testing.T) {
 		{"entry offset past the end", patch(dir, 1<<31), "runs past the end"},
 		{"name length past the directory", patch(dir+8, 1000), "name length"},
 		{"directory cut inside an entry", patch(16, dir+6), "entry"},
+		{"second entry overlaps the first", patch(dir+12+len(sampleEntries[0].name), le.Uint32(good[dir:])+1), "overlaps"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

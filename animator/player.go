@@ -135,19 +135,57 @@ func NewPlayer(s *anim.Skeleton) *Player {
 	return p
 }
 
-// Play starts c from its beginning, fading it in over fade seconds while
-// every other clip fades out (each from its current weight); a fade of 0
-// cuts to c at once.
+// Play fades c in over fade seconds while every other clip fades out (each
+// from its current weight); a fade of 0 cuts to c at once. A clip already
+// playing (or fading out) keeps its time and fades back in from its weight;
+// otherwise c starts from its beginning. See Restart.
 func (p *Player) Play(c *PlayerClip, fade float32) {
+	p.play(c, fade, false)
+}
+
+// Restart is Play that always starts c from its beginning: a copy of c
+// still playing fades out with the others.
+func (p *Player) Restart(c *PlayerClip, fade float32) {
+	p.play(c, fade, true)
+}
+
+func (p *Player) play(c *PlayerClip, fade float32, restart bool) {
 	if c == nil || c.Clip == nil {
 		return
 	}
+	keep := -1
+	if !restart {
+		// The newest state of c, if any, carries on.
+		for i := p.n - 1; i >= 0; i-- {
+			if p.states[i].Clip == c {
+				keep = i
+				break
+			}
+		}
+	}
 	if fade <= 0 {
+		if keep >= 0 {
+			s := p.states[keep]
+			s.Weight, s.target, s.speed = 1, 1, 0
+			p.states[0], p.n = s, 1
+			return
+		}
 		p.n = 0
 	}
 	for i := 0; i < p.n; i++ {
 		s := &p.states[i]
+		if i == keep {
+			s.target, s.speed = 1, (1-s.Weight)/fade
+			continue
+		}
 		s.target, s.speed = 0, s.Weight/fade
+	}
+	if keep >= 0 {
+		// Move it last: the most recently played.
+		s := p.states[keep]
+		copy(p.states[keep:], p.states[keep+1:p.n])
+		p.states[p.n-1] = s
+		return
 	}
 	if p.n == maxPlayerStates {
 		min := 0

@@ -147,3 +147,35 @@ func TestPlayerEventsAndNoAllocation(t *testing.T) {
 		t.Errorf("%v allocs per tick", allocs)
 	}
 }
+
+func TestPlayerPlayResumesAndRestartRestarts(t *testing.T) {
+	s := testSkeleton(t)
+	idle := &PlayerClip{Clip: moveClip(t, s, "idle", 1, 0, 0, true)}
+	run := &PlayerClip{Clip: moveClip(t, s, "run", 1, 1, 0, true)}
+	p := NewPlayer(s)
+	p.Play(run, 0)
+	p.Tick(0.25)
+	p.Play(idle, 0.5)
+	p.Tick(0.25) // run at 0.5 s, weight 0.5
+	p.Play(run, 0.5)
+	st := p.States()
+	if len(st) != 2 || st[1].Clip != run || st[1].Time != 0.5 || st[1].Weight != 0.5 {
+		t.Fatalf("Play of a clip fading out should resume it: %+v", st)
+	}
+	p.Tick(0.25) // run fades back in from 0.5 over 0.5 s at speed 1/0.5·0.5
+	if st := p.States(); st[1].Weight != 0.75 || st[0].Weight != 0.25 {
+		t.Errorf("resumed fade: %+v", st)
+	}
+	p.Restart(run, 0.2)
+	st = p.States()
+	if last := st[len(st)-1]; last.Clip != run || last.Time != 0 || last.Weight != 0 {
+		t.Errorf("Restart should start a fresh copy: %+v", st)
+	}
+	if n := len(st); n != 3 {
+		t.Errorf("%d states after a restart, want the old copy fading out too", n)
+	}
+	p.Play(idle, 0)
+	if st := p.States(); len(st) != 1 || st[0].Clip != idle || st[0].Weight != 1 {
+		t.Errorf("a cut keeps only the played clip: %+v", st)
+	}
+}

@@ -249,6 +249,7 @@ var (
 	colText       = color.RGBA{25, 25, 30, 255}
 	colSubtle     = color.RGBA{125, 125, 135, 255}
 	colPath       = color.RGBA{240, 150, 40, 255}
+	colPathTrace  = color.RGBA{240, 150, 40, 150}
 	colCentre     = color.RGBA{70, 70, 82, 255}
 	colLeft       = color.RGBA{40, 100, 220, 255}
 	colRight      = color.RGBA{215, 50, 50, 255}
@@ -364,6 +365,14 @@ func Sheet(c *Clip, opts Options) (*image.RGBA, error) {
 		}
 		frames[i] = fr
 	}
+	st.labelScale = 2
+	for _, fr := range frames {
+		for _, v := range opts.Views {
+			if textWidth(timeLabel(fr.t), 2)+textWidth(v.String(), 1)+16 > opts.Cell {
+				st.labelScale = 1
+			}
+		}
+	}
 	var path []geom.Vec3
 	if c.Root >= 0 && c.Root < n {
 		m := pathSamples(c.Duration)
@@ -418,7 +427,12 @@ type style struct {
 	bone   []bool // a line is drawn from the joint to its parent
 	helper []bool // drawn faintly
 	stub   []bool // a leaf that gets a stub
+
+	labelScale int // of the cells' time labels: 2, or 1 when one would not fit
 }
+
+// timeLabel is a cell's label.
+func timeLabel(t float32) string { return "t=" + fmtSeconds(t) + "s" }
 
 func newStyle(c *Clip) style {
 	n := len(c.Parents)
@@ -580,7 +594,7 @@ func drawCell(img *image.RGBA, cell image.Rectangle, v View, f framing, c *Clip,
 		bx, by, _ := v.Project(path[i])
 		x0, y0 := f.at(cell, ax, ay)
 		x1, y1 := f.at(cell, bx, by)
-		line(img, clip, x0, y0, x1, y1, lw*0.75, colPath)
+		line(img, clip, x0, y0, x1, y1, lw*0.6, colPathTrace)
 	}
 	if len(path) > 0 {
 		x, y, _ := v.Project(fr.pos[c.Root])
@@ -643,8 +657,8 @@ func drawCell(img *image.RGBA, cell image.Rectangle, v View, f framing, c *Clip,
 	}
 
 	// labels
-	drawText(img, cell.Min.X+5, cell.Min.Y+5, "t="+fmtSeconds(fr.t)+"s", 2, colText)
 	name := v.String()
+	drawText(img, cell.Min.X+5, cell.Min.Y+5, timeLabel(fr.t), st.labelScale, colText)
 	drawText(img, cell.Max.X-5-textWidth(name, 1), cell.Min.Y+5, name, 1, colSubtle)
 }
 

@@ -317,5 +317,5 @@ func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.ID = id
-	writeJSON(w, f)
+	writeJSON(w, r, f)
 }

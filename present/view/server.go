@@ -14,6 +14,7 @@
 package view
 
 import (
+	"compress/gzip"
 	"context"
 	"embed"
 	"encoding/json"
@@ -226,14 +227,57 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 	w.Write(append(b, '\n'))
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+// gzipOver is the size above which JSON answers are compressed for remote
+// clients that accept it (frames shrink about half). Over loopback the
+// compression would cost more time than the bytes it saves.
+const gzipOver = 32 << 10
+
+func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(append(b, '\n'))
+	b = append(b, '\n')
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Add("Vary", "Accept-Encoding")
+	if len(b) < gzipOver || !acceptsGzip(r) || fromLoopback(r) {
+		w.Write(b)
+		return
+	}
+	h.Set("Content-Encoding", "gzip")
+	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return
+	}
+	zw.Write(b)
+	zw.Close()
+}
+
+// fromLoopback reports whether the request came over a loopback interface.
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding lists gzip
+// (without q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept-Encoding") {
+		for _, part := range strings.Split(v, ",") {
+			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+				q := strings.ReplaceAll(params, " ", "")
+				return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+			}
+		}
+	}
+	return false
 }
 
 // index parses a decimal index below n from the request's {id}; anything

@@ -206,7 +206,7 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 	if se.skel != nil {
 		info.Paths, info.Parents = se.skel.Paths, se.skel.Parents
 	}
-	writeJSON(w, info)
+	writeJSON(w, r, info)
 }
 
 func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
@@ -229,7 +229,7 @@ func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	writeJSON(w, res)
+	writeJSON(w, r, res)
 }
 
 // tick applies t and returns the state after it.

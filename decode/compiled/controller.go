@@ -306,6 +306,9 @@ func state(s *typetree.Value, c *model.Controller, checkDest func(uint32) error)
 		st.Transitions = append(st.Transitions, tr)
 	}
 	trees := s.Field("m_BlendTreeConstantArray").Elems()
+	// Motion sets may share a tree; each is converted once, so that a long
+	// index array naming one big tree cannot multiply the tree's size.
+	done := map[int]model.BlendTree{}
 	for i, ti := range ints(s.Field("m_BlendTreeConstantIndexArray")) {
 		if ti == -1 || ti == noneID {
 			st.Motions = append(st.Motions, model.BlendTree{})
@@ -314,7 +317,12 @@ func state(s *typetree.Value, c *model.Controller, checkDest func(uint32) error)
 		if ti < 0 || ti >= len(trees) {
 			return st, fmt.Sprintf("m_BlendTreeConstantIndexArray[%d]", i), errf(ErrMalformed, "tree %d of %d", ti, len(trees))
 		}
+		if bt, ok := done[ti]; ok {
+			st.Motions = append(st.Motions, bt)
+			continue
+		}
 		bt, field, err := blendTree(trees[ti].Field("data"), c)
+		done[ti] = bt
 		if err != nil {
 			return st, fmt.Sprintf("m_BlendTreeConstantArray[%d].data.%s", ti, field), err
 		}
@@ -322,6 +330,11 @@ func state(s *typetree.Value, c *model.Controller, checkDest func(uint32) error)
 	}
 	return st, "", nil
 }
+
+// MaxBlendTreeDepth bounds how deeply blend trees nest (Unity projects
+// rarely nest more than a few levels), so that whatever walks a tree
+// recursively stays shallow.
+const MaxBlendTreeDepth = 256
 
 // blendTree reads a BlendTreeConstant (m_NodeArray; node 0 is the root).
 func blendTree(t *typetree.Value, c *model.Controller) (model.BlendTree, string, error) {
@@ -403,14 +416,19 @@ func blendTree(t *typetree.Value, c *model.Controller) (model.BlendTree, string,
 	// that weight evaluation terminates.
 	if len(bt.Nodes) > 0 {
 		seen := make([]bool, len(bt.Nodes))
+		depth := make([]int, len(bt.Nodes))
 		stack := []int{0}
 		seen[0] = true
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			for _, ch := range bt.Nodes[i].Children {
+				field := fmt.Sprintf("m_NodeArray[%d].data.m_ChildIndices", i)
 				if seen[ch] {
-					return bt, fmt.Sprintf("m_NodeArray[%d].data.m_ChildIndices", i), errf(ErrMalformed, "node %d reached twice (not a tree)", ch)
+					return bt, field, errf(ErrMalformed, "node %d reached twice (not a tree)", ch)
+				}
+				if depth[ch] = depth[i] + 1; depth[ch] > MaxBlendTreeDepth {
+					return bt, field, errf(ErrMalformed, "node %d is more than %d levels deep", ch, MaxBlendTreeDepth)
 				}
 				seen[ch] = true
 				stack = append(stack, ch)

@@ -1,6 +1,7 @@
 package compiled
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/mecanim/mecanim/geom"
@@ -82,13 +83,29 @@ func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Val
 		}
 	}
 	var rigs []*model.Rig
+	var errs []error
 	for _, g := range h.animOrder {
-		if r := h.rig(g); r != nil {
+		r, err := h.rig(g)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("rigs of %s: %w", f.Name, err))
+			continue
+		}
+		if r != nil {
 			rigs = append(rigs, r)
 		}
 	}
-	return rigs, nil
+	return rigs, errors.Join(errs...)
 }
+
+// Limits of one rig, so that a file of a few megabytes of Transforms
+// chained one below the other cannot make the rig's paths (each node's
+// path repeats its parent's) grow quadratically.
+const (
+	// MaxRigDepth bounds how deep below the Animator a rig goes.
+	MaxRigDepth = 1024
+	// MaxRigPathBytes bounds the total length of a rig's node paths.
+	MaxRigPathBytes = 64 << 20
+)
 
 // add records one decoded object.
 func (h *hierarchy) add(o *serialized.Object, v *typetree.Value) error {
@@ -131,23 +148,32 @@ func (h *hierarchy) add(o *serialized.Object, v *typetree.Value) error {
 }
 
 // rig builds the rig of the Animator on GameObject g (nil when g has no
-// Transform in the file).
-func (h *hierarchy) rig(g int64) *model.Rig {
+// Transform in the file). A Transform reached twice — listed as the child
+// of two parents, or its own ancestor through m_Children — is an error, as
+// is a hierarchy deeper than MaxRigDepth or with paths longer in total than
+// MaxRigPathBytes.
+func (h *hierarchy) rig(g int64) (*model.Rig, error) {
 	a := h.animByGO[g]
 	rootX, ok := h.goXform[g]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	info := *a
 	info.Name = h.goName[g]
 	r := &model.Rig{Name: info.Name, Animator: &info}
+	fail := func(xf int64, format string, args ...any) (*model.Rig, error) {
+		return nil, &Error{Class: "Transform", Object: fmt.Sprintf("path id %d in the rig of %q (GameObject %d)", xf, info.Name, g),
+			Field: "m_Children", Err: errf(ErrMalformed, format, args...)}
+	}
 	type item struct {
 		xf     int64
 		parent int
+		depth  int
 		path   string
 	}
-	visited := map[int64]bool{rootX: true}
-	stack := []item{{rootX, -1, ""}}
+	visited := map[int64]int{rootX: -1} // Transform -> the node that listed it
+	stack := []item{{rootX, -1, 0, ""}}
+	pathBytes := 0
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -166,20 +192,32 @@ func (h *hierarchy) rig(g int64) *model.Rig {
 		for k := len(x.children) - 1; k >= 0; k-- {
 			c := x.children[k]
 			cx, ok := h.xforms[c]
-			if !ok || visited[c] {
+			if !ok {
 				continue
+			}
+			if by, seen := visited[c]; seen {
+				if c == rootX {
+					return fail(it.xf, "lists the rig's root Transform %d as its child (a cycle)", c)
+				}
+				return fail(it.xf, "lists Transform %d as its child, already reached through Transform %d (a cycle or a shared child)", c, by)
 			}
 			if na, nested := h.animByGO[cx.gameObject]; nested && !na.Controller.IsNull() {
 				continue // belongs to the nested Animator's rig
 			}
-			visited[c] = true
+			if it.depth+1 > MaxRigDepth {
+				return fail(c, "more than %d levels below the Animator", MaxRigDepth)
+			}
+			visited[c] = int(it.xf)
 			cname := h.goName[cx.gameObject]
 			p := cname
 			if it.path != "" {
 				p = it.path + "/" + cname
 			}
-			stack = append(stack, item{c, idx, p})
+			if pathBytes += len(p); pathBytes > MaxRigPathBytes {
+				return fail(c, "node paths exceed %d bytes in total", MaxRigPathBytes)
+			}
+			stack = append(stack, item{c, idx, it.depth + 1, p})
 		}
 	}
-	return r
+	return r, nil
 }

@@ -1,6 +1,8 @@
 package compiled
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/model"
@@ -113,7 +115,7 @@ func TestRigNestedAnimatorRule(t *testing.T) {
 		xforms: map[int64]*xformInfo{
 			10: {gameObject: 1, children: []int64{11, 12}},
 			11: {gameObject: 2, children: []int64{13}},
-			12: {gameObject: 3, children: []int64{14, 10}}, // 10: a cycle back to the root is ignored
+			12: {gameObject: 3, children: []int64{14}},
 			13: {gameObject: 4},
 			14: {gameObject: 5},
 		},
@@ -137,7 +139,10 @@ func TestRigNestedAnimatorRule(t *testing.T) {
 		{3, []string{"", "Leaf"}},
 	}
 	for _, tc := range tests {
-		r := h.rig(tc.gameObject)
+		r, err := h.rig(tc.gameObject)
+		if err != nil {
+			t.Fatalf("rig of %d: %v", tc.gameObject, err)
+		}
 		got := paths(r)
 		if len(got) != len(tc.want) {
 			t.Errorf("rig of %d: paths %q, want %q", tc.gameObject, got, tc.want)
@@ -149,5 +154,76 @@ func TestRigNestedAnimatorRule(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// chainHierarchy is a hierarchy of n Transforms, each the only child of the
+// one before, under an Animator on GameObject 1 (Transform 1001 is
+// GameObject 1's, and so on).
+func chainHierarchy(n int, name string) *hierarchy {
+	h := &hierarchy{goName: map[int64]string{}, goXform: map[int64]int64{}, xforms: map[int64]*xformInfo{},
+		animByGO: map[int64]*model.AnimatorInfo{1: {}}}
+	for i := int64(1); i <= int64(n); i++ {
+		h.goName[i] = name
+		h.goXform[i] = 1000 + i
+		x := &xformInfo{gameObject: i}
+		if i < int64(n) {
+			x.children = []int64{1000 + i + 1}
+		}
+		h.xforms[1000+i] = x
+	}
+	return h
+}
+
+// TestRigRejectsCyclesAndRunawayHierarchies proves that a Transform reached
+// twice (its own ancestor, or listed under two parents) and hierarchies too
+// deep or with too much path text give an *Error naming the Transform,
+// never a loop, a stack overflow or quadratic memory.
+func TestRigRejectsCyclesAndRunawayHierarchies(t *testing.T) {
+	tests := []struct {
+		name string
+		h    func() *hierarchy
+		want string
+	}{
+		{"child is the root", func() *hierarchy {
+			h := chainHierarchy(3, "n")
+			h.xforms[1003].children = []int64{1001}
+			return h
+		}, "root Transform 1001"},
+		{"child is a middle ancestor", func() *hierarchy {
+			h := chainHierarchy(4, "n")
+			h.xforms[1004].children = []int64{1002}
+			return h
+		}, "Transform 1002"},
+		{"one child under two parents", func() *hierarchy {
+			h := chainHierarchy(3, "n")
+			h.xforms[1001].children = []int64{1002, 1003}
+			return h
+		}, "Transform 1003"},
+		{"a Transform its own child", func() *hierarchy {
+			h := chainHierarchy(1, "n")
+			h.xforms[1001].children = []int64{1001}
+			return h
+		}, "cycle"},
+		{"too deep", func() *hierarchy { return chainHierarchy(MaxRigDepth+2, "n") }, "levels"},
+		{"too much path text", func() *hierarchy {
+			return chainHierarchy(MaxRigDepth, strings.Repeat("x", 2*MaxRigPathBytes/MaxRigDepth/MaxRigDepth+1))
+		}, "bytes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := tc.h().rig(1)
+			var e *Error
+			if !errors.As(err, &e) || !errors.Is(err, ErrMalformed) {
+				t.Fatalf("rig = %v, %v; want an *Error wrapping ErrMalformed", r, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+	// At the limits, the chain is accepted.
+	if r, err := chainHierarchy(MaxRigDepth+1, "n").rig(1); err != nil || len(r.Nodes) != MaxRigDepth+1 {
+		t.Fatalf("chain of %d: %v", MaxRigDepth+1, err)
 	}
 }

@@ -263,6 +263,7 @@ func TestControllerBlendTrees(t *testing.T) {
 		{"parameter index past m_Values", broken(func(ns []synthNode) { ns[0].event = 2 }), 0},
 		{"clip index past m_AnimationClips", broken(func(ns []synthNode) { ns[1].clip = 2 }), 0},
 		{"thresholds not one per child", broken(func(ns []synthNode) { ns[0].thresholds = []float32{0} }), 0},
+		{"nested deeper than MaxBlendTreeDepth", deepTree(MaxBlendTreeDepth + 1), 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -277,5 +278,31 @@ func TestControllerBlendTrees(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+// deepTree is a chain of 1D blend nodes, each the only child of the one
+// before, ending in a clip leaf n levels below the root.
+func deepTree(n int) []synthNode {
+	var ns []synthNode
+	for i := 0; i < n; i++ {
+		ns = append(ns, synthNode{event: 0, eventY: noneID, children: []uint32{uint32(i + 1)}, thresholds: []float32{0}, clip: noneID})
+	}
+	return append(ns, synthNode{event: noneID, eventY: noneID, clip: 0})
+}
+
+// TestBlendTreeAtDepthLimit proves a tree exactly MaxBlendTreeDepth deep
+// is still accepted.
+func TestBlendTreeAtDepthLimit(t *testing.T) {
+	v, err := typetree.Decode(buildTree(t, controllerOutline), synthController(deepTree(MaxBlendTreeDepth), 0), binary.LittleEndian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Controller(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(c.StateMachines[0].States[0].Motions[0].Nodes); n != MaxBlendTreeDepth+1 {
+		t.Fatalf("%d nodes", n)
 	}
 }

@@ -16,9 +16,9 @@ import (
 // manifestFile is what corpus/MANIFEST.md says of one serialized file.
 type manifestFile struct {
 	objs    int
-	classes map[int32]int        // anim-related classes and their counts
-	names   map[int64]string     // listed objects: path id -> name
-	typed   map[int64]int32      // listed objects: path id -> class
+	classes map[int32]int    // anim-related classes and their counts
+	names   map[int64]string // listed objects: path id -> name
+	typed   map[int64]int32  // listed objects: path id -> class
 }
 
 var (

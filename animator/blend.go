@@ -232,9 +232,6 @@ func polarBand(pi, pj, p [2]float32) float32 {
 		aip = 0
 		if rp > 0 {
 			aip = signedAngle(pi, p)
-			if aij < 0 {
-				aij, aip = -aij, -aip
-			}
 		}
 	}
 	vx, vy := PolarAngleScale*aij, (rj-ri)/mean

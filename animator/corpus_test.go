@@ -221,6 +221,16 @@ func TestExampleEnemyAnimatorFollowsItsSource(t *testing.T) {
 		{5.0 + tick, 2, "Empty", "die-Toilet"},
 	}
 	checkChanges(t, changes(recs), want, tick)
+	// Every transition of the source lasts 0.25 s (fixed duration).
+	for _, c := range changes(recs) {
+		k := int(math.Round((c.t+0.25)*rate)) - 1
+		if l := recs[k].Layers[c.layer]; l.State != c.to || l.Next != "" {
+			t.Errorf("0.25 s after %+v: %+v", c, l)
+		}
+		if l := recs[k-1].Layers[c.layer]; l.Next != c.to || math.Abs(float64(l.Transition)-(0.25-tick)/0.25) > 1e-4 {
+			t.Errorf("a tick before the end of %+v: %+v", c, l)
+		}
+	}
 	last := recs[len(recs)-1]
 	for i, s := range []string{"die-Head", "die-Legs", "die-Toilet"} {
 		if l := last.Layers[i]; l.State != s || l.Next != "" {

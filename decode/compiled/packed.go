@@ -36,6 +36,11 @@ type packedVector struct {
 	data []byte
 }
 
+// maxZeroBitItems bounds the item count of a vector whose bit size is 0
+// (every item equal, no data): such a count is checked against nothing in
+// the data, so it gets a fixed limit.
+const maxZeroBitItems = 1 << 20
+
 // readPacked reads m_NumItems, m_BitSize and m_Data, and checks that the
 // data holds n items of bitsPer bits (bitsPer 0: m_BitSize).
 func readPacked(v *typetree.Value, bitsPer int) (packedVector, error) {
@@ -46,6 +51,9 @@ func readPacked(v *typetree.Value, bitsPer int) (packedVector, error) {
 			return p, errf(ErrMalformed, "bit size %d", p.bits)
 		}
 		bitsPer = p.bits
+	}
+	if bitsPer == 0 && p.n > maxZeroBitItems {
+		return p, errf(ErrMalformed, "%d items of 0 bits (at most %d)", p.n, maxZeroBitItems)
 	}
 	if int64(p.n)*int64(bitsPer) > int64(len(p.data))*8 {
 		return p, errf(ErrMalformed, "%d items of %d bits in %d bytes", p.n, bitsPer, len(p.data))
@@ -135,13 +143,23 @@ func unpackFloats(v *typetree.Value) ([]float32, error) {
 // out-slopes equal the in-slopes).
 func compressedRotationCurve(e *typetree.Value) ([4]model.Curve, error) {
 	var out [4]model.Curve
-	times, err := unpackInts(e.Field("m_Times"))
-	if err != nil {
-		return out, fmt.Errorf("m_Times: %w", err)
-	}
+	// The quaternions take 32 bits each, so their count is bounded by the
+	// data; the times and slopes (whose bit size may be 0, making any item
+	// count fit in no data) are checked against it before being unpacked.
 	quats, err := unpackQuats(e.Field("m_Values"))
 	if err != nil {
 		return out, fmt.Errorf("m_Values: %w", err)
+	}
+	nq := uint64(len(quats))
+	if nt := e.Path("m_Times", "m_NumItems").Uint(); nt != nq {
+		return out, fmt.Errorf("m_Times: %w", errf(ErrMalformed, "%d times for %d values", nt, nq))
+	}
+	if ns := e.Path("m_Slopes", "m_NumItems").Uint(); ns != 4*nq && ns != 8*nq {
+		return out, fmt.Errorf("m_Slopes: %w", errf(ErrMalformed, "%d slopes for %d keys", ns, nq))
+	}
+	times, err := unpackInts(e.Field("m_Times"))
+	if err != nil {
+		return out, fmt.Errorf("m_Times: %w", err)
 	}
 	slopes, err := unpackFloats(e.Field("m_Slopes"))
 	if err != nil {

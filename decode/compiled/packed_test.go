@@ -2,7 +2,9 @@ package compiled
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/mecanim/mecanim/geom"
@@ -201,5 +203,55 @@ func TestPackedVectorsTooShort(t *testing.T) {
 	}
 	if _, err := compressedRotationCurve(v); err == nil {
 		t.Fatal("no error for 1000 items in 1 byte")
+	}
+}
+
+// TestZeroBitPackedCountsAreBounded: a vector of 0-bit items fits any item
+// count in no data; a huge count there must be an error before anything is
+// allocated for it (it made the decoder ask for 16 GiB).
+func TestZeroBitPackedCountsAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		times  uint32
+		slopes uint32
+	}{
+		{"times", 0xFFFFFFFF, 0},
+		{"slopes", 0, 0xFFFFFFFF},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &enc{}
+			e.str("x")
+			e.u32(tc.times) // times: n items of 0 bits, no data
+			e.u32(0)
+			e.u8(0)
+			e.align()
+			e.u32(0) // no values
+			e.u32(0)
+			e.u32(tc.slopes) // slopes: n items of 0 bits
+			e.f32(0)
+			e.f32(0)
+			e.u32(0)
+			e.u8(0)
+			e.align()
+			e.u32(2)
+			e.u32(2)
+			v, err := typetree.Decode(buildTree(t, compressedOutline), e.b, binary.LittleEndian)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = compressedRotationCurve(v)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("err = %v, want ErrMalformed", err)
+			}
+			if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
+				t.Fatalf("allocated %d bytes before failing", a)
+			}
+			if _, err := unpackInts(v.Field("m_Times")); tc.times != 0 && !errors.Is(err, ErrMalformed) {
+				t.Fatalf("unpackInts: err = %v, want ErrMalformed", err)
+			}
+		})
 	}
 }

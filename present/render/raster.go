@@ -49,10 +49,12 @@ func line(img *image.RGBA, clip image.Rectangle, x0, y0, x1, y1, width float64, 
 		return
 	}
 	r := width / 2
-	minX := int(math.Floor(math.Min(x0, x1) - r - 1))
-	maxX := int(math.Ceil(math.Max(x0, x1) + r + 1))
-	minY := int(math.Floor(math.Min(y0, y1) - r - 1))
-	maxY := int(math.Ceil(math.Max(y0, y1) + r + 1))
+	// the box the segment covers, clamped to the clip before converting to
+	// int (far-away points must not overflow)
+	minX := clampInt(math.Floor(math.Min(x0, x1)-r-1), clip.Min.X, clip.Max.X)
+	maxX := clampInt(math.Ceil(math.Max(x0, x1)+r+1), clip.Min.X, clip.Max.X)
+	minY := clampInt(math.Floor(math.Min(y0, y1)-r-1), clip.Min.Y, clip.Max.Y)
+	maxY := clampInt(math.Ceil(math.Max(y0, y1)+r+1), clip.Min.Y, clip.Max.Y)
 	box := image.Rect(minX, minY, maxX, maxY).Intersect(clip)
 	if box.Empty() {
 		return
@@ -97,4 +99,15 @@ func strokeRect(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 	fillRect(img, image.Rect(r.Min.X, r.Max.Y-1, r.Max.X, r.Max.Y), c)
 	fillRect(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+1, r.Max.Y), c)
 	fillRect(img, image.Rect(r.Max.X-1, r.Min.Y, r.Max.X, r.Max.Y), c)
+}
+
+// clampInt converts v to an int within [lo, hi].
+func clampInt(v float64, lo, hi int) int {
+	if v <= float64(lo) {
+		return lo
+	}
+	if v >= float64(hi) {
+		return hi
+	}
+	return int(v)
 }

@@ -27,6 +27,12 @@ func FuzzOpen(f *testing.F) {
 			}
 		}
 	}
+	// Small synthetic files of every format version reach each version's
+	// branches quickly.
+	for v := uint32(5); v <= 23; v++ {
+		f.Add(buildFile(v, false))
+		f.Add(buildFile(v, true))
+	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sf, err := Open(bytes.NewReader(data), int64(len(data)), "fuzz")

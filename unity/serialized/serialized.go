@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"sync"
 
 	"github.com/mecanim/mecanim/unity/binread"
@@ -385,6 +386,9 @@ func (f *File) readMetadata(r *binread.Reader) error {
 			f.index[o.PathID] = i
 		}
 	}
+	if err := f.checkObjectRanges(); err != nil {
+		return err
+	}
 	if v >= 11 {
 		n := r.Count(8, "script type count")
 		if r.Err() == nil {
@@ -436,6 +440,31 @@ func (f *File) readMetadata(r *binread.Reader) error {
 		f.UserInfo = r.CString(maxString, "user information")
 	}
 	return r.Err()
+}
+
+// checkObjectRanges requires every object's bytes to lie in the file's data
+// area without overlapping another's, as Unity writes them. Besides
+// catching corruption early, this bounds the work of reading every object
+// by the file's size (overlapping entries could make a small file decode
+// the same large range thousands of times).
+func (f *File) checkObjectRanges() error {
+	idx := make([]int, len(f.Objects))
+	for i := range idx {
+		idx[i] = i
+		o := &f.Objects[i]
+		end := o.Offset + int64(o.Size)
+		if o.Offset < f.DataOffset || end > f.size {
+			return fmt.Errorf("object %d (%d bytes at %d) lies outside the data area [%d, %d)", o.PathID, o.Size, o.Offset, f.DataOffset, f.size)
+		}
+	}
+	sort.Slice(idx, func(a, b int) bool { return f.Objects[idx[a]].Offset < f.Objects[idx[b]].Offset })
+	for k := 1; k < len(idx); k++ {
+		p, o := &f.Objects[idx[k-1]], &f.Objects[idx[k]]
+		if p.Offset+int64(p.Size) > o.Offset {
+			return fmt.Errorf("object %d (%d bytes at %d) overlaps object %d at %d", p.PathID, p.Size, p.Offset, o.PathID, o.Offset)
+		}
+	}
+	return nil
 }
 
 func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {

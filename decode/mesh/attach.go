@@ -16,6 +16,9 @@ type Attached struct {
 	// Bones maps the mesh's bone indices to rig nodes (-1: the bone's
 	// Transform is not in the rig); nil for a rigid mesh.
 	Bones []int
+	// Materials names the renderer's material per sub-mesh ("" when not
+	// found).
+	Materials []string
 }
 
 // Resolver finds the object a reference made in file from points at, in
@@ -36,15 +39,37 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 		nodeOfGO[n.GameObject.PathID] = i
 		nodeOfXf[n.Transform.PathID] = i
 	}
-	hasRenderer := map[int64]bool{}
+	// The MeshRenderer of each GameObject: a MeshFilter is drawn by it,
+	// with its materials.
+	meshRenderer := map[int64][]model.Ref{}
 	for i := range f.Objects {
 		if o := &f.Objects[i]; o.ClassID == ClassMeshRenderer {
 			if v, err := f.Decode(o); err == nil {
 				if r := ref(v.Field("m_GameObject")); r.FileID == 0 {
-					hasRenderer[r.PathID] = true
+					var mats []model.Ref
+					for _, m := range v.Field("m_Materials").Elems() {
+						mats = append(mats, ref(&m))
+					}
+					meshRenderer[r.PathID] = mats
 				}
 			}
 		}
+	}
+	materialName := func(r model.Ref) string {
+		mf, mo, ok := f, (*serialized.Object)(nil), false
+		if r.IsNull() {
+			return ""
+		}
+		if r.FileID == 0 {
+			mo, ok = f.Object(r.PathID)
+		} else if resolve != nil {
+			mf, mo, ok = resolve(f, r)
+		}
+		if !ok {
+			return ""
+		}
+		n, _ := mf.ObjectName(mo)
+		return n
 	}
 	var out []Attached
 	var errs []error
@@ -73,8 +98,12 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 		if !ok || r.GameObject.FileID != 0 || r.Mesh.IsNull() {
 			continue
 		}
-		if !r.Skinned && !hasRenderer[r.GameObject.PathID] {
-			continue
+		if !r.Skinned {
+			mats, drawn := meshRenderer[r.GameObject.PathID]
+			if !drawn {
+				continue
+			}
+			r.Materials = mats
 		}
 		mf, mo := f, (*serialized.Object)(nil)
 		if r.Mesh.FileID == 0 {
@@ -97,6 +126,9 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 			cache[mo] = m
 		}
 		a := Attached{Node: node, Renderer: r, Mesh: m}
+		for _, mr := range r.Materials {
+			a.Materials = append(a.Materials, materialName(mr))
+		}
 		if r.Skinned && len(m.BindPoses) > 0 {
 			a.Bones = make([]int, len(r.Bones))
 			for k, b := range r.Bones {

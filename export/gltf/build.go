@@ -29,6 +29,7 @@ type builder struct {
 	morphNode  map[int]int
 	morphCount map[int]int
 	timesCache map[timesKey]int
+	materials  map[string]int
 }
 
 type timesKey struct {
@@ -52,6 +53,7 @@ func Document(s *Scene) (*qg.Document, error) {
 		morphNode:  map[int]int{},
 		morphCount: map[int]int{},
 		timesCache: map[timesKey]int{},
+		materials:  map[string]int{},
 	}
 	b.buf = make([]byte, 0, estimateSize(s))
 	if err := b.nodes(); err != nil {

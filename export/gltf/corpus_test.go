@@ -173,7 +173,7 @@ func TestCorpusRigsExport(t *testing.T) {
 		for _, a := range c.scene.Animations {
 			tracks += len(a.Tracks)
 		}
-		t.Logf("%s: %d nodes, %d meshes, %d animations, %d bytes; rest pose off the bind pose by up to %.3g", c.id, len(c.scene.Rig.Nodes), len(c.scene.Meshes), len(c.scene.Animations), buf.Len(), worst)
+		t.Logf("%s: %d nodes, %d meshes, %d materials, %d animations, %d bytes; rest pose off the bind pose by up to %.3g", c.id, len(c.scene.Rig.Nodes), len(c.scene.Meshes), len(doc.Materials), len(c.scene.Animations), buf.Len(), worst)
 		if mods != "" {
 			p := filepath.Join(dir, "rig"+string(rune('a'+i%26))+".glb")
 			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {

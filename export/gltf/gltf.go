@@ -63,13 +63,17 @@ type MeshInstance struct {
 	// BlendShapeWeights are the renderer's weights (0..100) per blend
 	// shape; missing entries are 0.
 	BlendShapeWeights []float32
+	// Materials names the material of each sub-mesh; each distinct name
+	// becomes a glTF material with default properties (no textures), so
+	// that the sub-meshes keep their material slots.
+	Materials []string
 }
 
 // FromAttached converts the renderers decode/mesh found on a rig.
 func FromAttached(att []mesh.Attached) []MeshInstance {
 	out := make([]MeshInstance, 0, len(att))
 	for _, a := range att {
-		mi := MeshInstance{Node: a.Node, Mesh: a.Mesh, Joints: a.Bones}
+		mi := MeshInstance{Node: a.Node, Mesh: a.Mesh, Joints: a.Bones, Materials: a.Materials}
 		if a.Renderer != nil {
 			mi.BlendShapeWeights = a.Renderer.BlendShapeWeights
 		}

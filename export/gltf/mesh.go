@@ -104,6 +104,9 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 			Mode:       mode,
 			Targets:    targets,
 		}
+		if si < len(mi.Materials) && mi.Materials[si] != "" {
+			pr.Material = qg.Index(b.material(mi.Materials[si]))
+		}
 		gm.Primitives = append(gm.Primitives, pr)
 	}
 	if len(gm.Primitives) == 0 {
@@ -387,4 +390,14 @@ func perpendicular(n []float32) [3]float32 {
 		return unit3(0, n[2], -n[1], [3]float32{1, 0, 0})
 	}
 	return unit3(-n[2], 0, n[0], [3]float32{0, 0, 1})
+}
+
+// material returns the glTF material of the given name, added on first use.
+func (b *builder) material(name string) int {
+	if i, ok := b.materials[name]; ok {
+		return i
+	}
+	b.doc.Materials = append(b.doc.Materials, &qg.Material{Name: name})
+	b.materials[name] = len(b.doc.Materials) - 1
+	return len(b.doc.Materials) - 1
 }

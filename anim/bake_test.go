@@ -106,6 +106,12 @@ func TestBakedSamplingEqualsCurveEvalForEveryForm(t *testing.T) {
 			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
 				Keys: keys(0.2, 1, 0, 3, 0.5, 2, -1, -1, 0.7, 0, 4, 2, 1.1, 5, 0, 0)},
 		}, 0, 1.5, 1e-3},
+		{"keyframed keys sharing times, the first after the clip's start", []model.Curve{
+			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
+				Keys: keys(0.3, 1, 0, 0, 0.3, 2, 0, 1, 0.6, 3, 1, 0, 0.6, 4, 0, 0, 0.6, 5, 0, 0, 0.9, 6, 0, 0, 0.9, 7, 0, 0)},
+			{Target: tgt(j1, model.PropPosition, 1), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
+				Keys: keys(0.5, 1, 0, 0, 0.5, 2, 0, 0)},
+		}, 0, 1, 1e-3},
 		{"keyframed infinite slope is a step", []model.Curve{
 			{Target: tgt(j1, model.PropPosition, 0), Kind: model.CurveKeyframed, PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp,
 				Keys: keys(0, 1, 0, inf, 0.5, 2, 0, 0, 1, 3, 0, 0)},

@@ -57,7 +57,10 @@ func loadCorpusClips(tb testing.TB, dir string) []corpusClip {
 		})
 		sort.Strings(unity)
 		// One catalog of everything, so clips are named from every name table.
-		cat, _ := catalog.Open(unity, assets.Options{})
+		cat, errs := catalog.Open(unity, assets.Options{})
+		for _, err := range errs {
+			corpusFails = append(corpusFails, err.Error())
+		}
 		defer cat.Close()
 		for _, o := range cat.ByClass(model.ClassAnimationClip) {
 			rel, _ := filepath.Rel(dir, o.Container())

@@ -474,7 +474,9 @@ func bakeKeys(keys []model.Keyframe, pre, post model.Infinity) (scalar, error) {
 		m0, m1 := k0.OutSlope, k1.InSlope
 		switch {
 		case dt <= 0:
-			s.add(k0.Time, [4]float32{0, 0, 0, k1.Value})
+			// Only ever used before the first key (a later key of the
+			// same time wins at and after it), where the first key holds.
+			s.add(k0.Time, [4]float32{0, 0, 0, k0.Value})
 		case !finite32(m0) || !finite32(m1):
 			s.add(k0.Time, [4]float32{0, 0, 0, k0.Value})
 		case k0.WeightedMode&model.WeightedOut != 0 || k1.WeightedMode&model.WeightedIn != 0:

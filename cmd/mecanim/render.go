@@ -42,6 +42,14 @@ func runRender(e *env, args []string) error {
 		if *frames < 1 || *frames > render.MaxFrames {
 			return usagef("--frames %d: want 1..%d", *frames, render.MaxFrames)
 		}
+		if *cell < 64 || *cell > 1024 {
+			return usagef("--cell %d: want 64..1024 pixels", *cell)
+		}
+		if *columns < 1 {
+			return usagef("--columns %d: want at least 1", *columns)
+		}
+	} else if *width < 200 || *width > 4096 || *height < 200 || *height > 4096 {
+		return usagef("--width %d --height %d: want 200..4096 each", *width, *height)
 	}
 	cat, failed, err := openCatalog(e, "render", files, &rf)
 	if err != nil {

@@ -235,20 +235,22 @@ func Plot(c *model.Clip, series []Series, opts PlotOptions) (*image.RGBA, error)
 	xOf := func(t float64) float64 {
 		return float64(area.Min.X) + t/float64(span)*float64(area.Dx())
 	}
-	for _, v := range ticks(lo, hi, 6) {
+	vticks, vstep := ticks(lo, hi, 6)
+	for _, v := range vticks {
 		y := math.Round(yOf(v)) + 0.5
 		line(img, area, float64(area.Min.X), y, float64(area.Max.X), y, 1, colGrid)
-		s := tickLabel(v, hi-lo)
+		s := tickLabel(v, vstep)
 		drawText(img, left-6-textWidth(s, 2), int(y)-7, s, 2, colSubtle)
 	}
 	if lo < 0 && hi > 0 {
 		y := math.Round(yOf(0)) + 0.5
 		line(img, area, float64(area.Min.X), y, float64(area.Max.X), y, 1, colAxis)
 	}
-	for _, t := range ticks(0, float64(span), 10) {
+	tticks, tstep := ticks(0, float64(span), 10)
+	for _, t := range tticks {
 		x := math.Round(xOf(t)) + 0.5
 		line(img, area, x, float64(area.Min.Y), x, float64(area.Max.Y), 1, colGrid)
-		s := tickLabel(t, float64(span))
+		s := tickLabel(t, tstep)
 		drawText(img, int(x)-textWidth(s, 2)/2, area.Max.Y+8, s, 2, colSubtle)
 	}
 	strokeRect(img, area.Inset(-1), colAxis)
@@ -268,10 +270,10 @@ func Plot(c *model.Clip, series []Series, opts PlotOptions) (*image.RGBA, error)
 }
 
 // ticks returns "nice" values (1, 2 or 5 times a power of ten apart) inside
-// [lo, hi], about n of them.
-func ticks(lo, hi float64, n int) []float64 {
+// [lo, hi], about n of them, and their step.
+func ticks(lo, hi float64, n int) ([]float64, float64) {
 	if !(hi > lo) || !finite(lo, hi) {
-		return nil
+		return nil, 0
 	}
 	raw := (hi - lo) / float64(n)
 	p := math.Pow(10, math.Floor(math.Log10(raw)))
@@ -286,14 +288,15 @@ func ticks(lo, hi float64, n int) []float64 {
 	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9 && len(out) < 100; v += step {
 		out = append(out, v)
 	}
-	return out
+	return out, step
 }
 
-// tickLabel formats a tick value with as many decimals as the range needs.
-func tickLabel(v, rng float64) string {
+// tickLabel formats a tick value with as many decimals as the step between
+// ticks needs.
+func tickLabel(v, step float64) string {
 	dec := 0
-	if rng > 0 {
-		dec = int(math.Max(0, math.Ceil(-math.Log10(rng/10))))
+	if step > 0 {
+		dec = int(math.Max(0, math.Ceil(-math.Log10(step)-1e-9)))
 	}
 	if dec > 6 {
 		dec = 6

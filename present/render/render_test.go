@@ -425,7 +425,7 @@ func TestTicksAreNiceAndInside(t *testing.T) {
 		{math.NaN(), 1, 5, nil},
 	}
 	for _, c := range cases {
-		got := ticks(c.lo, c.hi, c.n)
+		got, _ := ticks(c.lo, c.hi, c.n)
 		if len(got) != len(c.want) {
 			t.Errorf("ticks(%g, %g): %v want %v", c.lo, c.hi, got, c.want)
 			continue
@@ -437,8 +437,20 @@ func TestTicksAreNiceAndInside(t *testing.T) {
 			}
 		}
 	}
-	if got := tickLabel(-1e-17, 1); got != "0.0" {
-		t.Errorf("tickLabel of a rounding error: %q", got)
+	for _, c := range []struct {
+		v, step float64
+		want    string
+	}{
+		{-1e-17, 0.1, "0.0"}, // a rounding error is zero
+		{0.4, 0.2, "0.4"},
+		{0.15, 0.05, "0.15"},
+		{2, 0.5, "2.0"},
+		{20, 10, "20"},
+		{-0.5, 0.5, "-0.5"},
+	} {
+		if got := tickLabel(c.v, c.step); got != c.want {
+			t.Errorf("tickLabel(%g, %g) = %q, want %q", c.v, c.step, got, c.want)
+		}
 	}
 }
 

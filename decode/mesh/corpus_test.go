@@ -181,7 +181,19 @@ func TestCorpusSkinnedRenderers(t *testing.T) {
 	if len(rs) < 60 {
 		t.Fatalf("only %d renderers", len(rs))
 	}
+	perFile := map[string]int{}
+	resolved := map[string]int{}
+	defer func() {
+		// The manifest's counts: ror2-skeletons holds 51 renderers, and
+		// every one's mesh is in its own file.
+		for f, n := range perFile {
+			if strings.HasPrefix(f, "ror2-skeletons/") && (n != 51 || resolved[f] != 51) {
+				t.Errorf("%s: %d renderers, %d with their mesh decoded; the manifest says 51", f, n, resolved[f])
+			}
+		}
+	}()
 	for _, cr := range rs {
+		perFile[cr.name]++
 		v, err := cr.f.Decode(cr.o)
 		if err != nil {
 			t.Errorf("%s: %v", cr.name, err)
@@ -205,6 +217,7 @@ func TestCorpusSkinnedRenderers(t *testing.T) {
 			t.Errorf("%s: %v", cr.name, err)
 			continue
 		}
+		resolved[cr.name]++
 		if len(m.BindPoses) > 0 && len(r.Bones) != len(m.BindPoses) {
 			t.Errorf("%s: %s: %d bones, %d bind poses", cr.name, m.Name, len(r.Bones), len(m.BindPoses))
 		}

@@ -424,6 +424,7 @@ func TestBrowserPlaysACorpusClip(t *testing.T) {
 	p.waitStatus(ctx, t, "playing")
 	var dom struct {
 		GL     string    `json:"gl"`
+		Meshes string    `json:"meshes"`
 		Clips  []string  `json:"clips"`
 		Title  string    `json:"title"`
 		Errors string    `json:"errors"`
@@ -433,6 +434,7 @@ func TestBrowserPlaysACorpusClip(t *testing.T) {
 		const r = document.getElementById("view").getBoundingClientRect();
 		return {
 			gl: document.body.dataset.gl || "",
+			meshes: document.body.dataset.meshes || "",
 			clips: [...document.querySelectorAll("#clips li")].map(li => li.firstChild.textContent),
 			title: document.getElementById("title").textContent,
 			errors: document.getElementById("errors").textContent,
@@ -444,6 +446,9 @@ func TestBrowserPlaysACorpusClip(t *testing.T) {
 	}
 	if strings.Join(dom.Clips, ",") != strings.Join(names, ",") {
 		t.Errorf("page lists clips %q, want %q", dom.Clips, names)
+	}
+	if dom.Meshes != "4" {
+		t.Errorf("walkCycle drawn with %q meshes, want the rig's 4 (body, head, legs, hat)", dom.Meshes)
 	}
 	if dom.Title != "walkCycle" {
 		t.Errorf("page plays %q, want walkCycle", dom.Title)

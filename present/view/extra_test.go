@@ -113,7 +113,7 @@ func benchmarkFrames(b *testing.B, s *Server, name string) {
 	if id < 0 {
 		b.Fatalf("no clip %q", name)
 	}
-	if _, err := s.ClipFrames(id, -1, 30); err != nil { // bake once, outside the timing
+	if _, err := s.ClipFrames(id, -1, 30, false); err != nil { // bake once, outside the timing
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

@@ -159,6 +159,14 @@ type Frames struct {
 	Positions []float32 `json:"positions"`
 	// NonFinite counts values that were not finite and were sent as 0.
 	NonFinite int `json:"nonfinite,omitempty"`
+
+	// With meshes asked for: each joint's model-space rotation (x, y, z,
+	// w) and scale per frame, parallel to Positions, and the meshes of
+	// the rig with what kept others out.
+	Rotations []float32 `json:"rotations,omitempty"`
+	Scales    []float32 `json:"scales,omitempty"`
+	Meshes    []Mesh    `json:"meshes,omitempty"`
+	MeshNotes []string  `json:"mesh_notes,omitempty"`
 }
 
 // errNotPlayable marks a clip that loaded but has nothing to play on.
@@ -213,8 +221,9 @@ func (s *Server) load(clip, rig int) (*playable.Playable, error) {
 
 // ClipFrames poses clip id on rig id (-1: chosen as Playable does) at rate
 // frames per second; the rate is lowered when the clip is too long for
-// MaxFrameValues.
-func (s *Server) ClipFrames(clip, rig int, rate float64) (*Frames, error) {
+// MaxFrameValues. With meshes, the answer also carries the joints'
+// rotations and scales and the rig's meshes.
+func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, error) {
 	p, err := s.Playable(clip, rig)
 	if err != nil {
 		return nil, err
@@ -228,7 +237,11 @@ func (s *Server) ClipFrames(clip, rig int, rate float64) (*Frames, error) {
 		rate = 30
 	}
 	rate = min(rate, MaxRate)
-	maxFrames := MaxFrameValues / max(3*n, 1)
+	per := 3
+	if meshes {
+		per = 10
+	}
+	maxFrames := MaxFrameValues / max(per*n, 1)
 	if maxFrames < 2 {
 		return nil, fmt.Errorf("%w: skeleton of %d joints is too large", errNotPlayable, n)
 	}
@@ -254,6 +267,12 @@ func (s *Server) ClipFrames(clip, rig int, rate float64) (*Frames, error) {
 		}
 		p.Pose(t, local, world)
 		f.Positions, f.NonFinite = appendPositions(f.Positions, world, f.NonFinite)
+		if meshes {
+			f.Rotations, f.Scales, f.NonFinite = appendRotScale(f.Rotations, f.Scales, world, f.NonFinite)
+		}
+	}
+	if meshes {
+		f.Meshes, f.MeshNotes = s.meshesFor(p)
 	}
 	return f, nil
 }
@@ -273,6 +292,28 @@ func appendPositions(dst []float32, world []geom.Transform, bad int) ([]float32,
 		}
 	}
 	return dst, bad
+}
+
+// appendRotScale appends the rotations and scales of model-space
+// transforms, replacing values that are not finite (and counting them).
+func appendRotScale(rots, scales []float32, world []geom.Transform, bad int) ([]float32, []float32, int) {
+	fix := func(v float32) float32 {
+		if v != v || math.IsInf(float64(v), 0) {
+			bad++
+			return 0
+		}
+		return v
+	}
+	for _, x := range world {
+		q := x.R
+		if !(q.X == q.X && q.Y == q.Y && q.Z == q.Z && q.W == q.W) {
+			q = geom.IdentityQuat
+			bad++
+		}
+		rots = append(rots, fix(q.X), fix(q.Y), fix(q.Z), fix(q.W))
+		scales = append(scales, fix(x.S.X), fix(x.S.Y), fix(x.S.Z))
+	}
+	return rots, scales, bad
 }
 
 func loops(c *model.Clip) bool {
@@ -307,7 +348,16 @@ func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {
 		}
 		rig = i
 	}
-	f, err := s.ClipFrames(id, rig, rate)
+	meshes := false
+	switch q.Get("mesh") {
+	case "", "0":
+	case "1":
+		meshes = true
+	default:
+		writeError(w, http.StatusBadRequest, "mesh must be 0 or 1")
+		return
+	}
+	f, err := s.ClipFrames(id, rig, rate, meshes)
 	if err != nil {
 		code := http.StatusInternalServerError
 		if errors.Is(err, errNotPlayable) {

@@ -76,6 +76,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	playables map[playKey]*playResult
+	meshCache map[*playable.Playable]*meshResult
 	sessions  map[int]*session
 }
 
@@ -105,6 +106,7 @@ func New(cat *catalog.Catalog, opts Options) (*Server, error) {
 		clips:     cat.ByClass(model.ClassAnimationClip),
 		ctls:      cat.ByClass(model.ClassAnimatorController),
 		playables: map[playKey]*playResult{},
+		meshCache: map[*playable.Playable]*meshResult{},
 		sessions:  map[int]*session{},
 	}
 	rigs, errs := cat.Rigs()

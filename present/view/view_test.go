@@ -143,6 +143,57 @@ func TestCorpusClipsPlayOnTheirRig(t *testing.T) {
 	}
 }
 
+func TestMeshesComeWithTheirSkin(t *testing.T) {
+	ts, _ := newTestServer(t, corpustest.Path(t, "lc-example-enemy/modassets"))
+	var f Frames
+	getJSON(t, ts.URL+"/api/clip/1/frames?mesh=1&rate=10", &f)
+	checkFrames(t, &f)
+	n := len(f.Paths)
+	if len(f.Rotations) != f.Frames*n*4 || len(f.Scales) != f.Frames*n*3 {
+		t.Fatalf("%d rotations and %d scales for %d frames of %d joints", len(f.Rotations), len(f.Scales), f.Frames, n)
+	}
+	skinned := 0
+	for _, m := range f.Meshes {
+		nv := len(m.Positions) / 3
+		if nv == 0 || len(m.Positions) != 3*nv || len(m.Indices)%3 != 0 || len(m.Indices) == 0 {
+			t.Errorf("mesh %q: %d position values, %d indices", m.Name, len(m.Positions), len(m.Indices))
+		}
+		for _, i := range m.Indices {
+			if int(i) >= nv {
+				t.Fatalf("mesh %q: index %d of %d vertices", m.Name, i, nv)
+			}
+		}
+		if m.Bones == nil {
+			if m.Joint < 0 || m.Joint >= n {
+				t.Errorf("rigid mesh %q on joint %d", m.Name, m.Joint)
+			}
+			continue
+		}
+		skinned++
+		if len(m.BindPoses) != 16*len(m.Bones) || len(m.BoneIndices) != 4*nv || len(m.BoneWeights) != 4*nv {
+			t.Errorf("skinned mesh %q: %d bones, %d bind values, %d/%d influences", m.Name, len(m.Bones), len(m.BindPoses), len(m.BoneIndices), len(m.BoneWeights))
+		}
+		for _, b := range m.Bones {
+			if b < 0 || b >= n {
+				t.Errorf("mesh %q: bone on joint %d", m.Name, b)
+			}
+		}
+		for _, b := range m.BoneIndices {
+			if int(b) >= len(m.Bones) {
+				t.Fatalf("mesh %q: influence of bone %d of %d", m.Name, b, len(m.Bones))
+			}
+		}
+	}
+	if len(f.Meshes) != 4 || skinned != 2 {
+		t.Errorf("%d meshes (%d skinned), want 4 (2 skinned); notes %q", len(f.Meshes), skinned, f.MeshNotes)
+	}
+	var plain Frames
+	getJSON(t, ts.URL+"/api/clip/1/frames?rate=10", &plain)
+	if plain.Meshes != nil || plain.Rotations != nil {
+		t.Errorf("meshes sent without mesh=1")
+	}
+}
+
 func TestHumanoidClipPlaysOnAnAvatar(t *testing.T) {
 	ts, _ := newTestServer(t, corpustest.Path(t, "lethal-emotes/customemotespackage"))
 	var sc Scene
@@ -287,6 +338,8 @@ func TestOnlyOwnAssetsAndObjectsAreServed(t *testing.T) {
 		{"/api/clip/0/frames?rate=0", []int{400}},
 		{"/api/clip/0/frames?rate=NaN", []int{400}},
 		{"/api/clip/0/frames?rate=1e9", []int{400}},
+		{"/api/clip/0/frames?mesh=../../etc/passwd", []int{400}},
+		{"/api/clip/0/frames?mesh=1", []int{200}},
 		{"/api/controller/0", []int{404}},
 		{"http://127.0.0.1/../../etc/passwd", []int{400}},
 		{"/api/clip/0/frames", []int{200}},

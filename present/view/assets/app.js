@@ -70,6 +70,7 @@
   const canvas = $('view');
   const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
   let prog = null, buf = null, aPos = -1, uMVP = null, uColor = null, uSize = null, uRound = null;
+  let meshProg = null, mPos = -1, mNrm = -1, mMVP = null, mColor = null, uint32Indices = false;
   function compile(type, src) {
     const s = gl.createShader(type);
     gl.shaderSource(s, src);
@@ -101,6 +102,23 @@
     uSize = gl.getUniformLocation(prog, 'u_size');
     uRound = gl.getUniformLocation(prog, 'u_round');
     buf = gl.createBuffer();
+    meshProg = gl.createProgram();
+    gl.attachShader(meshProg, compile(gl.VERTEX_SHADER,
+      'attribute vec3 a_pos; attribute vec3 a_nrm; uniform mat4 u_mvp; varying vec3 v_nrm;\n' +
+      'void main() { v_nrm = a_nrm; gl_Position = u_mvp * vec4(a_pos, 1.0); }'));
+    gl.attachShader(meshProg, compile(gl.FRAGMENT_SHADER,
+      'precision mediump float; uniform vec4 u_color; varying vec3 v_nrm;\n' +
+      'void main() {\n' +
+      '  float l = length(v_nrm) > 0.0 ? abs(dot(normalize(v_nrm), normalize(vec3(0.3, 0.8, 0.5)))) : 0.6;\n' +
+      '  gl_FragColor = vec4(u_color.rgb * (0.35 + 0.65 * l), u_color.a);\n' +
+      '}'));
+    gl.linkProgram(meshProg);
+    if (!gl.getProgramParameter(meshProg, gl.LINK_STATUS)) throw new Error('mesh program: ' + gl.getProgramInfoLog(meshProg));
+    mPos = gl.getAttribLocation(meshProg, 'a_pos');
+    mNrm = gl.getAttribLocation(meshProg, 'a_nrm');
+    mMVP = gl.getUniformLocation(meshProg, 'u_mvp');
+    mColor = gl.getUniformLocation(meshProg, 'u_color');
+    uint32Indices = !!gl.getExtension('OES_element_index_uint');
     body.dataset.gl = 'webgl';
   }
 
@@ -152,7 +170,7 @@
     if (scratch.length < n) scratch = new Float32Array(n);
     return scratch;
   }
-  function draw(pos, parents) {
+  function draw(pos, parents, meshes) {
     if (!gl || !prog) return;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.floor(canvas.clientWidth * dpr)), h = Math.max(1, Math.floor(canvas.clientHeight * dpr));
@@ -165,7 +183,8 @@
     const t = cam.target, cp = Math.cos(cam.pitch);
     const eye = [t[0] + cam.dist * cp * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch), t[2] + cam.dist * cp * Math.cos(cam.yaw)];
     const near = Math.max(cam.dist * 0.01, 1e-4), far = cam.dist * 10 + cam.radius * 4;
-    gl.uniformMatrix4fv(uMVP, false, new Float32Array(mul(perspective(Math.PI / 4, w / h, near, far), lookAt(eye, t, [0, 1, 0]))));
+    const mvp = new Float32Array(mul(perspective(Math.PI / 4, w / h, near, far), lookAt(eye, t, [0, 1, 0])));
+    gl.uniformMatrix4fv(uMVP, false, mvp);
 
     // floor grid
     const step = Math.pow(10, Math.floor(Math.log10(cam.radius * 2))) / 2, lines = 20;
@@ -182,6 +201,12 @@
     gl.uniform1f(uRound, 0);
     gl.drawArrays(gl.LINES, 0, g / 3);
     if (!pos) return;
+    if (meshes && meshes.length && $('showmesh').checked) {
+      drawMeshes(meshes, mvp);
+      gl.useProgram(prog);
+      gl.disable(gl.DEPTH_TEST); // bones show through the skin
+    }
+    if (!$('showbones').checked) return;
 
     // bones: a line from each joint to its parent
     const n = parents.length;
@@ -207,11 +232,126 @@
     gl.drawArrays(gl.POINTS, 0, n);
   }
 
+  // ---- skinned and rigid meshes, skinned on the CPU ----
+  // prepareMeshes makes typed arrays and GL buffers for a frames answer's
+  // meshes (those whose indices WebGL can take).
+  function prepareMeshes(f) {
+    const out = [];
+    if (!gl || !meshProg || !f.meshes) return out;
+    for (const m of f.meshes) {
+      const n = m.positions.length / 3;
+      if (n >= 65536 && !uint32Indices) continue;
+      const mm = {
+        name: m.name, n: n, joint: m.joint,
+        pos: new Float32Array(m.positions),
+        nrm: m.normals ? new Float32Array(m.normals) : null,
+        bones: m.bones || null,
+        bind: m.bind_poses ? new Float32Array(m.bind_poses) : null,
+        bi: m.bone_indices ? new Uint16Array(m.bone_indices) : null,
+        bw: m.bone_weights ? new Float32Array(m.bone_weights) : null,
+        count: m.indices.length,
+        type: n >= 65536 ? gl.UNSIGNED_INT : gl.UNSIGNED_SHORT,
+        ibuf: gl.createBuffer(), vbuf: gl.createBuffer(), nbuf: gl.createBuffer(),
+      };
+      mm.out = new Float32Array(n * 3);
+      mm.outN = new Float32Array(n * 3);
+      mm.skin = new Float32Array(16 * (mm.bones ? mm.bones.length : 1));
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, mm.ibuf);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, n >= 65536 ? new Uint32Array(m.indices) : new Uint16Array(m.indices), gl.STATIC_DRAW);
+      out.push(mm);
+    }
+    return out;
+  }
+
+  // jointMatrix writes joint j's model matrix (translation, rotation,
+  // scale), mirrored on x into GL's frame, column-major into o at k.
+  function jointMatrix(j, P, R, S, o, k) {
+    const x = R[j * 4], y = R[j * 4 + 1], z = R[j * 4 + 2], w = R[j * 4 + 3];
+    const sx = S[j * 3], sy = S[j * 3 + 1], sz = S[j * 3 + 2];
+    const m = [
+      (1 - 2 * (y * y + z * z)) * sx, (2 * (x * y + z * w)) * sx, (2 * (x * z - y * w)) * sx, 0,
+      (2 * (x * y - z * w)) * sy, (1 - 2 * (x * x + z * z)) * sy, (2 * (y * z + x * w)) * sy, 0,
+      (2 * (x * z + y * w)) * sz, (2 * (y * z - x * w)) * sz, (1 - 2 * (x * x + y * y)) * sz, 0,
+      P[j * 3], P[j * 3 + 1], P[j * 3 + 2], 1,
+    ];
+    for (let c = 0; c < 4; c++) m[c * 4] = -m[c * 4];
+    for (let i = 0; i < 16; i++) o[k + i] = m[i];
+  }
+  const MIRROR = [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+  function drawMeshes(meshes, mvp) {
+    const P = st.pose, R = st.rot, S = st.scl;
+    if (!P || !R || !S) return;
+    const jm = new Float32Array(16);
+    gl.useProgram(meshProg);
+    gl.enable(gl.DEPTH_TEST);
+    gl.uniformMatrix4fv(mMVP, false, mvp);
+    gl.uniform4f(mColor, 0.62, 0.67, 0.75, 1);
+    for (const m of meshes) {
+      // one matrix per bone: joint model matrix times bind pose
+      if (m.bones) {
+        for (let b = 0; b < m.bones.length; b++) {
+          const j = m.bones[b];
+          let s;
+          if (j >= 0) {
+            jointMatrix(j, P, R, S, jm, 0);
+            s = mul(jm, m.bind.subarray(b * 16, b * 16 + 16));
+          } else {
+            s = MIRROR;
+          }
+          for (let i = 0; i < 16; i++) m.skin[b * 16 + i] = s[i];
+        }
+      } else if (m.joint >= 0) {
+        jointMatrix(m.joint, P, R, S, m.skin, 0);
+      } else {
+        m.skin.set(MIRROR);
+      }
+      const sk = m.skin, pos = m.pos, nrm = m.nrm, out = m.out, outN = m.outN;
+      for (let v = 0; v < m.n; v++) {
+        const px = pos[v * 3], py = pos[v * 3 + 1], pz = pos[v * 3 + 2];
+        let nx = 0, ny = 0, nz = 0;
+        if (nrm) { nx = nrm[v * 3]; ny = nrm[v * 3 + 1]; nz = nrm[v * 3 + 2]; }
+        let ox = 0, oy = 0, oz = 0, qx = 0, qy = 0, qz = 0;
+        const k4 = m.bones ? 4 : 1;
+        for (let k = 0; k < k4; k++) {
+          let wgt = 1, o = 0;
+          if (m.bones) {
+            wgt = m.bw[v * 4 + k];
+            if (!(wgt > 0)) continue;
+            o = m.bi[v * 4 + k] * 16;
+          }
+          ox += wgt * (sk[o] * px + sk[o + 4] * py + sk[o + 8] * pz + sk[o + 12]);
+          oy += wgt * (sk[o + 1] * px + sk[o + 5] * py + sk[o + 9] * pz + sk[o + 13]);
+          oz += wgt * (sk[o + 2] * px + sk[o + 6] * py + sk[o + 10] * pz + sk[o + 14]);
+          qx += wgt * (sk[o] * nx + sk[o + 4] * ny + sk[o + 8] * nz);
+          qy += wgt * (sk[o + 1] * nx + sk[o + 5] * ny + sk[o + 9] * nz);
+          qz += wgt * (sk[o + 2] * nx + sk[o + 6] * ny + sk[o + 10] * nz);
+        }
+        out[v * 3] = ox; out[v * 3 + 1] = oy; out[v * 3 + 2] = oz;
+        outN[v * 3] = qx; outN[v * 3 + 1] = qy; outN[v * 3 + 2] = qz;
+      }
+      gl.bindBuffer(gl.ARRAY_BUFFER, m.vbuf);
+      gl.bufferData(gl.ARRAY_BUFFER, out, gl.DYNAMIC_DRAW);
+      gl.enableVertexAttribArray(mPos);
+      gl.vertexAttribPointer(mPos, 3, gl.FLOAT, false, 0, 0);
+      gl.bindBuffer(gl.ARRAY_BUFFER, m.nbuf);
+      gl.bufferData(gl.ARRAY_BUFFER, outN, gl.DYNAMIC_DRAW);
+      gl.enableVertexAttribArray(mNrm);
+      gl.vertexAttribPointer(mNrm, 3, gl.FLOAT, false, 0, 0);
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ibuf);
+      gl.drawElements(gl.TRIANGLES, m.count, m.type, 0);
+    }
+    gl.disableVertexAttribArray(mNrm);
+  }
+
   // ---- playback state ----
   const st = {
     scene: null,
     mode: null,      // 'clip' or 'controller'
     clip: null,      // frames of the selected clip
+    meshes: [],      // prepared meshes of the selected clip
+    rot: null,       // joint rotations and scales being drawn (with meshes)
+    scl: null,
     ctl: null,       // info of the selected controller
     pose: null,      // Float32Array of joint positions being drawn
     parents: [],
@@ -257,6 +397,21 @@
     const p = c.positions, o0 = f0 * n, o1 = f1 * n;
     if (!st.pose || st.pose.length !== n) st.pose = new Float32Array(n);
     for (let i = 0; i < n; i++) st.pose[i] = p[o0 + i] * (1 - a) + p[o1 + i] * a;
+    if (c.rot) {
+      const nj = c.paths.length, r = c.rot, sc = c.scl;
+      if (!st.rot || st.rot.length !== nj * 4) { st.rot = new Float32Array(nj * 4); st.scl = new Float32Array(nj * 3); }
+      for (let j = 0; j < nj; j++) {
+        const i0 = f0 * nj * 4 + j * 4, i1 = f1 * nj * 4 + j * 4;
+        const sgn = r[i0] * r[i1] + r[i0 + 1] * r[i1 + 1] + r[i0 + 2] * r[i1 + 2] + r[i0 + 3] * r[i1 + 3] < 0 ? -1 : 1;
+        let x = r[i0] * (1 - a) + sgn * r[i1] * a, y = r[i0 + 1] * (1 - a) + sgn * r[i1 + 1] * a;
+        let z = r[i0 + 2] * (1 - a) + sgn * r[i1 + 2] * a, w = r[i0 + 3] * (1 - a) + sgn * r[i1 + 3] * a;
+        const l = Math.hypot(x, y, z, w) || 1;
+        st.rot[j * 4] = x / l; st.rot[j * 4 + 1] = y / l; st.rot[j * 4 + 2] = z / l; st.rot[j * 4 + 3] = w / l;
+        for (let k = 0; k < 3; k++) st.scl[j * 3 + k] = sc[f0 * nj * 3 + j * 3 + k] * (1 - a) + sc[f1 * nj * 3 + j * 3 + k] * a;
+      }
+    } else {
+      st.rot = st.scl = null;
+    }
     return st.pose;
   }
 
@@ -273,13 +428,19 @@
     selectItem('clips', document.querySelector('#clips li[data-id="' + id + '"]'));
     let f;
     try {
-      f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + encodeURIComponent($('rig').value));
+      f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + encodeURIComponent($('rig').value) +
+        ($('showmesh').checked ? '&mesh=1' : ''));
     } catch (e) {
       if (token === st.token) status('error', 'clip ' + (c ? c.name : id) + ': ' + e.message);
       return;
     }
     if (token !== st.token) return;
     f.positions = new Float32Array(f.positions);
+    if (f.rotations) { f.rot = new Float32Array(f.rotations); f.scl = new Float32Array(f.scales); }
+    delete f.rotations;
+    delete f.scales;
+    freeMeshes();
+    st.meshes = prepareMeshes(f);
     st.clip = f;
     st.parents = f.parents;
     st.mode = 'clip';
@@ -287,7 +448,10 @@
     st.loop = f.loop;
     $('loop').checked = f.loop;
     $('on').textContent = 'on ' + f.on + (f.humanoid ? ' (humanoid)' : '') + ', ' + f.paths.length + ' joints, ' +
-      f.frames + ' frames at ' + (+f.rate.toFixed(2)) + ' Hz' + (f.nonfinite ? ', ' + f.nonfinite + ' non-finite values' : '');
+      f.frames + ' frames at ' + (+f.rate.toFixed(2)) + ' Hz' + (f.nonfinite ? ', ' + f.nonfinite + ' non-finite values' : '') +
+      (st.meshes.length ? ', ' + st.meshes.length + ' meshes' : '');
+    $('on').title = (f.mesh_notes || []).join('\n');
+    body.dataset.meshes = String(st.meshes.length);
     for (const id of ['play', 'scrub']) $(id).disabled = false;
     $('reset').disabled = true;
     fitCamera(bounds(f.positions, f.frames * f.paths.length));
@@ -297,9 +461,19 @@
     showTime();
   }
 
+  function freeMeshes() {
+    for (const m of st.meshes || []) {
+      gl.deleteBuffer(m.ibuf);
+      gl.deleteBuffer(m.vbuf);
+      gl.deleteBuffer(m.nbuf);
+    }
+    st.meshes = [];
+  }
+
   async function loadController(id, opts) {
     const token = ++st.token;
     st.mode = null;
+    freeMeshes();
     setPlaying(false);
     status('loading', 'starting controller…');
     const c = st.scene.controllers[id];
@@ -457,7 +631,7 @@
             else { st.t = d; setPlaying(false); }
           }
         }
-        draw(clipPose(st.t), st.parents);
+        draw(clipPose(st.t), st.parents, st.meshes);
         showTime();
       } else if (st.mode === 'controller') {
         if (st.playing) st.ctlDT += dt * st.speed;
@@ -486,6 +660,9 @@
     if (st.mode === 'clip') st.t = Number($('scrub').value) * st.clip.duration;
   });
   $('speed').addEventListener('change', () => { st.speed = Number($('speed').value) || 1; });
+  $('showmesh').addEventListener('change', () => {
+    if ($('showmesh').checked && st.mode === 'clip' && st.clip && !st.clip.rot) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
+  });
   $('rig').addEventListener('change', () => {
     if (st.mode === 'clip' && st.clip) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
   });
@@ -511,6 +688,8 @@
 
   async function start() {
     if (query.get('ui') === '0') body.classList.add('noui');
+    if (query.get('mesh') === '0') $('showmesh').checked = false;
+    if (query.get('bones') === '0') $('showbones').checked = false;
     try {
       initGL();
     } catch (e) {

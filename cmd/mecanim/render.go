@@ -12,7 +12,7 @@ import (
 )
 
 func runRender(e *env, args []string) error {
-	fs := newFlags(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] | --curves \"NAME,PATH:PROPERTY\"")
+	fs := newFlags(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] [--axes] | --curves \"NAME,PATH:PROPERTY\"")
 	var sel clipSelector
 	sel.register(fs)
 	avatar := fs.String("avatar", "", "avatar to play the clip on (humanoid clips; or a generic avatar's skeleton)")
@@ -22,6 +22,7 @@ func runRender(e *env, args []string) error {
 	views := fs.String("views", "front", "views, comma-separated: front (along +z), back (along -z), side (along -x), top (along -y)")
 	cell := fs.Int("cell", 256, "cell size in pixels (64..1024)")
 	columns := fs.Int("columns", 8, "most cells in a row (a view's frames wrap onto more rows)")
+	axes := fs.Bool("axes", false, "draw each joint's local axes (x red, y green, z blue)")
 	curves := fs.String("curves", "", "instead of a contact sheet, plot these curves over the clip: comma-separated properties (\"Left Arm Down-Up\", \"RootT.y\") or PATH:PROPERTY")
 	width := fs.Int("width", 960, "plot width in pixels (--curves)")
 	height := fs.Int("height", 480, "plot height in pixels (--curves)")
@@ -79,7 +80,7 @@ func runRender(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns})
+		img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes})
 		if err != nil {
 			return err
 		}

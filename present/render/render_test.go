@@ -498,3 +498,42 @@ func BenchmarkSheetHelloWave(b *testing.B) {
 		}
 	}
 }
+
+func TestAxesShowARotationThatMovesNothing(t *testing.T) {
+	spin := &Clip{
+		Name: "spin", Paths: []string{"", "pivot"}, Parents: []int{-1, 0}, Duration: 1, Root: -1,
+		Pose: func(tm float32, dst []geom.Transform) {
+			dst[0] = geom.Identity
+			dst[1] = geom.Identity
+			dst[1].R = geom.AxisAngle(geom.V3(0, 1, 0), tm*math.Pi/2)
+		},
+	}
+	const cell = 128
+	cellDiff := func(img *image.RGBA) int {
+		// pixels below the labels that differ between the first and last cell
+		n := 0
+		for y := headerH + cellLabel; y < headerH+cell; y++ {
+			for x := 0; x < cell; x++ {
+				a := img.RGBAAt(margin+x, y)
+				b := img.RGBAAt(margin+(cell+gap)+x, y)
+				if a != b {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, axes := range []bool{false, true} {
+		img, err := Sheet(spin, Options{Frames: 2, Views: []View{Top}, Cell: cell, Axes: axes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := cellDiff(img)
+		if axes && n < 20 {
+			t.Errorf("with axes a quarter turn changed %d pixels", n)
+		}
+		if !axes && n != 0 {
+			t.Errorf("without axes a rotation in place changed %d pixels", n)
+		}
+	}
+}

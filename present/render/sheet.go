@@ -223,6 +223,10 @@ type Options struct {
 	// Columns is the most cells in a row; a view's frames wrap onto more
 	// rows (default 8).
 	Columns int
+	// Axes draws each joint's local axes (x red, y green, z blue, a fixed
+	// share of the cell long, foreshortened by the view): rotations show
+	// even where bones have no length.
+	Axes bool
 }
 
 // Limits of a sheet.
@@ -255,6 +259,9 @@ var (
 	colRight      = color.RGBA{215, 50, 50, 255}
 	colOrigin     = color.RGBA{0, 0, 0, 255}
 	colHelper     = color.RGBA{212, 212, 220, 255}
+	colAxisX      = color.RGBA{235, 60, 60, 255}
+	colAxisY      = color.RGBA{40, 170, 60, 255}
+	colAxisZ      = color.RGBA{50, 90, 235, 255}
 )
 
 func (o *Options) defaults() error {
@@ -322,6 +329,7 @@ type frame struct {
 	t    float32
 	pos  []geom.Vec3
 	stub []geom.Vec3 // where each leaf's stub ends (see stubEnd)
+	rot  []geom.Quat // joint rotations (only with Options.Axes)
 }
 
 // Sheet draws the clip's contact sheet.
@@ -357,6 +365,12 @@ func Sheet(c *Clip, opts Options) (*image.RGBA, error) {
 	for i, t := range Times(c.Duration, opts.Frames, c.Loop) {
 		c.Pose(t, buf)
 		fr := frame{t: t, pos: make([]geom.Vec3, n), stub: make([]geom.Vec3, n)}
+		if opts.Axes {
+			fr.rot = make([]geom.Quat, n)
+			for j := range fr.rot {
+				fr.rot[j] = buf[j].R
+			}
+		}
 		for j := range fr.pos {
 			fr.pos[j] = buf[j].T
 			if st.stub[j] {
@@ -647,6 +661,26 @@ func drawCell(img *image.RGBA, cell image.Rectangle, v View, f framing, c *Clip,
 		x, y, _ := v.Project(fr.pos[j])
 		px, py := f.at(cell, x, y)
 		disc(img, clip, px, py, lw*0.9, darken(sides[j]))
+	}
+	// joint axes
+	if fr.rot != nil {
+		axisLen := float64(cell.Dx()) * 0.08
+		axes := [3]struct {
+			d   geom.Vec3
+			col color.RGBA
+		}{{geom.V3(1, 0, 0), colAxisX}, {geom.V3(0, 1, 0), colAxisY}, {geom.V3(0, 0, 1), colAxisZ}}
+		for j := range fr.rot {
+			if st.helper[j] {
+				continue
+			}
+			x, y, _ := v.Project(fr.pos[j])
+			px, py := f.at(cell, x, y)
+			q := fr.rot[j].Normalize()
+			for _, a := range axes {
+				dx, dy, _ := v.Project(q.Rotate(a.d))
+				line(img, clip, px, py, px+dx*axisLen, py-dy*axisLen, 1, a.col)
+			}
+		}
 	}
 	// joint 0: a cross
 	if x, y, _ := v.Project(fr.pos[0]); finite(x, y) {

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -113,73 +112,40 @@ func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
 }
 
 func runAvatar(e *env, args []string) error {
-	fs := newFlags(e, "avatar", "FILE... [--name N] [--json]")
-	name := fs.String("name", "", "avatar name (default: every avatar)")
-	asJSON := fs.Bool("json", false, "JSON output, one avatar per line")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, failed, err := openCatalog(e, "avatar", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	objs := cat.ByClass(model.ClassAvatar)
-	if *name != "" {
-		o, err := cat.One(model.ClassAvatar, "Avatar", *name)
-		if err != nil {
-			return err
-		}
-		objs = []catalog.Object{o}
-	}
-	w := bufio.NewWriter(e.stdout)
-	defer w.Flush()
-	for _, o := range objs {
-		a, err := cat.Avatar(o)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "mecanim avatar: %v\n", err)
-			failed++
-			continue
-		}
-		v := avatarView(o, a)
-		if *asJSON {
-			b, err := json.Marshal(v)
+	return objectCommand{
+		name: "avatar", classID: model.ClassAvatar, className: "Avatar",
+		view: func(cat *catalog.Catalog, o catalog.Object) (any, error) {
+			a, err := cat.Avatar(o)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			w.Write(b)
-			w.WriteByte('\n')
-			continue
-		}
-		kind := "generic"
-		if v.Humanoid {
-			kind = "humanoid"
-		}
-		fmt.Fprintf(w, "avatar %q (%s, %d nodes) in %s %s, path id %d\n", a.Name, kind, len(v.Nodes), v.Container, v.File, v.PathID)
-		for i, n := range v.Nodes {
-			fmt.Fprintf(w, "  %3d parent %3d axes %3d  %s\n", i, n.Parent, n.Axes, n.Path)
-		}
-		if v.Human != nil {
-			fmt.Fprintf(w, "  human scale %g, root %v\n", float32(v.Human.Scale), v.Human.RootX)
-			for _, b := range v.Human.Bones {
-				if b.Node >= 0 {
-					fmt.Fprintf(w, "  %-22s %s\n", b.Bone, b.Path)
+			return avatarView(o, a), nil
+		},
+		text: func(w io.Writer, x any) {
+			v := x.(avatarJSON)
+			kind := "generic"
+			if v.Humanoid {
+				kind = "humanoid"
+			}
+			fmt.Fprintf(w, "avatar %q (%s, %d nodes) in %s %s, path id %d\n", v.Name, kind, len(v.Nodes), v.Container, v.File, v.PathID)
+			for i, n := range v.Nodes {
+				fmt.Fprintf(w, "  %3d parent %3d axes %3d  %s\n", i, n.Parent, n.Axes, n.Path)
+			}
+			if v.Human != nil {
+				fmt.Fprintf(w, "  human scale %g, root %v\n", float32(v.Human.Scale), v.Human.RootX)
+				for _, b := range v.Human.Bones {
+					if b.Node >= 0 {
+						fmt.Fprintf(w, "  %-22s %s\n", b.Bone, b.Path)
+					}
 				}
 			}
-		}
-		if c := v.HumanCheck; c != nil {
-			fmt.Fprintf(w, "  check: centre of mass %v vs stored m_RootX.t %v (error %.3g); body frame %.3g° from m_RootX.q\n",
-				c.CenterOfMass, c.StoredRootT, c.CenterOfMassError, c.BodyFrameAngleDeg)
-		}
-		for _, p := range v.Problems {
-			fmt.Fprintf(w, "  problem: %s\n", p)
-		}
-	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+			if c := v.HumanCheck; c != nil {
+				fmt.Fprintf(w, "  check: centre of mass %v vs stored m_RootX.t %v (error %.3g); body frame %.3g° from m_RootX.q\n",
+					c.CenterOfMass, c.StoredRootT, c.CenterOfMassError, c.BodyFrameAngleDeg)
+			}
+			for _, p := range v.Problems {
+				fmt.Fprintf(w, "  problem: %s\n", p)
+			}
+		},
+	}.run(e, args)
 }

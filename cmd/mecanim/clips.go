@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -111,9 +110,9 @@ func runClips(e *env, args []string) error {
 			UnresolvedProperties: c.Stats.UnresolvedProperties, KeysPastCurveCount: c.Stats.KeysPastCurveCount,
 		}
 		if *asJSON {
-			b, _ := json.Marshal(r)
-			w.Write(b)
-			w.WriteByte('\n')
+			if err := writeJSONLine(w, r); err != nil {
+				return err
+			}
 			continue
 		}
 		kind := "mecanim"

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -216,79 +215,46 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 }
 
 func runController(e *env, args []string) error {
-	fs := newFlags(e, "controller", "FILE... [--name N] [--json]")
-	name := fs.String("name", "", "controller name (default: every controller)")
-	asJSON := fs.Bool("json", false, "JSON output, one controller per line")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, failed, err := openCatalog(e, "controller", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	objs := cat.ByClass(model.ClassAnimatorController)
-	if *name != "" {
-		o, err := cat.One(model.ClassAnimatorController, "AnimatorController", *name)
-		if err != nil {
-			return err
-		}
-		objs = []catalog.Object{o}
-	}
-	w := bufio.NewWriter(e.stdout)
-	defer w.Flush()
-	for _, o := range objs {
-		c, err := cat.Controller(o)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "mecanim controller: %v\n", err)
-			failed++
-			continue
-		}
-		v := controllerView(o, c)
-		if *asJSON {
-			b, err := json.Marshal(v)
+	return objectCommand{
+		name: "controller", classID: model.ClassAnimatorController, className: "AnimatorController",
+		view: func(cat *catalog.Catalog, o catalog.Object) (any, error) {
+			c, err := cat.Controller(o)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			w.Write(b)
-			w.WriteByte('\n')
-			continue
-		}
-		fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
-		for _, p := range v.Parameters {
-			fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
-		}
-		for li, l := range v.Layers {
-			fmt.Fprintf(w, "  layer %d %q (%s, weight %g)\n", li, l.Name, l.Blending, float32(l.Weight))
-			if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
-				continue
+			return controllerView(o, c), nil
+		},
+		text: func(w io.Writer, x any) {
+			v := x.(controllerJSON)
+			fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
+			for _, p := range v.Parameters {
+				fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
 			}
-			sm := v.StateMachines[l.StateMachine]
-			fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
-			for _, s := range sm.States {
-				var clips []string
-				for _, m := range s.Motions {
-					for _, n := range m {
-						if n.Clip != "" {
-							clips = append(clips, n.Clip)
+			for li, l := range v.Layers {
+				fmt.Fprintf(w, "  layer %d %q (%s, weight %g)\n", li, l.Name, l.Blending, float32(l.Weight))
+				if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
+					continue
+				}
+				sm := v.StateMachines[l.StateMachine]
+				fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
+				for _, s := range sm.States {
+					var clips []string
+					for _, m := range s.Motions {
+						for _, n := range m {
+							if n.Clip != "" {
+								clips = append(clips, n.Clip)
+							}
 						}
 					}
+					fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
+					for _, t := range s.Transitions {
+						fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+					}
 				}
-				fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
-				for _, t := range s.Transitions {
-					fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+				for _, t := range sm.AnyState {
+					fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
 				}
 			}
-			for _, t := range sm.AnyState {
-				fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
-			}
-		}
-	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+		},
+	}.run(e, args)
 }

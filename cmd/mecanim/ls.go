@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mecanim/mecanim/unity/assets"
@@ -58,9 +57,9 @@ func runLs(e *env, args []string) error {
 				rec := lsRecord{Container: name, File: f.Name, PathID: o.PathID, ClassID: o.ClassID,
 					Type: f.ClassName(o), Name: objName}
 				if *asJSON {
-					b, _ := json.Marshal(rec)
-					w.Write(b)
-					w.WriteByte('\n')
+					if err := writeJSONLine(w, rec); err != nil {
+						return err
+					}
 				} else {
 					fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%s\t%s\n", rec.Container, rec.File, rec.PathID, rec.ClassID, rec.Type, rec.Name)
 				}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -176,12 +175,9 @@ func runPlay(e *env, args []string) error {
 			out.RootMotion.R[i] = jsonFloat(r.RootMotion.R[i])
 		}
 		if *asJSON {
-			b, err := json.Marshal(out)
-			if err != nil {
+			if err := writeJSONLine(w, out); err != nil {
 				return err
 			}
-			w.Write(b)
-			w.WriteByte('\n')
 			continue
 		}
 		fmt.Fprintf(w, "t=%.4f", r.T)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mecanim/mecanim/geom"
@@ -72,12 +71,9 @@ func runPose(e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if *asJSON {
-		b, err := json.Marshal(out)
-		if err != nil {
+		if err := writeJSONLine(w, out); err != nil {
 			return err
 		}
-		w.Write(b)
-		w.WriteByte('\n')
 	} else {
 		fmt.Fprintf(w, "clip %q on %s, %d joints\n", out.Clip, out.On, n)
 		for _, pj := range out.Poses {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -173,12 +172,9 @@ func runSample(e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if *asJSON {
-		b, err := json.Marshal(out)
-		if err != nil {
+		if err := writeJSONLine(w, out); err != nil {
 			return err
 		}
-		w.Write(b)
-		w.WriteByte('\n')
 	} else {
 		fmt.Fprintf(w, "clip %q, %d curves\n%-40s %-28s", clip.Name, len(out.Curves), "path", "property")
 		for _, t := range times {

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+)
+
+// writeJSONLine writes v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// objectCommand is a command that shows every object of one class in the
+// files given (or the one named with --name): avatar, controller.
+type objectCommand struct {
+	name      string // the command
+	classID   int32
+	className string
+	// view decodes an object into what the command prints (as JSON).
+	view func(cat *catalog.Catalog, o catalog.Object) (any, error)
+	// text writes the readable form of a view.
+	text func(w io.Writer, v any)
+}
+
+func (c objectCommand) run(e *env, args []string) error {
+	fs := newFlags(e, c.name, "FILE... [--name N] [--json]")
+	name := fs.String("name", "", c.className+" name (default: every one)")
+	asJSON := fs.Bool("json", false, "JSON output, one object per line")
+	var rf readerFlags
+	rf.register(fs)
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	cat, failed, err := openCatalog(e, c.name, files, &rf)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	objs := cat.ByClass(c.classID)
+	if *name != "" {
+		o, err := cat.One(c.classID, c.className, *name)
+		if err != nil {
+			return err
+		}
+		objs = []catalog.Object{o}
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	for _, o := range objs {
+		v, err := c.view(cat, o)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "mecanim %s: %v\n", c.name, err)
+			failed++
+			continue
+		}
+		if *asJSON {
+			if err := writeJSONLine(w, v); err != nil {
+				return err
+			}
+			continue
+		}
+		c.text(w, v)
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}

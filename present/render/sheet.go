@@ -575,6 +575,38 @@ func drawHeader(img *image.RGBA, c *Clip, o *Options, w int) {
 	}
 	info += fmt.Sprintf("  %d frames  %s", o.Frames, strings.Join(views, ","))
 	drawText(img, margin, 8+14+6, fitText(strings.TrimSpace(info), 2, avail), 2, colSubtle)
+
+	// legend, right-aligned on the title line when it fits
+	items := []struct {
+		label string
+		col   color.RGBA
+		dot   bool
+	}{{"left", colLeft, true}, {"right", colRight, true}, {"centre", colCentre, true}, {"root path", colPath, false}}
+	if c.Helper != nil {
+		items = append(items, struct {
+			label string
+			col   color.RGBA
+			dot   bool
+		}{"helper", colHelper, false})
+	}
+	const swatch, itemGap = 14, 12
+	lw := 0
+	for _, it := range items {
+		lw += swatch + 4 + textWidth(it.label, 1) + itemGap
+	}
+	lw -= itemGap
+	if textWidth(c.Name, 2)+24+lw > avail {
+		return
+	}
+	x := w - margin - lw
+	cy := 8 + 7.0
+	for _, it := range items {
+		line(img, img.Bounds(), float64(x)+1, cy, float64(x+swatch)-1, cy, 2, it.col)
+		if it.dot {
+			disc(img, img.Bounds(), float64(x)+swatch/2, cy, 2, darken(it.col))
+		}
+		x = drawText(img, x+swatch+4, int(cy)-3, it.label, 1, colSubtle) - 1 + itemGap
+	}
 }
 
 // fmtSeconds prints a time with at most three decimals, trailing zeros

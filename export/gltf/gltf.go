@@ -29,8 +29,10 @@
 // skinned mesh is a root node of its own (glTF ignores a skinned mesh
 // node's transform; making it a root avoids the validator's warnings),
 // with a skin whose joints are the renderer's bones and whose inverse bind
-// matrices are the mesh's bind poses. Bones that are not in the rig become
-// extra joints under the root at the place the bind pose gives them.
+// matrices are the mesh's bind poses. Bones that are not in the rig (their
+// Transform in another file, or below a nested Animator) become extra
+// joints under the mesh's node, placed by the inverse of their bind pose,
+// so that the mesh still rests as it was bound.
 // Sub-meshes are primitives sharing the mesh's vertex accessors; blend
 // shapes are morph targets named in mesh.extras.targetNames (Blender reads
 // them), each the shape's last frame scaled to weight 1 (in-between frames

@@ -518,3 +518,54 @@ func TestPrimitiveIndicesKeepFacesFacing(t *testing.T) {
 		}
 	}
 }
+
+func TestMissingBonesRestWhereTheyWereBound(t *testing.T) {
+	s := twoBoneScene()
+	s.Meshes[0].Joints = []int{0, -1}
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	if len(doc.Skins[0].Joints) != 2 || doc.Skins[0].Joints[1] < 2 {
+		t.Fatalf("joints %v", doc.Skins[0].Joints)
+	}
+	// The rig rests in its bind pose, so the skinned mesh must lie exactly
+	// on the unskinned one with the stand-in joint too.
+	s.Meshes[0].Joints = []int{0, 1} // Unity's side of the comparison
+	if off := checkSkinAtRest(t, doc, s, 1e-5); off > 1e-5 {
+		t.Errorf("the stand-in joint moves vertices by %g", off)
+	}
+}
+
+func TestDecomposeInvertsTheMatrixOfATransform(t *testing.T) {
+	for _, tr := range []geom.Transform{
+		geom.Identity,
+		{T: geom.V3(1, -2, 3), R: geom.AxisAngle(geom.V3(0, 0.6, 0.8), 2.5), S: geom.V3(2, 2, 2)},
+		{T: geom.V3(0, 0, 0), R: geom.AxisAngle(geom.V3(1, 0, 0), math.Pi), S: geom.V3(1, 3, 0.5)},
+		{T: geom.V3(5, 0, 0), R: geom.AxisAngle(geom.V3(0, 1, 0), -3), S: geom.V3(-1, 1, 1)},
+	} {
+		got := decompose(matOf(tr))
+		back := matOf(got)
+		want := matOf(tr)
+		for r := range 4 {
+			for c := range 4 {
+				if !near(float64(back[r][c]), float64(want[r][c]), 1e-5) {
+					t.Fatalf("%+v decomposes to %+v", tr, got)
+				}
+			}
+		}
+		inv, ok := invertAffine(want)
+		if !ok {
+			t.Fatal("not invertible")
+		}
+		id := toMat(want).mul(toMat(inv))
+		for r := range 4 {
+			for c := range 4 {
+				if want := map[bool]float64{true: 1, false: 0}[r == c]; !near(id[r][c], want, 1e-5) {
+					t.Fatalf("M·M⁻¹ = %v", id)
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/geom"
 	qg "github.com/qmuntal/gltf"
 )
 
@@ -174,13 +175,22 @@ func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, err
 			node = mi.Joints[k]
 		}
 		if node < 0 {
-			// A bone outside the rig: a joint under the root at the
-			// root's place (the vertices it moves keep their bind pose
-			// only if the root is where the mesh was bound).
-			b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: fmt.Sprintf("%s missing bone %d", m.Name, k),
-				Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
+			// A bone outside the rig (its Transform in another file,
+			// or below a nested Animator): a joint under the mesh's
+			// node where the bind pose puts it, the inverse bind pose,
+			// so that the mesh rests as it was bound.
+			nd := &qg.Node{Name: fmt.Sprintf("%s missing bone %d", m.Name, k)}
+			rest := geom.Identity
+			if k < len(m.BindPoses) {
+				if inv, ok := invertAffine(m.BindPoses[k]); ok {
+					rest = decompose(inv)
+				}
+			}
+			setTRS(nd, rest)
+			b.doc.Nodes = append(b.doc.Nodes, nd)
 			node = len(b.doc.Nodes) - 1
-			b.doc.Nodes[b.root].Children = append(b.doc.Nodes[b.root].Children, node)
+			parent := b.doc.Nodes[mi.Node]
+			parent.Children = append(parent.Children, node)
 		}
 		if j, ok := seen[node]; ok {
 			jointOf[k] = j // the same Transform twice: one joint
@@ -400,4 +410,85 @@ func (b *builder) material(name string) int {
 	b.doc.Materials = append(b.doc.Materials, &qg.Material{Name: name})
 	b.materials[name] = len(b.doc.Materials) - 1
 	return len(b.doc.Materials) - 1
+}
+
+// invertAffine inverts a matrix whose last row is (0, 0, 0, 1).
+func invertAffine(m mesh.Mat4) (mesh.Mat4, bool) {
+	a := [3][3]float64{}
+	for r := range 3 {
+		for c := range 3 {
+			a[r][c] = float64(m[r][c])
+		}
+	}
+	det := a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) - a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) + a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
+	if !(math.Abs(det) > 1e-30) {
+		return mesh.Mat4{}, false
+	}
+	var inv [3][3]float64
+	inv[0][0] = (a[1][1]*a[2][2] - a[1][2]*a[2][1]) / det
+	inv[0][1] = (a[0][2]*a[2][1] - a[0][1]*a[2][2]) / det
+	inv[0][2] = (a[0][1]*a[1][2] - a[0][2]*a[1][1]) / det
+	inv[1][0] = (a[1][2]*a[2][0] - a[1][0]*a[2][2]) / det
+	inv[1][1] = (a[0][0]*a[2][2] - a[0][2]*a[2][0]) / det
+	inv[1][2] = (a[0][2]*a[1][0] - a[0][0]*a[1][2]) / det
+	inv[2][0] = (a[1][0]*a[2][1] - a[1][1]*a[2][0]) / det
+	inv[2][1] = (a[0][1]*a[2][0] - a[0][0]*a[2][1]) / det
+	inv[2][2] = (a[0][0]*a[1][1] - a[0][1]*a[1][0]) / det
+	var out mesh.Mat4
+	for r := range 3 {
+		var t float64
+		for c := range 3 {
+			out[r][c] = float32(inv[r][c])
+			t -= inv[r][c] * float64(m[c][3])
+		}
+		out[r][3] = float32(t)
+	}
+	out[3][3] = 1
+	return out, true
+}
+
+// decompose splits an affine matrix without shear into translation,
+// rotation and scale (a mirror goes into the x scale).
+func decompose(m mesh.Mat4) geom.Transform {
+	var col [3]geom.Vec3
+	for c := range 3 {
+		col[c] = geom.Vec3{X: m[0][c], Y: m[1][c], Z: m[2][c]}
+	}
+	s := geom.Vec3{X: col[0].Len(), Y: col[1].Len(), Z: col[2].Len()}
+	if col[0].Cross(col[1]).Dot(col[2]) < 0 {
+		s.X = -s.X
+	}
+	r := [3]geom.Vec3{col[0].Scale(1 / nonzero(s.X)), col[1].Scale(1 / nonzero(s.Y)), col[2].Scale(1 / nonzero(s.Z))}
+	// Rotation matrix (columns r) to quaternion.
+	m00, m11, m22 := float64(r[0].X), float64(r[1].Y), float64(r[2].Z)
+	m01, m02 := float64(r[1].X), float64(r[2].X)
+	m10, m12 := float64(r[0].Y), float64(r[2].Y)
+	m20, m21 := float64(r[0].Z), float64(r[1].Z)
+	var q [4]float64
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		k := math.Sqrt(tr+1) * 2
+		q = [4]float64{(m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, k / 4}
+	case m00 > m11 && m00 > m22:
+		k := math.Sqrt(1+m00-m11-m22) * 2
+		q = [4]float64{k / 4, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k}
+	case m11 > m22:
+		k := math.Sqrt(1+m11-m00-m22) * 2
+		q = [4]float64{(m01 + m10) / k, k / 4, (m12 + m21) / k, (m02 - m20) / k}
+	default:
+		k := math.Sqrt(1+m22-m00-m11) * 2
+		q = [4]float64{(m02 + m20) / k, (m12 + m21) / k, k / 4, (m10 - m01) / k}
+	}
+	return geom.Transform{
+		T: geom.Vec3{X: m[0][3], Y: m[1][3], Z: m[2][3]},
+		R: geom.Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}.Normalize(),
+		S: s,
+	}
+}
+
+func nonzero(x float32) float32 {
+	if x == 0 {
+		return 1
+	}
+	return x
 }

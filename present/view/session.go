@@ -28,6 +28,7 @@ type session struct {
 	poser   *animator.Poser
 	scratch *animator.PoseScratch
 	skel    *anim.Skeleton
+	base    *playable.Playable // the clip that chose the skeleton
 	on      string
 	local   []geom.Transform
 	world   []geom.Transform
@@ -45,6 +46,9 @@ type ControllerInfo struct {
 	Parents    []int        `json:"parents"`
 	// Notes lists clips that could not be loaded or baked.
 	Notes []string `json:"notes"`
+	// Meshes (with mesh=1) are the rig's meshes, as in Frames.
+	Meshes    []Mesh   `json:"meshes,omitempty"`
+	MeshNotes []string `json:"mesh_notes,omitempty"`
 }
 
 // Tick is the body of POST /api/controller/{id}/tick: parameter changes
@@ -55,6 +59,8 @@ type Tick struct {
 	Reset bool                       `json:"reset"`
 	Set   map[string]json.RawMessage `json:"set"`
 	DT    float64                    `json:"dt"`
+	// Mesh asks for the joints' rotations and scales too.
+	Mesh bool `json:"mesh"`
 }
 
 // TickResult is the controller's state after a tick.
@@ -65,6 +71,9 @@ type TickResult struct {
 	// Positions holds each joint's model-space position (empty without a
 	// skeleton).
 	Positions []float32 `json:"positions"`
+	// Rotations (x, y, z, w) and Scales per joint, when asked for.
+	Rotations []float32 `json:"rotations,omitempty"`
+	Scales    []float32 `json:"scales,omitempty"`
 	NonFinite int       `json:"nonfinite,omitempty"`
 }
 
@@ -176,7 +185,7 @@ func (s *Server) newSession(o catalog.Object) (*session, error) {
 		return nil, err
 	}
 	n := base.Skeleton.Len()
-	se.poser, se.scratch, se.skel, se.on = poser, poser.NewScratch(), base.Skeleton, base.On
+	se.poser, se.scratch, se.skel, se.on, se.base = poser, poser.NewScratch(), base.Skeleton, base.On, base
 	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
 	return se, nil
 }
@@ -205,6 +214,16 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 	}
 	if se.skel != nil {
 		info.Paths, info.Parents = se.skel.Paths, se.skel.Parents
+	}
+	switch r.URL.Query().Get("mesh") {
+	case "", "0":
+	case "1":
+		if se.base != nil {
+			info.Meshes, info.MeshNotes = s.meshesFor(se.base)
+		}
+	default:
+		writeError(w, http.StatusBadRequest, "mesh must be 0 or 1")
+		return
 	}
 	writeJSON(w, r, info)
 }
@@ -297,6 +316,9 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 		se.poser.Pose(se.a, se.scratch, se.local)
 		anim.LocalToModel(se.skel, se.local, se.world)
 		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)
+		if t.Mesh {
+			res.Rotations, res.Scales, res.NonFinite = appendRotScale(nil, nil, se.world, res.NonFinite)
+		}
 	}
 	return res, nil
 }

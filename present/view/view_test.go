@@ -251,6 +251,15 @@ func TestControllerTicksDriveTheStateMachine(t *testing.T) {
 	if moved < 1e-3 {
 		t.Errorf("pose did not change over a second of play")
 	}
+	rm := tick(`{"dt": 0.05, "mesh": true}`)
+	if len(rm.Rotations) != 32*4 || len(rm.Scales) != 32*3 {
+		t.Errorf("tick with mesh: %d rotation and %d scale values, want %d and %d", len(rm.Rotations), len(rm.Scales), 32*4, 32*3)
+	}
+	var withMeshes ControllerInfo
+	getJSON(t, ts.URL+"/api/controller/0?mesh=1", &withMeshes)
+	if len(withMeshes.Meshes) != 4 {
+		t.Errorf("controller info with mesh=1: %d meshes, want 4 (notes %q)", len(withMeshes.Meshes), withMeshes.MeshNotes)
+	}
 	if r.Time <= r0.Time {
 		t.Errorf("time went from %g to %g", r0.Time, r.Time)
 	}

@@ -68,7 +68,7 @@
 
   // ---- WebGL ----
   const canvas = $('view');
-  const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+  const gl = canvas.getContext('webgl', { antialias: true });
   let prog = null, buf = null, aPos = -1, uMVP = null, uColor = null, uSize = null, uRound = null;
   let meshProg = null, mPos = -1, mNrm = -1, mMVP = null, mColor = null, uint32Indices = false;
   function compile(type, src) {
@@ -481,7 +481,7 @@
     selectItem('controllers', document.querySelector('#controllers li[data-id="' + id + '"]'));
     let info;
     try {
-      info = await getJSON('api/controller/' + id);
+      info = await getJSON('api/controller/' + id + ($('showmesh').checked ? '?mesh=1' : ''));
     } catch (e) {
       if (token === st.token) status('error', 'controller: ' + e.message);
       return;
@@ -489,7 +489,9 @@
     if (token !== st.token) return;
     st.ctl = info;
     st.parents = info.parents;
-    st.pose = null;
+    st.pose = st.rot = st.scl = null;
+    st.meshes = prepareMeshes(info);
+    body.dataset.meshes = String(st.meshes.length);
     st.set = {};
     st.reset = true;
     st.ctlDT = 0;
@@ -593,7 +595,7 @@
     st.pending = true;
     const dt = Math.min(st.ctlDT, 1);
     st.ctlDT -= dt;
-    const req = { dt: dt, set: st.set, reset: st.reset };
+    const req = { dt: dt, set: st.set, reset: st.reset, mesh: st.meshes.length > 0 };
     st.set = {};
     st.reset = false;
     try {
@@ -601,6 +603,7 @@
       if (token !== st.token) return;
       if (r.positions.length) {
         st.pose = new Float32Array(r.positions);
+        if (r.rotations) { st.rot = new Float32Array(r.rotations); st.scl = new Float32Array(r.scales); }
         if (!st.fitted) {
           fitCamera(bounds(st.pose, st.pose.length / 3));
           st.fitted = true;
@@ -639,7 +642,7 @@
           st.pending = true;
           tickController(st.token);
         }
-        draw(st.pose, st.parents);
+        draw(st.pose, st.parents, st.meshes);
       } else {
         draw(null, []);
       }
@@ -662,6 +665,7 @@
   $('speed').addEventListener('change', () => { st.speed = Number($('speed').value) || 1; });
   $('showmesh').addEventListener('change', () => {
     if ($('showmesh').checked && st.mode === 'clip' && st.clip && !st.clip.rot) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
+    if ($('showmesh').checked && st.mode === 'controller' && !st.meshes.length) loadController(st.ctl.id, { autoplay: st.playing });
   });
   $('rig').addEventListener('change', () => {
     if (st.mode === 'clip' && st.clip) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });

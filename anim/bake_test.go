@@ -286,3 +286,20 @@ func TestSolosUseTheGridOnlyWhenItIsSmall(t *testing.T) {
 		}
 	}
 }
+
+func TestBakeAcceptsASkeletonLiteral(t *testing.T) {
+	lit := &Skeleton{Paths: []string{"", "a"}, Parents: []int{-1, 0}, Rest: []geom.Transform{geom.Identity, geom.Identity}}
+	mc := &model.Clip{Stop: 1, Curves: []model.Curve{{Target: tgt("a", model.PropPosition, 0), Kind: model.CurveStreamed,
+		Segments: streamedCurve(wobble(1), 10, 1)}}}
+	c, err := Bake(mc, lit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.RootJoint() != 1 || c.TrackCount() != 1 || lit.Depth(1) != 1 {
+		t.Fatalf("root %d tracks %d depth %d", c.RootJoint(), c.TrackCount(), lit.Depth(1))
+	}
+	bad := &Skeleton{Paths: []string{"", "a"}, Parents: []int{-1, 1}}
+	if _, err := Bake(mc, bad); err == nil {
+		t.Fatal("a skeleton literal whose joint is its own parent baked")
+	}
+}

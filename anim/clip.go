@@ -123,6 +123,15 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	if c == nil || s == nil {
 		return nil, fmt.Errorf("anim: bake: nil clip or skeleton")
 	}
+	if len(s.depth) != len(s.Paths) || len(s.Rest) != len(s.Paths) {
+		// A Skeleton literal (not from NewSkeleton): check it and build
+		// its lookup tables in a copy.
+		ns, err := NewSkeleton(s.Paths, s.Parents, s.Rest)
+		if err != nil {
+			return nil, fmt.Errorf("anim: bake clip %q: %w", c.Name, err)
+		}
+		s = ns
+	}
 	cl := &Clip{
 		name: c.Name, skel: s, start: c.Start, rate: c.SampleRate,
 		wrap: c.WrapMode, settings: c.Settings,

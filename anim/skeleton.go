@@ -10,7 +10,9 @@ import (
 // Skeleton is a hierarchy of joints named by their paths below the animated
 // GameObject, with each joint's rest (bind) local transform. Parents come
 // before their children; a root's parent is -1. A Skeleton is immutable once
-// built and shared by every clip baked against it.
+// built and shared by every clip baked against it. Build it with
+// NewSkeleton or SkeletonFromRig (which make its lookup tables); Bake given
+// a literal works on a checked copy.
 type Skeleton struct {
 	Paths   []string
 	Parents []int
@@ -106,7 +108,13 @@ func (s *Skeleton) IndexHash(h uint32) (int, bool) {
 }
 
 // Depth returns how many ancestors joint i has (0 for a root).
-func (s *Skeleton) Depth(i int) int { return s.depth[i] }
+func (s *Skeleton) Depth(i int) int {
+	d := 0
+	for p := s.Parents[i]; p >= 0 && d <= len(s.Parents); p = s.Parents[p] {
+		d++
+	}
+	return d
+}
 
 // resolve finds the joint a channel's target names.
 func (s *Skeleton) resolve(t *model.Target) (int, bool) {

@@ -38,9 +38,20 @@
 // traced in orange in every cell, with a dot where the root is at that
 // cell's time.
 //
+// With Options.Axes each joint also gets its local axes (x red, y green, z
+// blue), so rotations show where bones have no length. The title line names
+// the clip and carries a colour legend; the next line says what the clip
+// plays on, its length, the frames and the views; each cell is labelled
+// with its time and view.
+//
+// # Framing
+//
 // Framing is automatic: the bounding box of every joint (helpers left out)
-// over every drawn frame, plus the root path, fitted into the cell. All cells of a view share
-// one scale and offset, so motion between cells is comparable.
+// over every drawn frame, plus the root path, fitted into the cell. All
+// cells of a view share one scale and offset, so motion between cells is
+// comparable (a walk that moves forward moves across the cells); each view
+// has its own. Views are bands of rows, top to bottom; a view's frames run
+// left to right and wrap after Options.Columns cells.
 package render
 
 import (

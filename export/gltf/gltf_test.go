@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -568,4 +569,61 @@ func TestDecomposeInvertsTheMatrixOfATransform(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestExportRefusesInconsistentMeshes(t *testing.T) {
+	for name, edit := range map[string]func(m *mesh.Mesh){
+		"normals":    func(m *mesh.Mesh) { m.Normals = m.Normals[:2] },
+		"uv":         func(m *mesh.Mesh) { m.UV[1] = make([][2]float32, 7) },
+		"bones":      func(m *mesh.Mesh) { m.BoneIndices = m.BoneIndices[:1] },
+		"index":      func(m *mesh.Mesh) { m.Indices[4] = 4 },
+		"range":      func(m *mesh.Mesh) { m.SubMeshes[0].IndexCount = 9 },
+		"base":       func(m *mesh.Mesh) { m.SubMeshes[0].BaseVertex = 2 },
+		"shape":      func(m *mesh.Mesh) { m.BlendShapes[0].Frames[0].Vertices[0] = 4 },
+		"shape size": func(m *mesh.Mesh) { m.BlendShapes[0].Frames[0].Position = nil },
+		"positions":  func(m *mesh.Mesh) { m.VertexCount = 5 },
+	} {
+		s := twoBoneScene()
+		edit(s.Meshes[0].Mesh)
+		if _, err := Document(s); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err %v", name, err)
+		}
+	}
+}
+
+// FuzzExport exports meshes made from arbitrary bytes through arbitrary
+// joint maps: every mesh either exports or is refused, never a panic.
+func FuzzExport(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 0, 2, 3}, []byte{0, 1, 255}, uint8(4))
+	f.Fuzz(func(t *testing.T, idx, bones []byte, nv uint8) {
+		s := twoBoneScene()
+		m := s.Meshes[0].Mesh
+		n := int(nv % 8)
+		m.VertexCount = n
+		m.Positions = make([][3]float32, n)
+		m.Normals, m.Tangents, m.UV = nil, nil, [8][][2]float32{}
+		m.BoneWeights = make([][4]float32, n)
+		m.BoneIndices = make([][4]uint16, n)
+		for i := range n {
+			m.Positions[i] = [3]float32{float32(i), float32(i * i), 1}
+			if i < len(bones) {
+				m.BoneIndices[i] = [4]uint16{uint16(bones[i] % 4), uint16(bones[i] / 64)}
+				m.BoneWeights[i] = [4]float32{float32(bones[i]%3) / 2, 0.5}
+			}
+		}
+		m.Indices = make([]uint32, len(idx))
+		for i, x := range idx {
+			m.Indices[i] = uint32(x % 9)
+		}
+		m.SubMeshes = []mesh.SubMesh{{IndexCount: len(idx), Topology: mesh.Topology(len(idx) % 6)}}
+		s.Meshes[0].Joints = nil
+		for _, b := range bones {
+			s.Meshes[0].Joints = append(s.Meshes[0].Joints, int(int8(b))%3)
+		}
+		if len(m.BlendShapes[0].Frames[0].Vertices) > 0 && int(m.BlendShapes[0].Frames[0].Vertices[0]) >= n {
+			m.BlendShapes = nil
+		}
+		var buf bytes.Buffer
+		WriteGLB(&buf, s)
+	})
 }

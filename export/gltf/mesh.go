@@ -21,7 +21,10 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 	if mi.Node < 0 || mi.Node >= len(b.s.Rig.Nodes) {
 		return -1, fmt.Errorf("%w: node %d not in the rig", ErrInvalid, mi.Node)
 	}
-	if len(m.Positions) != m.VertexCount || m.VertexCount == 0 {
+	if err := checkMesh(m); err != nil {
+		return -1, err
+	}
+	if m.VertexCount == 0 {
 		return -1, nil
 	}
 	skinned := mi.Joints != nil && m.BoneWeights != nil
@@ -491,4 +494,58 @@ func nonzero(x float32) float32 {
 		return 1
 	}
 	return x
+}
+
+// checkMesh refuses a mesh whose parts disagree (a program may build one
+// by hand): per-vertex data of another length than VertexCount, index
+// ranges or indices out of bounds, blend-shape offsets for vertices that do
+// not exist.
+func checkMesh(m *mesh.Mesh) error {
+	n := m.VertexCount
+	bad := func(what string, l int) error {
+		return fmt.Errorf("%w: %s has %d entries for %d vertices", ErrInvalid, what, l, n)
+	}
+	if n < 0 || len(m.Positions) != n {
+		return bad("Positions", len(m.Positions))
+	}
+	for _, c := range []struct {
+		name string
+		l    int
+	}{{"Normals", len(m.Normals)}, {"Tangents", len(m.Tangents)}, {"Colors", len(m.Colors)}, {"BoneWeights", len(m.BoneWeights)}} {
+		if c.l != 0 && c.l != n {
+			return bad(c.name, c.l)
+		}
+	}
+	for k := range m.UV {
+		if l := len(m.UV[k]); l != 0 && l != n {
+			return bad(fmt.Sprintf("UV[%d]", k), l)
+		}
+	}
+	if len(m.BoneIndices) != len(m.BoneWeights) {
+		return bad("BoneIndices", len(m.BoneIndices))
+	}
+	for i, s := range m.SubMeshes {
+		if s.FirstIndex < 0 || s.IndexCount < 0 || s.FirstIndex > len(m.Indices) || s.IndexCount > len(m.Indices)-s.FirstIndex || s.BaseVertex < 0 {
+			return fmt.Errorf("%w: sub-mesh %d: indices %d+%d of %d", ErrInvalid, i, s.FirstIndex, s.IndexCount, len(m.Indices))
+		}
+		for _, x := range m.Indices[s.FirstIndex : s.FirstIndex+s.IndexCount] {
+			if uint64(x)+uint64(s.BaseVertex) >= uint64(n) {
+				return fmt.Errorf("%w: sub-mesh %d: index %d + base %d past %d vertices", ErrInvalid, i, x, s.BaseVertex, n)
+			}
+		}
+	}
+	for _, bs := range m.BlendShapes {
+		for fi, f := range bs.Frames {
+			k := len(f.Vertices)
+			if len(f.Position) != k || (f.Normal != nil && len(f.Normal) != k) || (f.Tangent != nil && len(f.Tangent) != k) {
+				return fmt.Errorf("%w: blend shape %q frame %d: offsets do not match its %d vertices", ErrInvalid, bs.Name, fi, k)
+			}
+			for _, v := range f.Vertices {
+				if int64(v) >= int64(n) {
+					return fmt.Errorf("%w: blend shape %q frame %d: vertex %d past %d", ErrInvalid, bs.Name, fi, v, n)
+				}
+			}
+		}
+	}
+	return nil
 }

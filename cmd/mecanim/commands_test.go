@@ -226,3 +226,26 @@ func TestControllerAndPlayWalkTheEnemyController(t *testing.T) {
 		t.Fatal("two runs differ")
 	}
 }
+
+func TestRenderWritesAPNGSheetAndAPlot(t *testing.T) {
+	dir := t.TempDir()
+	sheet := filepath.Join(dir, "wave.png")
+	_, stderr, code := runCLI("render", example, "--clip", "Wave", "--frames", "4", "-o", sheet)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	plot := filepath.Join(dir, "curves.png")
+	_, stderr, code = runCLI("render", example, "--clip", "Wave", "--curves", "m_LocalRotation.z,m_LocalPosition.y", "-o", plot)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{sheet, plot} {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) < 1000 || string(b[1:4]) != "PNG" {
+			t.Errorf("%s: not a PNG (%d bytes, %v)", p, len(b), err)
+		}
+	}
+	if _, _, code := runCLI("render", example, "--clip", "Wave", "--frames", "0", "-o", sheet); code != exitUsage {
+		t.Errorf("--frames 0: exit %d, want usage error", code)
+	}
+}

@@ -543,6 +543,9 @@ func (c *Clip) Stats() Stats {
 		if len(s.keymap) > 0 {
 			st.GridChannels += len(s.solos)
 			st.Timelines -= len(s.solos) - 1
+			if s.gridLine.idxOff >= 0 {
+				st.IndexedLines++
+			}
 		}
 		st.Bytes += 4*(len(s.grid)+len(s.gridIdx)) + 2*len(s.keymap)
 		st.CubicChannels += len(s.solos)

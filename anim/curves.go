@@ -728,9 +728,6 @@ func (b *setBuilder) build() curveSet {
 				s.recs = append(s.recs, soloKey{T: tm, C: p.coefs[0][k]})
 			}
 			s.recs = append(s.recs, soloKey{T: sentinel()})
-			if idx, inv, ok := buildIndex(p.s.times, len(s.index), &s.index); ok {
-				so.idxOff, so.invSlot = int32(idx), inv
-			}
 			s.solos = append(s.solos, so)
 			continue
 		}
@@ -755,6 +752,18 @@ func (b *setBuilder) build() curveSet {
 		s.lines = append(s.lines, ln)
 	}
 	s.buildGrid()
+	if len(s.keymap) == 0 { // each solo finds its own keys: give it an index
+		for i := range s.solos {
+			so := &s.solos[i]
+			times := make([]float32, so.n)
+			for k, r := range s.recs[so.rec : so.rec+so.n] {
+				times[k] = r.T
+			}
+			if idx, inv, ok := buildIndex(times, len(s.index), &s.index); ok {
+				so.idxOff, so.invSlot = int32(idx), inv
+			}
+		}
+	}
 	return s
 }
 

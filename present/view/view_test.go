@@ -442,3 +442,42 @@ func TestServeStopsWhenTheContextEnds(t *testing.T) {
 		t.Errorf("still listening after Serve returned")
 	}
 }
+
+func TestConcurrentRequestsShareCachesSafely(t *testing.T) {
+	ts, _ := newTestServer(t, corpustest.Path(t, "lc-example-enemy/modassets"))
+	errc := make(chan error, 16)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 3; k++ {
+				r, err := http.Get(fmt.Sprintf("%s/api/clip/%d/frames?rate=10&mesh=%d", ts.URL, (g+k)%6, k%2))
+				if err == nil {
+					io.Copy(io.Discard, r.Body)
+					r.Body.Close()
+					if r.StatusCode != 200 {
+						err = fmt.Errorf("frames: %s", r.Status)
+					}
+				}
+				if err == nil {
+					r, err = http.Post(ts.URL+"/api/controller/0/tick", "application/json", strings.NewReader(`{"dt": 0.02, "set": {"startWalk": true}}`))
+					if err == nil {
+						io.Copy(io.Discard, r.Body)
+						r.Body.Close()
+						if r.StatusCode != 200 {
+							err = fmt.Errorf("tick: %s", r.Status)
+						}
+					}
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+}

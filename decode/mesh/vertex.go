@@ -176,6 +176,28 @@ func (vd *VertexData) Floats(ch int, dst []float32) ([]float32, int, error) {
 	}
 	dst = dst[:n]
 	le := binary.LittleEndian
+	switch c.Format {
+	case FormatFloat: // the common case, without a switch per component
+		for v := 0; v < vd.VertexCount; v++ {
+			b := vd.Data[s.Offset+v*s.Stride+c.Offset:]
+			b = b[:4*dim]
+			out := dst[v*dim : v*dim+dim]
+			for k := range out {
+				out[k] = math.Float32frombits(le.Uint32(b[4*k:]))
+			}
+		}
+		return dst, dim, nil
+	case FormatFloat16:
+		for v := 0; v < vd.VertexCount; v++ {
+			b := vd.Data[s.Offset+v*s.Stride+c.Offset:]
+			b = b[:2*dim]
+			out := dst[v*dim : v*dim+dim]
+			for k := range out {
+				out[k] = Half(le.Uint16(b[2*k:]))
+			}
+		}
+		return dst, dim, nil
+	}
 	for v := 0; v < vd.VertexCount; v++ {
 		p := s.Offset + v*s.Stride + c.Offset
 		out := dst[v*dim : v*dim+dim]

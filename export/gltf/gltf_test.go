@@ -48,6 +48,11 @@ func twoBoneScene() *Scene {
 			{Node: 1, Path: PathRotation, Times: times, Values: []float32{0, 0, 0, 1, 0, 0.7071068, 0, 0.7071068, 0, 1, 0, 0}},
 			{Node: 1, Path: PathTranslation, Times: times, Values: []float32{0.5, 0, 0, 0.6, 0, 0, 0.7, 0, 0}},
 			{Node: 0, Path: PathWeights, Times: times, Values: []float32{0, 100, 0}, Interpolation: Step},
+			{Node: 0, Path: PathRotation, Times: times, Interpolation: CubicSpline, Values: []float32{
+				0, 0, 0, 0, 0, 0, 0, 1, 0, 0.1, 0, 0, // in-tangent, value, out-tangent
+				0, 0.1, 0, 0, 0, 0.7071068, 0, 0.7071068, 0, 0.1, 0, 0,
+				0, 0.1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+			}},
 		}}},
 	}
 }
@@ -126,6 +131,13 @@ func TestExportMirrorsTheFrame(t *testing.T) {
 		switch ch.Target.Path {
 		case qg.TRSRotation:
 			q := out.([][4]float32)
+			if sm.Interpolation == qg.InterpolationCubicSpline {
+				// Key 1's value is the fifth element; tangents mirror too.
+				if len(q) != 9 || q[4] != [4]float32{0, -0.7071068, 0, 0.7071068} || q[3] != [4]float32{0, -0.1, 0, 0} {
+					t.Errorf("cubic rotation %v", q)
+				}
+				continue
+			}
 			if !near(float64(q[1][1]), -0.7071068, 1e-6) || !near(float64(q[1][3]), 0.7071068, 1e-6) {
 				t.Errorf("rotation key 1 = %v", q[1])
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -155,7 +156,8 @@ type Frames struct {
 	Paths   []string `json:"paths"`
 	Parents []int    `json:"parents"`
 	// Positions holds Frames x len(Paths) x 3 floats: each joint's
-	// position in the rig's space (Unity's left-handed frame).
+	// position in the Animator's space (Unity's left-handed frame; see
+	// Origin).
 	Positions []float32 `json:"positions"`
 	// NonFinite counts values that were not finite and were sent as 0.
 	NonFinite int `json:"nonfinite,omitempty"`
@@ -260,12 +262,14 @@ func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, 
 	}
 	local := make([]geom.Transform, n)
 	world := make([]geom.Transform, n)
+	origin := Origin(p.Skeleton)
 	for k := 0; k < frames; k++ {
 		t := float32(float64(k) / rate)
 		if t > dur {
 			t = dur
 		}
 		p.Pose(t, local, world)
+		rebase(world, origin)
 		f.Positions, f.NonFinite = appendPositions(f.Positions, world, f.NonFinite)
 		if meshes {
 			f.Rotations, f.Scales, f.NonFinite = appendRotScale(f.Rotations, f.Scales, world, f.NonFinite)
@@ -275,6 +279,30 @@ func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, 
 		f.Meshes, f.MeshNotes = s.meshesFor(p)
 	}
 	return f, nil
+}
+
+// Origin returns the transform that takes a skeleton's model space to the
+// space the viewer shows: the inverse of the root joint's rest transform.
+// The root is the Animator's own GameObject, and its rest transform is
+// where the prefab placed it (a model imported from Blender often carries
+// a -90° turn about x there); taking it out shows the character as it
+// stands with its Animator at the scene's origin, while whatever a clip
+// does to the root still shows.
+func Origin(s *anim.Skeleton) geom.Transform {
+	if s == nil || s.Len() == 0 || s.Parents[0] != -1 {
+		return geom.Identity
+	}
+	return s.Rest[0].Inverse()
+}
+
+// rebase puts model-space transforms in the space of origin.
+func rebase(world []geom.Transform, origin geom.Transform) {
+	if origin == geom.Identity {
+		return
+	}
+	for i := range world {
+		world[i] = origin.Mul(world[i])
+	}
 }
 
 // appendPositions appends the translations of model-space transforms,

@@ -315,6 +315,7 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	if se.poser != nil {
 		se.poser.Pose(se.a, se.scratch, se.local)
 		anim.LocalToModel(se.skel, se.local, se.world)
+		rebase(se.world, Origin(se.skel))
 		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)
 		if t.Mesh {
 			res.Rotations, res.Scales, res.NonFinite = appendRotScale(nil, nil, se.world, res.NonFinite)

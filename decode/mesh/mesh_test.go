@@ -188,7 +188,7 @@ func TestDecodeRefusesBadMeshes(t *testing.T) {
 		edit func(f unitywrite.Fields)
 		want error
 	}{
-		"compressed": {func(f unitywrite.Fields) { f["m_MeshCompression"] = uint8(1) }, ErrCompressed},
+		"compressed without data": {func(f unitywrite.Fields) { f["m_MeshCompression"] = uint8(1) }, ErrMalformed},
 		"index past vertices": {func(f unitywrite.Fields) {
 			f["m_IndexBuffer"] = binary.LittleEndian.AppendUint32(make([]byte, 12), 9)
 		}, ErrMalformed},
@@ -230,8 +230,10 @@ func TestDecodeRefusesBadMeshes(t *testing.T) {
 // decodes: never a panic, never an allocation beyond the input's reach.
 func FuzzDecode(f *testing.F) {
 	tree := meshTree(f)
-	if b, err := unitywrite.Encode(tree, quadMesh()); err == nil {
-		f.Add(b)
+	for _, m := range []unitywrite.Fields{quadMesh(), compressedQuad()} {
+		if b, err := unitywrite.Encode(tree, m); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := typetree.Decode(tree, b, binary.LittleEndian)

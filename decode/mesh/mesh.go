@@ -246,8 +246,10 @@ func vertexData(v *typetree.Value, opts Options) (*VertexData, error) {
 	}
 	vd := &VertexData{VertexCount: int(d.Field("m_VertexCount").Uint())}
 	chs := d.Field("m_Channels")
-	if chs.Len() > NumChannels {
-		return nil, fmt.Errorf("%w: %d channels (want at most %d)", ErrMalformed, chs.Len(), NumChannels)
+	if chs.Len() != NumChannels && !(chs.Len() == 0 && vd.VertexCount == 0) {
+		// Unity 5.x–2017 had 8 channels in another order (colour before
+		// the UVs, tangent last): refuse rather than misread them.
+		return nil, fmt.Errorf("%w: %d vertex channels (this reader knows Unity 2018+'s %d)", ErrMalformed, chs.Len(), NumChannels)
 	}
 	vd.Channels = make([]Channel, NumChannels)
 	for i := 0; i < chs.Len(); i++ {

@@ -8,7 +8,11 @@
 package synth
 
 import (
+	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -450,4 +454,75 @@ func Object(pathID int64) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("synth: no object %d", pathID)
+}
+
+// FuzzFile formats the arguments of one fuzz input (each a []byte) in Go's
+// fuzz corpus file format, as `go test` reads it from
+// testdata/fuzz/FuzzXxx/NAME.
+func FuzzFile(args ...[]byte) []byte {
+	out := []byte("go test fuzz v1\n")
+	for _, a := range args {
+		out = append(out, "[]byte("...)
+		out = strconv.AppendQuote(out, string(a))
+		out = append(out, ")\n"...)
+	}
+	return out
+}
+
+// WriteSeeds writes each seed (one []byte argument) as
+// dir/testdata/fuzz/target/name, replacing what is there under that name.
+func WriteSeeds(dir, target string, seeds map[string][]byte) error {
+	d := filepath.Join(dir, "testdata", "fuzz", target)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return err
+	}
+	for name, data := range seeds {
+		if err := os.WriteFile(filepath.Join(d, name), FuzzFile(data), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WebData wraps files into a UnityWebData1.0 container (entries back to
+// back after the directory), as Unity's WebGL builds pack their data.
+func WebData(names []string, files [][]byte) []byte {
+	const sig = "UnityWebData1.0\x00"
+	hsize := len(sig) + 4
+	for _, n := range names {
+		hsize += 12 + len(n)
+	}
+	le := binary.LittleEndian
+	out := le.AppendUint32([]byte(sig), uint32(hsize))
+	off := hsize
+	for i, n := range names {
+		out = le.AppendUint32(out, uint32(off))
+		out = le.AppendUint32(out, uint32(len(files[i])))
+		out = le.AppendUint32(out, uint32(len(n)))
+		out = append(out, n...)
+		off += len(files[i])
+	}
+	for _, f := range files {
+		out = append(out, f...)
+	}
+	return out
+}
+
+// FileSeeds are small whole Unity files for the fuzz targets that open
+// arbitrary bytes: the full scene as a bundle, a three-bone rig as a plain
+// serialized file, and the bundle inside a WebData container.
+func FileSeeds() (map[string][]byte, error) {
+	bundle, err := Bundle(0, true, 2048)
+	if err != nil {
+		return nil, err
+	}
+	small, err := SerializedFile(3, false, true)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{
+		"synth-bundle":     bundle,
+		"synth-serialized": small,
+		"synth-webdata":    WebData([]string{"data.unity3d", "boot.config"}, [][]byte{bundle, []byte("x=1\n")}),
+	}, nil
 }

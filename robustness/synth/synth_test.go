@@ -27,6 +27,10 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 		{"serialized with trees", func() ([]byte, error) { return synth.SerializedFile(0, true, false) }},
 		{"serialized stripped", func() ([]byte, error) { return synth.SerializedFile(0, true, true) }},
 		{"bundle", func() ([]byte, error) { return synth.Bundle(0, true, 2048) }},
+		{"bundle in webdata", func() ([]byte, error) {
+			s, err := synth.FileSeeds()
+			return s["synth-webdata"], err
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data, err := tc.make()

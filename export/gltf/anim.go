@@ -306,7 +306,7 @@ func SampleBlendShapes(c FloatSampler, rig *model.Rig, meshes []MeshInstance, ra
 				continue
 			}
 			for si, bs := range m.Mesh.BlendShapes {
-				if t.Attribute == model.PathHash(bs.Name) {
+				if t.Attribute == model.PathHash(bs.Name) || (bs.NameHash != 0 && t.Attribute == bs.NameHash) {
 					binds = append(binds, bind{mi, si, ch})
 				}
 			}

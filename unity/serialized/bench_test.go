@@ -69,6 +69,8 @@ func benchDecode(b *testing.B, f *File, keep func(*Object) bool) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
+	defer reportCPU(b, cpu)
 	for b.Loop() {
 		for _, j := range jobs {
 			if _, err := j.l.DecodeWith(j.data, order, opts); err != nil {
@@ -108,6 +110,8 @@ func BenchmarkOpenLargestFile(b *testing.B) {
 	}
 	b.SetBytes(int64(f.MetadataSize))
 	b.ReportAllocs()
+	cpu := processCPU()
+	defer reportCPU(b, cpu)
 	for b.Loop() {
 		if _, err := Open(bytes.NewReader(data), int64(len(data)), "x"); err != nil {
 			b.Fatal(err)
@@ -129,6 +133,8 @@ func BenchmarkWriteJSONLargeClip(b *testing.B) {
 	}
 	b.SetBytes(int64(o.Size))
 	b.ReportAllocs()
+	cpu := processCPU()
+	defer reportCPU(b, cpu)
 	for b.Loop() {
 		if err := typetree.WriteJSON(io.Discard, v); err != nil {
 			b.Fatal(err)

@@ -61,6 +61,9 @@ type Tick struct {
 	DT    float64                    `json:"dt"`
 	// Mesh asks for the joints' rotations and scales too.
 	Mesh bool `json:"mesh"`
+	// LayerWeights sets layers' weights (0 to 1) by layer index, before
+	// the step (the base layer always plays at 1).
+	LayerWeights map[int]float64 `json:"layer_weights"`
 }
 
 // TickResult is the controller's state after a tick.
@@ -71,6 +74,8 @@ type TickResult struct {
 	// Positions holds each joint's model-space position (empty without a
 	// skeleton).
 	Positions []float32 `json:"positions"`
+	// Events are the animation events the step crossed.
+	Events []EventResult `json:"events"`
 	// Rotations (x, y, z, w) and Scales per joint, when asked for.
 	Rotations []float32 `json:"rotations,omitempty"`
 	Scales    []float32 `json:"scales,omitempty"`
@@ -85,6 +90,19 @@ type LayerResult struct {
 	Next           string  `json:"next"`
 	Transition     float32 `json:"transition"`
 	Weight         float32 `json:"weight"`
+}
+
+// EventResult is an animation event crossed during a tick.
+type EventResult struct {
+	Layer    int     `json:"layer"`
+	State    string  `json:"state"`
+	Clip     string  `json:"clip"`
+	Function string  `json:"function"`
+	Time     float32 `json:"time"`
+	Weight   float32 `json:"weight"`
+	String   string  `json:"string,omitempty"`
+	Float    float32 `json:"float,omitempty"`
+	Int      int32   `json:"int,omitempty"`
 }
 
 // errBadTick marks a tick request that cannot be applied.
@@ -278,6 +296,11 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 		vals[name] = v
 	}
 	sort.Strings(names)
+	for l, w := range t.LayerWeights {
+		if l < 0 || l >= len(se.ctl.Layers) || !(w >= 0 && w <= 1) {
+			return nil, fmt.Errorf("%w: layer weight %d=%v: want a layer index and a weight in [0, 1]", errBadTick, l, w)
+		}
+	}
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	for _, name := range names {
@@ -293,10 +316,26 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 			return nil, fmt.Errorf("%w: %v", errBadTick, err)
 		}
 	}
+	for l, w := range t.LayerWeights {
+		se.a.SetLayerWeight(l, float32(w))
+	}
+	events := []EventResult{}
 	if t.DT > 0 {
 		se.a.Tick(float32(t.DT))
+		for _, e := range se.a.Events() {
+			er := EventResult{Layer: e.Layer, State: se.a.StateName(e.Layer, e.State), Weight: finite32(e.Weight)}
+			if e.Clip >= 0 && e.Clip < len(se.ctl.ClipNames) {
+				er.Clip = se.ctl.ClipNames[e.Clip]
+			}
+			if e.Event != nil {
+				er.Function, er.Time, er.String = e.Event.Function, finite32(e.Event.Time), e.Event.Data
+				er.Float, er.Int = finite32(e.Event.Float), e.Event.Int
+			}
+			events = append(events, er)
+		}
 	}
-	res := &TickResult{Time: se.a.Time(), Params: make([]float64, len(se.ctl.Parameters)), Layers: []LayerResult{}, Positions: []float32{}}
+	res := &TickResult{Time: se.a.Time(), Params: make([]float64, len(se.ctl.Parameters)), Layers: []LayerResult{},
+		Events: events, Positions: []float32{}}
 	for i := range res.Params {
 		res.Params[i] = finite(se.a.Value(i))
 	}

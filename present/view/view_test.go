@@ -251,6 +251,10 @@ func TestControllerTicksDriveTheStateMachine(t *testing.T) {
 	if moved < 1e-3 {
 		t.Errorf("pose did not change over a second of play")
 	}
+	rw := tick(`{"dt": 0.05, "layer_weights": {"2": 0.25}}`)
+	if rw.Layers[2].Weight != 0.25 || rw.Events == nil {
+		t.Errorf("after setting layer 2's weight to 0.25: %g (events %v)", rw.Layers[2].Weight, rw.Events)
+	}
 	rm := tick(`{"dt": 0.05, "mesh": true}`)
 	if len(rm.Rotations) != 32*4 || len(rm.Scales) != 32*3 {
 		t.Errorf("tick with mesh: %d rotation and %d scale values, want %d and %d", len(rm.Rotations), len(rm.Scales), 32*4, 32*3)
@@ -281,6 +285,11 @@ func TestTickRejectsBadRequests(t *testing.T) {
 		{"unknown parameter", "application/json", `{"set": {"nope": true}}`, http.StatusBadRequest},
 		{"string value", "application/json", `{"set": {"startWalk": "yes"}}`, http.StatusBadRequest},
 		{"object value", "application/json", `{"set": {"startWalk": {}}}`, http.StatusBadRequest},
+		{"layer weight out of range", "application/json", `{"layer_weights": {"1": 1.5}}`, http.StatusBadRequest},
+		{"negative layer weight", "application/json", `{"layer_weights": {"1": -0.1}}`, http.StatusBadRequest},
+		{"no such layer", "application/json", `{"layer_weights": {"3": 0.5}}`, http.StatusBadRequest},
+		{"negative layer", "application/json", `{"layer_weights": {"-1": 0.5}}`, http.StatusBadRequest},
+		{"layer weight", "application/json", `{"layer_weights": {"1": 0.5}}`, http.StatusOK},
 		{"empty body", "application/json", ``, http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

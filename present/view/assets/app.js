@@ -424,6 +424,7 @@
     $('title').textContent = c ? c.name : 'clip ' + id;
     $('on').textContent = '';
     $('params').hidden = true;
+    $('events').hidden = true;
     $('layers').hidden = true;
     selectItem('clips', document.querySelector('#clips li[data-id="' + id + '"]'));
     let f;
@@ -504,6 +505,10 @@
     buildParams(info.parameters);
     $('layers').hidden = false;
     $('layertable').textContent = '';
+    st.layerRows = null;
+    st.layerWeights = null;
+    $('eventlist').textContent = '';
+    $('events').hidden = true;
     body.dataset.controller = String(id);
     st.fitted = false;
     setPlaying(!opts || opts.autoplay !== false);
@@ -565,22 +570,57 @@
     });
   }
 
-  function showControllerState(r) {
-    st.ctlTime = r.time;
-    const rows = [];
+  // buildLayers makes one row per layer: name, state, and a weight slider
+  // (the base layer always plays at 1).
+  function buildLayers(names) {
     const table = $('layertable');
     table.textContent = '';
-    r.layers.forEach((l) => {
+    st.layerRows = names.map((name, i) => {
       const tr = document.createElement('tr');
-      const cells = [l.name, l.state + ' ' + l.normalized_time.toFixed(2) + (l.next ? ' → ' + l.next + ' ' + Math.round(l.transition * 100) + '%' : ''), 'w ' + l.weight.toFixed(2)];
-      for (const c of cells) {
-        const td = document.createElement('td');
-        td.textContent = c;
-        tr.appendChild(td);
-      }
-      rows.push(tr);
+      const n = document.createElement('td'), s = document.createElement('td'), w = document.createElement('td');
+      n.textContent = name;
+      const range = document.createElement('input');
+      range.type = 'range';
+      range.min = '0';
+      range.max = '1';
+      range.step = '0.01';
+      range.value = '1';
+      range.disabled = i === 0;
+      range.title = 'layer weight';
+      range.addEventListener('input', () => {
+        st.layerWeights = st.layerWeights || {};
+        st.layerWeights[i] = Number(range.value);
+      });
+      w.appendChild(range);
+      tr.append(n, s, w);
       table.appendChild(tr);
+      return { state: s, weight: range };
     });
+  }
+
+  function showEvents(evs) {
+    if (!evs || !evs.length) return;
+    const list = $('eventlist');
+    $('events').hidden = false;
+    for (const e of evs) {
+      const li = document.createElement('li');
+      li.textContent = (st.ctlTime || 0).toFixed(2) + ' s ' + e.function + '(' + (e.string || e.float || e.int || '') + ') ' +
+        e.clip + ' @' + e.time.toFixed(2) + ' w ' + e.weight.toFixed(2);
+      list.appendChild(li);
+    }
+    while (list.children.length > 50) list.removeChild(list.firstChild);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function showControllerState(r) {
+    st.ctlTime = r.time;
+    if (!st.layerRows || st.layerRows.length !== r.layers.length) buildLayers(r.layers.map((l) => l.name));
+    r.layers.forEach((l, i) => {
+      const row = st.layerRows[i];
+      row.state.textContent = l.state + ' ' + l.normalized_time.toFixed(2) + (l.next ? ' → ' + l.next + ' ' + Math.round(l.transition * 100) + '%' : '');
+      if (document.activeElement !== row.weight && !(st.layerWeights && i in st.layerWeights)) row.weight.value = String(l.weight);
+    });
+    showEvents(r.events);
     (st.paramInputs || []).forEach((pi, i) => {
       const v = r.params[i];
       if (v === undefined || document.activeElement === pi.input) return;
@@ -595,8 +635,9 @@
     st.pending = true;
     const dt = Math.min(st.ctlDT, 1);
     st.ctlDT -= dt;
-    const req = { dt: dt, set: st.set, reset: st.reset, mesh: st.meshes.length > 0 };
+    const req = { dt: dt, set: st.set, reset: st.reset, mesh: st.meshes.length > 0, layer_weights: st.layerWeights || {} };
     st.set = {};
+    st.layerWeights = null;
     st.reset = false;
     try {
       const r = await postJSON('api/controller/' + st.ctl.id + '/tick', req);
@@ -638,7 +679,7 @@
         showTime();
       } else if (st.mode === 'controller') {
         if (st.playing) st.ctlDT += dt * st.speed;
-        if (!st.pending && (st.ctlDT > 0 || st.reset || Object.keys(st.set).length || !st.pose)) {
+        if (!st.pending && (st.ctlDT > 0 || st.reset || Object.keys(st.set).length || st.layerWeights || !st.pose)) {
           st.pending = true;
           tickController(st.token);
         }

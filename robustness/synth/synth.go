@@ -10,11 +10,13 @@ package synth
 import (
 	"encoding/binary"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/layouts"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -525,4 +527,56 @@ func FileSeeds() (map[string][]byte, error) {
 		"synth-serialized": small,
 		"synth-webdata":    WebData([]string{"data.unity3d", "boot.config"}, [][]byte{bundle, []byte("x=1\n")}),
 	}, nil
+}
+
+// SeedFiles returns FileSeeds, the example bundle, and (when the corpus is
+// found) every corpus file of at most maxCorpus bytes, for fuzz targets
+// that open whole files to add at run time. Corpus files are read, never
+// copied into the repository.
+func SeedFiles(maxCorpus int64) [][]byte {
+	var out [][]byte
+	if s, err := FileSeeds(); err == nil {
+		for _, name := range []string{"synth-bundle", "synth-serialized", "synth-webdata"} {
+			out = append(out, s[name])
+		}
+	}
+	if root, ok := moduleRoot(); ok {
+		if b, err := os.ReadFile(filepath.Join(root, "examples", "hello.bundle")); err == nil {
+			out = append(out, b)
+		}
+	}
+	if dir, ok := corpustest.Lookup(); ok {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if info, err := d.Info(); err != nil || info.Size() > maxCorpus {
+				return nil
+			}
+			if b, err := os.ReadFile(p); err == nil {
+				out = append(out, b)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// moduleRoot finds the directory holding go.mod above the working
+// directory (tests run in their package's directory).
+func moduleRoot() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", false
+		}
+		dir = up
+	}
 }

@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
@@ -35,40 +31,12 @@ func TestGenerateFuzzSeeds(t *testing.T) {
 	}
 }
 
-// addFileSeeds adds the synthetic files, the example bundle and the small
-// corpus files (and the first bytes of the large ones) as seeds.
-func addFileSeeds(f *testing.F) {
-	seeds, err := synth.FileSeeds()
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, b := range seeds {
-		f.Add(b)
-	}
-	if b, err := os.ReadFile("../../examples/hello.bundle"); err == nil {
-		f.Add(b)
-	}
-	if dir, ok := corpustest.Lookup(); ok {
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil || info.Size() > 48<<10 {
-				return nil
-			}
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
-			}
-			return nil
-		})
-	}
-}
-
 // FuzzOpenReader opens arbitrary bytes as a Unity file and decodes, names
 // and dumps every object: no panic, and every failure an error value.
 func FuzzOpenReader(f *testing.F) {
-	addFileSeeds(f)
+	for _, b := range synth.SeedFiles(48 << 10) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ct, err := OpenReader(bytes.NewReader(data), int64(len(data)), "fuzz", Options{})
 		if err != nil {

@@ -1,8 +1,22 @@
 // Package view serves a local web page that plays the clips of a set of
 // Unity files: it lists their rigs, clips and controllers, plays a clip on
-// its skeleton (bones as lines, joints as points, drawn with WebGL by a
-// page embedded in the binary), and runs a controller's state machine on
-// the server while the page drives its parameters.
+// its skeleton (bones as lines, joints as points, and the rig's skinned and
+// rigid meshes, drawn with WebGL by a page embedded in the binary), and
+// runs a controller's state machine on the server while the page drives its
+// parameters and layer weights.
+//
+// The API the page uses (JSON; ids are indexes into the scene's lists):
+//
+//	GET  /api/scene                          rigs, clips, controllers (Scene)
+//	GET  /api/clip/{id}/frames?rate=30&rig=R&mesh=1
+//	                                         the skeleton and its joints' positions
+//	                                         per frame (Frames); the page plays them
+//	GET  /api/controller/{id}?mesh=1         start (once) and describe a controller
+//	POST /api/controller/{id}/tick           set parameters, step, get the state
+//	                                         and pose (Tick, TickResult)
+//
+// Poses are in the Animator's space (see Origin), in Unity's left-handed
+// frame; the page mirrors x to draw them.
 //
 // The server is meant for one person on one machine. It serves only its
 // embedded assets and the objects of the catalog it was given: requests

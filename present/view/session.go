@@ -108,7 +108,7 @@ type EventResult struct {
 // errBadTick marks a tick request that cannot be applied.
 var errBadTick = errors.New("bad tick")
 
-// Session returns the running controller id, starting it on first use.
+// session returns the running controller id, starting it on first use.
 func (s *Server) session(id int) (*session, error) {
 	s.mu.Lock()
 	se, ok := s.sessions[id]

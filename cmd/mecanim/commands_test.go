@@ -249,3 +249,13 @@ func TestRenderWritesAPNGSheetAndAPlot(t *testing.T) {
 		t.Errorf("--frames 0: exit %d, want usage error", code)
 	}
 }
+
+func TestViewRefusesANonLoopbackAddressWithoutPublic(t *testing.T) {
+	_, stderr, code := runCLI("view", example, "--addr", "0.0.0.0:0")
+	if code != exitUsage {
+		t.Fatalf("exit %d (%s), want a usage error", code, stderr)
+	}
+	if !strings.Contains(stderr, "--public") {
+		t.Errorf("the error should say how to allow it: %q", stderr)
+	}
+}

@@ -149,6 +149,13 @@ func exercise(data []byte, name string) (errs int) {
 // failure that names the case, and measuring what it allocated.
 func runCase(t *testing.T, what string, data []byte) (allocated uint64) {
 	t.Helper()
+	return runBounded(t, what, len(data), func() { exercise(data, what) })
+}
+
+// runBounded runs fn with runCase's time and allocation bounds; size is
+// the input's length, for the message.
+func runBounded(t *testing.T, what string, size int, fn func()) (allocated uint64) {
+	t.Helper()
 	type result struct {
 		panic any
 		stack []byte
@@ -164,7 +171,7 @@ func runCase(t *testing.T, what string, data []byte) (allocated uint64) {
 			}
 			done <- result{}
 		}()
-		exercise(data, what)
+		fn()
 	}()
 	select {
 	case r := <-done:
@@ -177,7 +184,7 @@ func runCase(t *testing.T, what string, data []byte) (allocated uint64) {
 	runtime.ReadMemStats(&after)
 	allocated = after.TotalAlloc - before.TotalAlloc
 	if allocated > allocCap {
-		t.Fatalf("%s: allocated %d MiB for a %d-byte input (cap %d MiB)", what, allocated>>20, len(data), allocCap>>20)
+		t.Fatalf("%s: allocated %d MiB for a %d-byte input (cap %d MiB)", what, allocated>>20, size, allocCap>>20)
 	}
 	return allocated
 }

@@ -200,7 +200,7 @@ func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animatio
 				continue
 			}
 			tr, kind, split := exactTrack(pws, start, length, p == PathRotation)
-			tr.Node, tr.Path = node, p
+			tr.Node, tr.Path, tr.Exact = node, p, true
 			if kind == constantTrack {
 				if p == PathRotation {
 					if !movesQuat(tr.Values, rest.R) {

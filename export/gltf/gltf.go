@@ -110,6 +110,8 @@ const (
 type Animation struct {
 	Name   string
 	Tracks []Track
+	// Stats says how the tracks were made (for reports; not written).
+	Stats AnimStats
 }
 
 // Track animates one property of one rig node. For PathWeights, Node is
@@ -120,4 +122,8 @@ type Track struct {
 	Times         []float32 // seconds, strictly increasing
 	Values        []float32
 	Interpolation Interpolation // "" = Linear
+	// Exact marks a track that gives the runtime's value at every time
+	// (see Generic), not only at its keys (for reports and tests; not
+	// written).
+	Exact bool
 }

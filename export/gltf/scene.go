@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -14,12 +15,18 @@ import (
 
 // SceneOptions choose what BuildScene adds to a rig.
 type SceneOptions struct {
-	// Clips are sampled onto the rig: generic clips over the rig's
-	// Transform hierarchy, humanoid clips through the Animator's avatar
-	// (skipped, with an error, when the rig has no humanoid avatar).
+	// Clips are put on the rig: generic clips over the rig's Transform
+	// hierarchy with their curves' own shapes (see Generic), humanoid
+	// clips sampled through the Animator's avatar (skipped, with an
+	// error, when the rig has no humanoid avatar; see Sample).
 	Clips []*model.Clip
-	// Rate is the sampling rate in frames per second (0: 30).
+	// Rate is the rate in frames per second of what is resampled
+	// (humanoid clips, blend-shape weights, the generic tracks Generic
+	// cannot keep exactly); 0: each clip's sample rate (30 without one).
 	Rate float32
+	// Avatar, when not nil, is the humanoid avatar humanoid clips play
+	// through instead of the Animator's.
+	Avatar *model.Avatar
 	// NoMeshes leaves the renderers out (skeleton and animations only).
 	NoMeshes bool
 }
@@ -52,9 +59,17 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 	var herr error
 	for _, c := range opts.Clips {
 		var a Animation
+		rate := opts.Rate
+		if !(rate > 0) {
+			rate = clipRate(c)
+		}
 		if c.Humanoid {
 			if hr == nil && herr == nil {
-				hr, herr = humanRigOf(cat, r)
+				if opts.Avatar != nil {
+					hr, herr = humanoid.NewRig(opts.Avatar)
+				} else {
+					hr, herr = humanRigOf(cat, r)
+				}
 			}
 			if herr != nil {
 				errs = append(errs, fmt.Errorf("clip %q: %w", c.Name, herr))
@@ -66,20 +81,42 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 				continue
 			}
 			hs := hr.Skeleton()
-			a = Sample(c.Name, hc, JointMap(hs.Paths, r.Rig), hs.Rest, opts.Rate)
-			a.Tracks = append(a.Tracks, SampleBlendShapes(hc.Base(), r.Rig, s.Meshes, opts.Rate)...)
+			a = Sample(c.Name, hc, JointMap(hs.Paths, r.Rig), hs.Rest, rate)
+			a.Stats = AnimStats{Humanoid: true, Rate: rate, Resampled: len(a.Tracks), Unresolved: hc.Base().UnresolvedChannels()}
+			for _, t := range a.Tracks {
+				a.Stats.Keys += len(t.Times)
+			}
+			bs := SampleBlendShapes(hc.Base(), r.Rig, s.Meshes, rate)
+			a.Tracks = append(a.Tracks, bs...)
+			a.Stats.Resampled += len(bs)
+			for _, t := range bs {
+				a.Stats.Keys += len(t.Times)
+			}
 		} else {
 			bc, err := anim.Bake(c, sk)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("clip %q: %w", c.Name, err))
 				continue
 			}
-			a = Sample(c.Name, bc, JointMap(sk.Paths, r.Rig), sk.Rest, opts.Rate)
-			a.Tracks = append(a.Tracks, SampleBlendShapes(bc, r.Rig, s.Meshes, opts.Rate)...)
+			a, a.Stats = Generic(c, bc, JointMap(sk.Paths, r.Rig), opts.Rate)
+			bs := SampleBlendShapes(bc, r.Rig, s.Meshes, rate)
+			a.Tracks = append(a.Tracks, bs...)
+			a.Stats.Resampled += len(bs)
+			for _, t := range bs {
+				a.Stats.Keys += len(t.Times)
+			}
 		}
 		s.Animations = append(s.Animations, a)
 	}
 	return s, errs
+}
+
+// clipRate is a clip's sample rate, or 30 when it has none.
+func clipRate(c *model.Clip) float32 {
+	if r := c.SampleRate; r > 0 && !math.IsInf(float64(r), 0) {
+		return r
+	}
+	return 30
 }
 
 // humanRigOf prepares the humanoid avatar of a rig's Animator.

@@ -470,7 +470,7 @@ func (f *File) Decode(o *serialized.Object) (*typetree.Value, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	v, err := l.Decode(b, f.ByteOrder())
+	v, err := l.DecodeWith(b, f.ByteOrder(), f.DecodeOptions())
 	if err != nil {
 		return v, wrap(err)
 	}

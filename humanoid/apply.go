@@ -65,10 +65,21 @@ func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Trans
 // with the global transforms (in the avatar root's frame) the pose gives:
 // local rotations from the muscles, then the hips placed so that the centre
 // of mass is RootT times the human scale and the body frame is RootQ times
-// the stored body frame (m_RootX.q).
+// the stored body frame (m_RootX.q). Nodes not below the hips other than
+// the hips (the human root and any node between it and the hips), which no
+// pose moves, get their stored pose.
 func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
 	var qb [MaxHumanNodes]geom.Quat
 	q := qb[:len(r.nodes)]
+	for i := range r.nodes {
+		if n := &r.nodes[i]; !n.body && i != r.hips {
+			if n.parent < 0 {
+				g[i] = n.pose
+			} else {
+				g[i] = g[n.parent].Mul(n.pose)
+			}
+		}
+	}
 	r.localRotations(&p.Muscles, q)
 	hipsS := r.nodes[r.hips].pose.S
 	r.composeFromHips(geom.Transform{R: geom.IdentityQuat, S: hipsS}, q, g)

@@ -230,15 +230,33 @@ func (r *Rig) under(n, anc int) bool {
 }
 
 // buildAvatar maps the human skeleton onto the avatar skeleton.
+//
+// The rest pose is the avatar's default pose except at the avatar root (the
+// Animator's own GameObject), which rests at identity: the human pose is
+// relative to the root transform (Unity's HumanPoseHandler: body position
+// and rotation are relative to the humanoid root), and the avatar builder
+// has already composed the root's stored transform into the human
+// skeleton's pose. Evidence: on every corpus avatar the human skeleton's
+// pose equals the avatar skeleton pose's locals below the hips, and the
+// first node under the human root holds its avatar global composed from the
+// avatar root's own stored transform; morbman's root is stored turned −90°
+// about x (m_DefaultPose[0], m_AvatarSkeletonPose[0] and the description's
+// "morbman(Clone)" alike), its hips (Armature) rest at identity in the
+// skeleton pose, and its human pose holds the hips at −90° about x, upright
+// only with the root's turn counted once. Composing the stored root on top
+// of Apply's output turned it a second time: the posed body lay along −z.
+// The other 16 corpus avatars store the root at identity.
 func (r *Rig) buildAvatar(a *model.Avatar) error {
 	an := len(a.Skeleton.Nodes)
-	r.rest = a.DefaultPose
-	if len(r.rest) != an {
-		r.rest = a.SkeletonPose
+	rest := a.DefaultPose
+	if len(rest) != an {
+		rest = a.SkeletonPose
 	}
-	if len(r.rest) != an {
+	if len(rest) != an {
 		return fmt.Errorf("avatar skeleton has %d nodes but %d default and %d skeleton pose transforms", an, len(a.DefaultPose), len(a.SkeletonPose))
 	}
+	r.rest = make([]geom.Transform, an)
+	copy(r.rest, rest)
 	r.parents = make([]int, an)
 	r.paths = make([]string, an)
 	r.humanOf = make([]int, an)
@@ -247,6 +265,9 @@ func (r *Rig) buildAvatar(a *model.Avatar) error {
 			return fmt.Errorf("avatar node %d has parent %d", i, n.Parent)
 		}
 		r.parents[i] = n.Parent
+		if n.Parent < 0 {
+			r.rest[i] = geom.Identity // the Animator's frame (see above)
+		}
 		r.humanOf[i] = -1
 		if p, ok := a.Names.Lookup(n.PathHash); ok {
 			r.paths[i] = p
@@ -309,7 +330,8 @@ func (r *Rig) Paths() []string { return r.paths }
 func (r *Rig) Parents() []int { return r.parents }
 
 // Rest returns the avatar skeleton's rest pose (local transforms: the
-// avatar's default pose), which non-human bones keep. Shared: do not modify.
+// avatar's default pose, the avatar root at identity since the pose is
+// relative to it), which non-human bones keep. Shared: do not modify.
 func (r *Rig) Rest() []geom.Transform { return r.rest }
 
 // HumanNode returns the human skeleton node that plays human bone b (-1 when

@@ -5,6 +5,9 @@
 // of mass and the body frame, and the inverse (pose to muscles) for
 // retargeting. The rules are those of /work/shared/spec/unity-humanoid-muscles.txt;
 // where the spec says a rule is not the whole of Unity's, the code says so.
+// Poses are in the frame of the avatar root (the Animator's GameObject),
+// which Apply and Clip.Sample leave at identity: the avatar builder has
+// composed the root's stored transform into the human pose already.
 //
 // Not covered: the IK goals are carried but not evaluated; the muscles of a
 // bone the avatar lacks are ignored; the fingers use the same formula as the

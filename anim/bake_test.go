@@ -303,3 +303,76 @@ func TestBakeAcceptsASkeletonLiteral(t *testing.T) {
 		t.Fatal("a skeleton literal whose joint is its own parent baked")
 	}
 }
+
+// TestBakeWeightedFitsWholeSegment proves that a weighted (Bezier) key
+// segment is resampled within its tolerance everywhere, not only where the
+// refinement started: values large against their span (where 1e-6 of the
+// span is below float32 resolution), near-vertical handles, a short
+// segment and late times (coarse float32 time) each stay within two
+// tolerances at 2,000 times across the segment, in at most
+// maxWeightedPieces pieces.
+func TestBakeWeightedFitsWholeSegment(t *testing.T) {
+	cases := []struct {
+		name   string
+		k0, k1 model.Keyframe
+	}{
+		// Found by FuzzBakedEqualsEval: the fit could not get within
+		// 1e-6·0.61 of values near 8.5 (float32 steps there are 9.5e-7),
+		// so depth-first halving spent all 256 pieces near one time and
+		// left the segment's last quarter a single piece 2.8e-3 off.
+		{"values large against their span",
+			model.Keyframe{Time: -3.25, Value: 8.5625, OutSlope: -0.75},
+			model.Keyframe{Time: -2.5, Value: 8.0625, InSlope: -3.25, WeightedMode: model.WeightedIn, InWeight: 0.25}},
+		{"near-vertical handles",
+			model.Keyframe{Time: 0, Value: 0, OutSlope: 40, WeightedMode: model.WeightedOut, OutWeight: 0.95},
+			model.Keyframe{Time: 1, Value: 1, InSlope: -40, WeightedMode: model.WeightedIn, InWeight: 0.95}},
+		{"handles of weight zero",
+			model.Keyframe{Time: 0, Value: -2, OutSlope: 3, WeightedMode: model.WeightedIn | model.WeightedOut, OutWeight: 0},
+			model.Keyframe{Time: 0.5, Value: 2, InSlope: 3, WeightedMode: model.WeightedIn | model.WeightedOut, InWeight: 0}},
+		{"short segment",
+			model.Keyframe{Time: 0.25, Value: 1, OutSlope: 100, WeightedMode: model.WeightedOut, OutWeight: 0.7},
+			model.Keyframe{Time: 0.25 + 1.0/256, Value: 1.5, InSlope: 0}},
+		{"late times",
+			model.Keyframe{Time: 3000, Value: 5, OutSlope: 2, WeightedMode: model.WeightedOut, OutWeight: 0.6},
+			model.Keyframe{Time: 3002, Value: -5, InSlope: -1, WeightedMode: model.WeightedIn, InWeight: 0.1}},
+	}
+	for _, k := range cases {
+		t.Run(k.name, func(t *testing.T) {
+			var s scalar
+			bakeWeighted(&s, k.k0, k.k1)
+			if len(s.times) > maxWeightedPieces {
+				t.Fatalf("%d pieces (limit %d)", len(s.times), maxWeightedPieces)
+			}
+			dt := float64(k.k1.Time - k.k0.Time)
+			w0, w1 := 1.0/3, 1.0/3
+			if k.k0.WeightedMode&model.WeightedOut != 0 {
+				w0 = float64(k.k0.OutWeight)
+			}
+			if k.k1.WeightedMode&model.WeightedIn != 0 {
+				w1 = float64(k.k1.InWeight)
+			}
+			bz := bezier{x1: w0, x2: 1 - w1, y0: float64(k.k0.Value), y1: float64(k.k0.Value) + w0*dt*float64(k.k0.OutSlope),
+				y2: float64(k.k1.Value) - w1*dt*float64(k.k1.InSlope), y3: float64(k.k1.Value)}
+			tol := bz.tolerance()
+			pair := []model.Keyframe{k.k0, k.k1}
+			worst, at := 0.0, float32(0)
+			for i := 0; i <= 2000; i++ {
+				tm := k.k0.Time + float32(i)/2000*(k.k1.Time-k.k0.Time)
+				p := 0
+				for p+1 < len(s.times) && s.times[p+1] <= tm {
+					p++
+				}
+				x := tm - s.times[p]
+				c := s.coefs[p]
+				got := ((c[0]*x+c[1])*x+c[2])*x + c[3]
+				if e := math.Abs(float64(got - model.EvalKeys(pair, model.InfinityClamp, model.InfinityClamp, tm))); !(e <= worst) {
+					worst, at = e, tm
+				}
+			}
+			t.Logf("%d pieces, worst error %.3g at %g (tolerance %.3g)", len(s.times), worst, at, tol)
+			if !(worst <= 2*tol) {
+				t.Errorf("worst error %.3g at t=%g, more than twice the tolerance %.3g (%d pieces)", worst, at, tol, len(s.times))
+			}
+		})
+	}
+}

@@ -511,14 +511,19 @@ func hermite(v0, v1, m0, m1, dt float64) [4]float32 {
 
 // bakeWeighted appends cubic pieces fitting the weighted (Bezier) segment
 // from k0 to k1: each piece is the Hermite cubic of the exact value and
-// slope at its ends, and a piece is halved until it is within 1e-6 of the
-// segment's value span of the exact curve (model.EvalKeys) at three
-// interior points, to at most maxWeightedPieces pieces per segment
-// (bounding the work and memory a file's keys can ask for).
+// slope at its ends. A piece's error is measured where Sample would
+// evaluate it (float32 times, the sampler's float32 arithmetic) against the
+// exact curve (model.EvalKeys) at three interior points, and the worst piece
+// is halved until every piece is within weightedTolerance, the halves could
+// not be told apart in float32 time, or the segment has maxWeightedPieces
+// pieces (bounding the work and memory a file's keys can ask for). Halving
+// the worst piece first spreads the budget where the fit is poorest; halving
+// depth-first would spend it all on one spot the fit cannot reach and leave
+// the rest of the segment coarse.
 func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
 	pair := []model.Keyframe{k0, k1}
-	exact := func(t float64) float64 {
-		return float64(model.EvalKeys(pair, model.InfinityClamp, model.InfinityClamp, float32(t)))
+	exact := func(t float32) float32 {
+		return model.EvalKeys(pair, model.InfinityClamp, model.InfinityClamp, t)
 	}
 	t0, dt := float64(k0.Time), float64(k1.Time-k0.Time)
 	w0, w1 := 1.0/3, 1.0/3
@@ -531,52 +536,89 @@ func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
 	bz := bezier{x1: w0, x2: 1 - w1,
 		y0: float64(k0.Value), y1: float64(k0.Value) + w0*dt*float64(k0.OutSlope),
 		y2: float64(k1.Value) - w1*dt*float64(k1.InSlope), y3: float64(k1.Value)}
-	tol := 1e-6 * math.Max(1e-3, math.Max(math.Abs(bz.y0-bz.y3), math.Max(math.Abs(bz.y1-bz.y0), math.Abs(bz.y2-bz.y3))))
+	tol := bz.tolerance()
 	limit := maxWeightedPieces
 	if math.IsNaN(tol) || math.IsInf(tol, 0) || !(w0 >= 0 && w0 <= 1 && w1 >= 0 && w1 <= 1) {
 		limit = 1 // no meaningful fit to refine: one piece
 	}
-	type piece struct {
-		a, b   float64 // normalised times
-		va, sa float64 // value and slope at a
-		vb, sb float64 // at b
-	}
-	at := func(x float64) (float64, float64) {
-		v, sl := bz.at(x, dt)
-		if x == 0 {
-			v = bz.y0
-		} else if x == 1 {
-			v = bz.y3
+	// at is the value and slope at time t (a float32 time of the segment).
+	at := func(t float32) (float64, float64) {
+		switch t {
+		case k0.Time:
+			_, sl := bz.at(0, dt)
+			return bz.y0, sl
+		case k1.Time:
+			_, sl := bz.at(1, dt)
+			return bz.y3, sl
 		}
-		return v, sl
+		return bz.at((float64(t)-t0)/dt, dt)
 	}
-	va, sa := at(0)
-	vb, sb := at(1)
-	todo := []piece{{0, 1, va, sa, vb, sb}} // a stack, latest first
-	pieces := 1
-	for len(todo) > 0 {
-		p := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		h := (p.b - p.a) * dt
-		c := hermite(p.va, p.vb, p.sa, p.sb, h)
-		ok := true
-		for _, f := range [...]float64{0.25, 0.5, 0.75} {
-			x := f * h
-			got := ((float64(c[0])*x+float64(c[1]))*x+float64(c[2]))*x + float64(c[3])
-			if !(math.Abs(got-exact(t0+(p.a+f*(p.b-p.a))*dt)) <= tol) {
-				ok = false
-				break
+	type piece struct {
+		ta, tb float32 // start and end time
+		va, sa float64 // value and slope at ta
+		vb, sb float64 // at tb
+		c      [4]float32
+		err    float64 // largest error found; -1 once it cannot be split
+	}
+	fit := func(p *piece) {
+		p.c = hermite(p.va, p.vb, p.sa, p.sb, float64(p.tb-p.ta))
+		p.err = 0
+		for _, f := range [...]float32{0.25, 0.5, 0.75} {
+			t := p.ta + f*(p.tb-p.ta)
+			x := t - p.ta
+			c := &p.c
+			got := ((c[0]*x+c[1])*x+c[2])*x + c[3] // as Sample computes it
+			e := math.Abs(float64(got) - float64(exact(t)))
+			if !(e <= p.err) { // also NaN
+				p.err = e
 			}
 		}
-		if !ok && pieces < limit {
-			m := (p.a + p.b) / 2
-			vm, sm := at(m)
-			pieces++
-			todo = append(todo, piece{m, p.b, vm, sm, p.vb, p.sb}, piece{p.a, m, p.va, p.sa, vm, sm})
+	}
+	va, sa := at(k0.Time)
+	vb, sb := at(k1.Time)
+	pieces := []piece{{ta: k0.Time, tb: k1.Time, va: va, sa: sa, vb: vb, sb: sb}} // in time order
+	fit(&pieces[0])
+	for len(pieces) < limit {
+		worst := -1
+		for i := range pieces {
+			if e := pieces[i].err; !(e <= tol) && (worst < 0 || !(e <= pieces[worst].err)) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		p := pieces[worst]
+		m := p.ta + (p.tb-p.ta)/2
+		if !(m > p.ta && m < p.tb) {
+			pieces[worst].err = -1 // no float32 time between its ends
 			continue
 		}
-		s.add(float32(t0+p.a*dt), c)
+		vm, sm := at(m)
+		a := piece{ta: p.ta, tb: m, va: p.va, sa: p.sa, vb: vm, sb: sm}
+		b := piece{ta: m, tb: p.tb, va: vm, sa: sm, vb: p.vb, sb: p.sb}
+		fit(&a)
+		fit(&b)
+		pieces = append(pieces, piece{})
+		copy(pieces[worst+2:], pieces[worst+1:])
+		pieces[worst], pieces[worst+1] = a, b
 	}
+	for i := range pieces {
+		s.add(pieces[i].ta, pieces[i].c)
+	}
+}
+
+// tolerance is how close the resampled pieces of a weighted segment must
+// come to it: 1e-6 of the span of its control values (at least 1e-9), or,
+// when that is finer than float32 can tell apart, four float32 steps (ulps)
+// at its largest value (the exact curve's own result is a float32, and the
+// sampler's float32 arithmetic rounds too; a finer target cannot be met and
+// would only spend the piece budget).
+func (b *bezier) tolerance() float64 {
+	span := math.Max(math.Abs(b.y0-b.y3), math.Max(math.Abs(b.y1-b.y0), math.Abs(b.y2-b.y3)))
+	mag := math.Max(math.Max(math.Abs(b.y0), math.Abs(b.y1)), math.Max(math.Abs(b.y2), math.Abs(b.y3)))
+	ulp := float64(math.Nextafter32(float32(mag), float32(math.Inf(1))) - float32(mag))
+	return math.Max(1e-6*math.Max(1e-3, span), 4*ulp)
 }
 
 // maxWeightedPieces is the most cubic pieces one weighted key segment is

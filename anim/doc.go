@@ -18,9 +18,12 @@
 //     a cubic in time, so this is exact up to float32 rounding of the
 //     coefficients); loop and ping-pong infinities are mapped per track;
 //   - weighted keyframed segments (Bezier in time and value, not a cubic in
-//     time) are resampled into cubic segments, subdividing until the fit is
-//     within 1e-6 of the span of the segment's values (checked on the exact
-//     curve at bake time);
+//     time) are resampled into cubic segments, halving the worst-fitting
+//     piece until every piece is within 1e-6 of the span of the segment's
+//     values, or, where float32 cannot resolve that (values large against
+//     their span), within four float32 steps of its largest value (checked
+//     on the exact curve at bake time, at float32 times with the sampler's
+//     float32 arithmetic; at most 256 pieces a segment);
 //   - dense curves keep their samples; when the four components of a
 //     rotation are dense over the same frames and every sample is a unit
 //     quaternion (within 1e-5), they are stored as one PackedQuat (8 bytes)

@@ -289,3 +289,50 @@ func TestCorpusDabOnTheReportedAvatars(t *testing.T) {
 		}
 	}
 }
+
+// The evidence for the root's frame: on every corpus avatar the human
+// skeleton's stored pose, composed from the human root, is the avatar
+// skeleton pose (m_AvatarSkeletonPose) composed from the avatar root with
+// the root's own stored transform counted, for every human node mapped to
+// an avatar node (m_HumanSkeletonIndexArray) but the human root, whose pose
+// is the identity. Only morbman stores its root turned (−90° about x), and
+// there leaving the root out turns every node by 90°.
+func TestCorpusHumanPoseIsTheSkeletonPoseComposedWithTheRoot(t *testing.T) {
+	for _, a := range loadCorpus(t).avatars {
+		r, err := NewRig(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := make([]geom.Transform, len(r.nodes))
+		r.storedGlobals(stored)
+		av := make([]geom.Transform, len(a.SkeletonPose))
+		for i, n := range a.Skeleton.Nodes {
+			if n.Parent < 0 {
+				av[i] = a.SkeletonPose[i]
+			} else {
+				av[i] = av[n.Parent].Mul(a.SkeletonPose[i])
+			}
+		}
+		rootTurn := angleDeg(a.SkeletonPose[0].R, geom.IdentityQuat)
+		if (rootTurn > 1e-3) != (a.Name == "morbmanAvatar") {
+			t.Errorf("%s: avatar root stored turned %.3g°", a.Name, rootTurn)
+		}
+		for h, n := range a.HumanSkeletonIndex {
+			if h == 0 || n < 0 {
+				continue
+			}
+			if d := float64(av[n].T.Sub(stored[h].T).Len()); d > posTol(r) {
+				t.Errorf("%s: human node %d at %v, avatar skeleton pose %v", a.Name, h, stored[h].T, av[n].T)
+			}
+			if d := angleDeg(av[n].R, stored[h].R); d > 0.01 {
+				t.Errorf("%s: human node %d turned %.3g° from the avatar skeleton pose", a.Name, h, d)
+			}
+			if a.Name == "morbmanAvatar" {
+				without := a.SkeletonPose[0].Inverse().Mul(av[n])
+				if d := angleDeg(without.R, stored[h].R); math.Abs(d-90) > 0.01 {
+					t.Errorf("%s: human node %d without the root turned %.3g°, want 90°", a.Name, h, d)
+				}
+			}
+		}
+	}
+}

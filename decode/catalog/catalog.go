@@ -201,14 +201,18 @@ func (c *Catalog) Resolve(from *assets.File, ref model.Ref) (Object, bool) {
 }
 
 // Value decodes an object with its type tree or built-in layout; bytes past
-// a script's native fields are not an error.
+// a script's native fields are not an error. An error names the container
+// as well as the serialized file, path id and class.
 func (c *Catalog) Value(o Object) (*typetree.Value, error) {
 	v, err := o.File.Decode(o.Object)
 	var te *typetree.TrailingError
 	if err != nil && v != nil && errors.As(err, &te) {
 		return v, nil
 	}
-	return v, err
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", o.Container(), err)
+	}
+	return v, nil
 }
 
 // Names returns every name table the catalog holds, merged: the avatars'

@@ -1,0 +1,67 @@
+package catalog_test
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/unitywrite"
+)
+
+// TestErrorsNameContainerFileAndObject damages one object of each kind in
+// a synthetic file and proves the catalog's error says where: the
+// container, the serialized file, the object's path id and class.
+func TestErrorsNameContainerFileAndObject(t *testing.T) {
+	for _, tc := range []struct {
+		pid    int64
+		decode func(*catalog.Catalog, catalog.Object) error
+	}{
+		{synth.ClipID, func(c *catalog.Catalog, o catalog.Object) error { _, err := c.Clip(o); return err }},
+		{synth.AvatarID, func(c *catalog.Catalog, o catalog.Object) error { _, err := c.Avatar(o); return err }},
+		{synth.ControllerID, func(c *catalog.Catalog, o catalog.Object) error { _, err := c.Controller(o); return err }},
+	} {
+		objs, err := synth.Objects(0, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range objs {
+			if objs[i].PathID == tc.pid {
+				objs[i].Data = objs[i].Data[:len(objs[i].Data)/2] // cut in half
+			}
+		}
+		sf, err := unitywrite.SerializedFile(synth.UnityVersion, 5, objs, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := unitywrite.Bundle(synth.UnityVersion, []unitywrite.Entry{{Path: "CAB-damaged", Data: sf, Flags: 4}}, 4096)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), "mods/damaged.bundle", assets.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat := catalog.New(ct)
+		o, ok := cat.Resolve(ct.Files[0], model.Ref{PathID: tc.pid})
+		if !ok {
+			t.Fatalf("object %d not found", tc.pid)
+		}
+		err = tc.decode(cat, o)
+		if err == nil {
+			t.Fatalf("object %d cut in half decoded without error", tc.pid)
+		}
+		t.Log(err)
+		for _, want := range []string{"mods/damaged.bundle", "CAB-damaged", "object " + itoa(tc.pid), "class " + itoa(int64(o.ClassID()))} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("object %d: error %q does not name %q", tc.pid, err, want)
+			}
+		}
+	}
+}
+
+func itoa(x int64) string { return strconv.FormatInt(x, 10) }

@@ -371,10 +371,13 @@ func (c *Catalog) Controller(o Object) (*model.Controller, error) {
 
 // ControllerClips decodes the clips a controller's blend trees index, in
 // the controller's clip order; a null or unresolvable slot is nil, and its
-// error is reported.
+// error is reported. A clip listed in several slots is decoded once and
+// shared by them (so a controller listing one big clip many times costs
+// one decode), and its error is reported once.
 func (c *Catalog) ControllerClips(ctlObj Object, ctl *model.Controller) ([]*model.Clip, []error) {
 	out := make([]*model.Clip, len(ctl.Clips))
 	var errs []error
+	done := map[key]*model.Clip{}
 	for i, r := range ctl.Clips {
 		if r.IsNull() {
 			continue
@@ -384,7 +387,13 @@ func (c *Catalog) ControllerClips(ctlObj Object, ctl *model.Controller) ([]*mode
 			errs = append(errs, fmt.Errorf("%s: clip %d (file %d, path id %d) is not in the files given", ctlObj, i, r.FileID, r.PathID))
 			continue
 		}
+		k := key{co.File, co.Object.PathID}
+		if clip, seen := done[k]; seen {
+			out[i] = clip
+			continue
+		}
 		clip, err := c.Clip(co)
+		done[k] = clip
 		if err != nil {
 			errs = append(errs, err)
 			continue

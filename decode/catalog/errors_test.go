@@ -65,3 +65,56 @@ func TestErrorsNameContainerFileAndObject(t *testing.T) {
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
+
+// TestControllerClipsDecodesEachClipOnce: a controller whose clip list
+// names the same clip thousands of times (a cheap way to make a reader
+// decode one big clip over and over) gets every slot filled by one decode.
+func TestControllerClipsDecodesEachClipOnce(t *testing.T) {
+	objs, err := synth.Objects(0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := make([]any, 5000)
+	for i := range refs {
+		refs[i] = unitywrite.Fields{"m_FileID": 0, "m_PathID": int64(synth.ClipID + i%2)}
+	}
+	f := synth.ControllerFields()
+	f["m_AnimationClips"] = refs
+	tree, err := synth.Tree(model.ClassAnimatorController)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range objs {
+		if objs[i].PathID == synth.ControllerID {
+			if objs[i].Data, err = unitywrite.Encode(tree, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sf, err := unitywrite.SerializedFile(synth.UnityVersion, 5, objs, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := assets.OpenReader(bytes.NewReader(sf), int64(len(sf)), "many-slots", assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(ct)
+	co, _ := cat.Resolve(ct.Files[0], model.Ref{PathID: synth.ControllerID})
+	ctl, err := cat.Controller(co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clips, errs := cat.ControllerClips(co, ctl)
+	if len(errs) != 0 || len(clips) != len(refs) {
+		t.Fatalf("%d clips, errors %v", len(clips), errs)
+	}
+	for i, c := range clips {
+		if c == nil || c != clips[i%2] {
+			t.Fatalf("slot %d: clip %p, want the shared %p", i, c, clips[i%2])
+		}
+	}
+	if clips[0] == clips[1] || clips[0].Name != "Idle" || clips[1].Name != "Walk" {
+		t.Fatalf("clips %q %q", clips[0].Name, clips[1].Name)
+	}
+}

@@ -27,8 +27,8 @@ type corpusScene struct {
 	id    string
 	scene *Scene
 	errs  []error // renderers whose meshes could not be found or decoded
-	// clips are the baked clips the scene's animations were sampled from,
-	// with their joints' rig nodes.
+	// clips are the baked clips the scene's animations were made from
+	// (parallel to scene.Animations), with their joints' rig nodes.
 	clips  []PoseSampler
 	joints [][]int
 }
@@ -41,8 +41,9 @@ var (
 
 // corpusScenes builds a scene for every Animator rig of the corpus: its
 // meshes (found through a catalog of every corpus file), the generic clips
-// of its file and, on humanoid rigs, the humanoid clips Dab and Floss, each
-// sampled at 30 fps.
+// of its file (kept exact, see Generic) and, on rigs with a humanoid
+// avatar, every humanoid clip of the corpus, resampled at each clip's own
+// rate.
 func corpusScenes(tb testing.TB) []corpusScene {
 	tb.Helper()
 	dir := corpustest.Dir(tb)
@@ -71,10 +72,10 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		return nil, err
 	}
 	cat := catalog.New(cts...)
-	// A few humanoid clips, sampled on every humanoid rig.
+	// Every humanoid clip, put on every humanoid rig.
 	var human []*model.Clip
 	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		if c, err := cat.Clip(o); err == nil && c.Humanoid && len(human) < 2 && (c.Name == "Dab" || c.Name == "Floss") {
+		if c, err := cat.Clip(o); err == nil && c.Humanoid {
 			human = append(human, c)
 		}
 	}
@@ -98,22 +99,24 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		if hr != nil {
 			use = append(use[:len(use):len(use)], human...)
 		}
-		s, errs := BuildScene(cat, r, SceneOptions{Clips: use, Rate: 30})
+		s, errs := BuildScene(cat, r, SceneOptions{Clips: use})
 		cs := corpusScene{id: rel + "#" + f.Name + ":" + rig.Name, scene: s, errs: errs}
-		// The baked clips again, for measuring the sampling error.
-		if sk, err := anim.SkeletonFromRig(rig); err == nil {
-			for _, c := range clips {
+		// The baked clips again, parallel to the animations (BuildScene
+		// leaves out those that fail the same way), for comparing.
+		sk, err := anim.SkeletonFromRig(rig)
+		for _, c := range use {
+			if c.Humanoid {
+				if hc, err := humanoid.Bake(c, hr); err == nil {
+					cs.clips, cs.joints = append(cs.clips, hc), append(cs.joints, JointMap(hr.Skeleton().Paths, rig))
+				}
+			} else if err == nil {
 				if bc, err := anim.Bake(c, sk); err == nil {
 					cs.clips, cs.joints = append(cs.clips, bc), append(cs.joints, JointMap(sk.Paths, rig))
 				}
 			}
 		}
-		if hr != nil {
-			for _, c := range human {
-				if hc, err := humanoid.Bake(c, hr); err == nil {
-					cs.clips, cs.joints = append(cs.clips, hc), append(cs.joints, JointMap(hr.Skeleton().Paths, rig))
-				}
-			}
+		if len(cs.clips) != len(s.Animations) {
+			return nil, fmt.Errorf("%s: %d clips baked, %d animations", cs.id, len(cs.clips), len(s.Animations))
 		}
 		out = append(out, cs)
 	}

@@ -66,9 +66,13 @@ const splitDelta = 1e-4
 // Rotations: glTF interpolates a CUBICSPLINE quaternion per component and
 // normalises the result, as the runtime does, so rotation tracks are exact
 // too; their keys keep the data's sign (a hemisphere flip between keys
-// would change the cubic). Key values and tangents are scaled by one over
-// the key value's length so that the keys are unit quaternions (the
-// normalised curve moves by less than 1e-9 rad per 1e-6 of length).
+// would change the cubic). glTF requires unit key values, so each key's
+// value and tangents are scaled by one over the value's length; that is
+// exact when the data is unit at the keys (Unity's quaternion keys are,
+// to 1e-7, when the four components are keyed together) and otherwise
+// moves the curve by about the difference of neighbouring keys' lengths
+// times the angle between them (components keyed at different times:
+// the union key falls where the per-component cubic is not unit).
 //
 // Where a curve jumps (a step between cubic pieces, or a streamed key
 // that does not continue its previous segment), a cubic or linear track

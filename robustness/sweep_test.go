@@ -268,6 +268,7 @@ func TestCorruptionSweep(t *testing.T) {
 	sort.Strings(names)
 	cases := 0
 	var peak uint64
+	var peakWhat string
 	for _, name := range names {
 		data := inputs[name]
 		rng := rand.New(rand.NewPCG(uint64(len(data)), 0x6d6563616e696d))
@@ -299,10 +300,10 @@ func TestCorruptionSweep(t *testing.T) {
 			}
 			a := runCase(t, what, buf)
 			if a > peak {
-				peak = a
+				peak, peakWhat = a, what
 			}
 			cases++
 		}
 	}
-	t.Logf("%d cases over %d inputs: no panic, no hang; largest allocation of one case %d MiB", cases, len(inputs), peak>>20)
+	t.Logf("%d cases over %d inputs: no panic, no hang; largest allocation of one case %d MiB (%s)", cases, len(inputs), peak>>20, peakWhat)
 }

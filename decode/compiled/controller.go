@@ -226,10 +226,77 @@ func stateMachine(sm *typetree.Value, c *model.Controller) (model.StateMachine, 
 		}
 		out.Selectors = append(out.Selectors, sel)
 	}
+	if field, err := checkSelectorGraph(out.Selectors); err != nil {
+		return out, field, err
+	}
 	if nStates > 0 && (out.DefaultState < 0 || out.DefaultState >= nStates) {
 		return out, "m_DefaultState", errf(ErrMalformed, "%d of %d states", out.DefaultState, nStates)
 	}
 	return out, "", nil
+}
+
+// MaxSelectorDepth bounds how many selector nodes (the entry and exit
+// nodes of nested state machines) one transition may pass through before
+// it reaches a state; Unity nests state machines a few levels deep.
+const MaxSelectorDepth = 64
+
+// checkSelectorGraph proves that following selector transitions always
+// ends at a state: no selector leads back to itself (a cycle would make
+// resolving a destination loop) and no chain is deeper than
+// MaxSelectorDepth. Destinations are already in range.
+func checkSelectorGraph(sels []model.Selector) (string, error) {
+	const (
+		unseen = iota
+		open
+		closed
+	)
+	state := make([]uint8, len(sels))
+	depth := make([]int, len(sels)) // longest chain of selectors from here
+	type frame struct{ sel, next int }
+	for root := range sels {
+		if state[root] != unseen {
+			continue
+		}
+		stack := []frame{{root, 0}}
+		state[root] = open
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			ts := sels[f.sel].Transitions
+			if f.next == len(ts) {
+				state[f.sel] = closed
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 {
+					p := stack[len(stack)-1].sel
+					depth[p] = max(depth[p], depth[f.sel]+1)
+				}
+				continue
+			}
+			j := f.next
+			f.next++
+			d := ts[j].Destination
+			if d < model.SelectorBase || d == model.NoDestination {
+				continue
+			}
+			c := int(d - model.SelectorBase)
+			field := fmt.Sprintf("m_SelectorStateConstantArray[%d].data.m_TransitionConstantArray[%d].data.m_Destination", f.sel, j)
+			switch state[c] {
+			case open:
+				return field, errf(ErrMalformed, "selector %d leads back to selector %d (a cycle)", f.sel, c)
+			case closed:
+				depth[f.sel] = max(depth[f.sel], depth[c]+1)
+			default:
+				if len(stack) >= MaxSelectorDepth {
+					return field, errf(ErrMalformed, "selectors nest more than %d deep", MaxSelectorDepth)
+				}
+				state[c] = open
+				stack = append(stack, frame{c, 0})
+			}
+			if depth[f.sel] >= MaxSelectorDepth {
+				return field, errf(ErrMalformed, "selectors nest more than %d deep", MaxSelectorDepth)
+			}
+		}
+	}
+	return "", nil
 }
 
 // conditions reads a ConditionConstant array.

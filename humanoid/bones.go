@@ -9,6 +9,16 @@
 // which Apply and Clip.Sample leave at identity: the avatar builder has
 // composed the root's stored transform into the human pose already.
 //
+// Retargeting: a humanoid clip is avatar-independent (muscles, and the root
+// in human scales), so it already retargets: Bake it on any avatar's Rig.
+// Record goes the other way, from poses of one avatar's skeleton (a generic
+// clip baked with anim.Bake on Rig.Skeleton, or any Sampler) to a humanoid
+// clip of dense RootT, RootQ and muscle curves; Retarget rewrites a
+// humanoid clip as another avatar reads it back (muscles of missing bones
+// zeroed). Muscle retargeting keeps muscles, not each bone's turn from the
+// T-pose: between avatars whose T-poses differ in muscle space those turns
+// differ too (by degrees, on the corpus; see the tests).
+//
 // Not covered: the IK goals are carried but not evaluated; the muscles of a
 // bone the avatar lacks are ignored; the fingers use the same formula as the
 // body, which the spec could not measure; the body frame is the spec's rule,

@@ -3,6 +3,7 @@ package humanoid_test
 import (
 	"fmt"
 	"log"
+	"math"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
@@ -128,4 +129,50 @@ func ExampleNewRig() {
 	// Right Arm Down-Up +0: right hand at (0.730, 1.600, 0.000)
 	// Right Arm Down-Up +1: right hand at (0.611, 1.925, 0.000)
 	// Right Arm Down-Up -1: right hand at (0.611, 1.275, 0.000)
+}
+
+// Record turns a generic clip that animates a humanoid avatar's bones into
+// a humanoid clip (muscles, RootT, RootQ) that any humanoid avatar can
+// play. Here a clip raises the stick figure's right arm 0.7 rad (40°)
+// about z over a second; recorded at 4 Hz, its Right Arm Down-Up muscle goes
+// from 0 to 1, since 0.7 rad is the joint's limit (between the two keys the
+// rotation is a normalised linear blend, not quite uniform in angle).
+func ExampleRecord() {
+	rig, err := humanoid.NewRig(stickFigure())
+	if err != nil {
+		log.Fatal(err)
+	}
+	const arm = "Hips/Spine/RightUpperArm"
+	const half = 0.7 / 2 // half the angle: 0.7 rad, the joint's limit
+	rot := func(k int, from, to float32) model.Curve {
+		return model.Curve{
+			Target: model.Target{Path: arm, PathHash: model.PathHash(arm), PathKnown: true, ClassID: model.ClassTransform,
+				Attribute: uint32(model.PropRotation), Transform: model.PropRotation, Component: k},
+			Kind: model.CurveDense, Samples: []float32{from, to}, DenseRate: 1,
+		}
+	}
+	raise := &model.Clip{Name: "Raise", SampleRate: 4, Stop: 1, Curves: []model.Curve{
+		rot(2, 0, float32(math.Sin(half))), rot(3, 1, float32(math.Cos(half))),
+	}}
+	generic, err := anim.Bake(raise, rig.Skeleton())
+	if err != nil {
+		log.Fatal(err)
+	}
+	human, err := humanoid.Record(generic, rig, 4, "Raise (humanoid)")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q: humanoid %v, %d curves at %g Hz\n", human.Name, human.Humanoid, len(human.Curves), human.SampleRate)
+	for _, c := range human.Curves {
+		if c.Target.Property == "Right Arm Down-Up" {
+			fmt.Printf("%s (attribute %d):", c.Target.Property, c.Target.Attribute)
+			for _, v := range c.Samples {
+				fmt.Printf(" %.3f", v)
+			}
+			fmt.Println()
+		}
+	}
+	// Output:
+	// "Raise (humanoid)": humanoid true, 102 curves at 4 Hz
+	// Right Arm Down-Up (attribute 90): 0.000 0.248 0.500 0.752 1.000
 }

@@ -164,10 +164,12 @@ func sourceJoints(src Sampler) (int, bool) {
 }
 
 // rigPoser plays a humanoid clip baked on one rig as poses of another: the
-// muscles and root sampled on the first, applied to the second.
+// muscles and root sampled on the first (muscles of bones it lacks zeroed),
+// applied to the second.
 type rigPoser struct {
-	c  *Clip
-	to *Rig
+	c    *Clip
+	to   *Rig
+	mask [model.MuscleCount]bool // muscles the first rig has a bone for
 }
 
 func (s *rigPoser) Duration() float32 { return s.c.Duration() }
@@ -178,6 +180,11 @@ func (s *rigPoser) Base() *anim.Clip { return s.c.base }
 func (s *rigPoser) Sample(t float32, dst []geom.Transform) {
 	var p Pose
 	s.c.SamplePose(t, &p)
+	for m, ok := range s.mask {
+		if !ok {
+			p.Muscles[m] = 0
+		}
+	}
 	s.to.Apply(&p, dst)
 }
 
@@ -208,7 +215,15 @@ func Retarget(c *model.Clip, from, to *Rig, rate float32) (*model.Clip, error) {
 	if rate == 0 {
 		rate = c.SampleRate
 	}
-	out, err := Record(&rigPoser{c: hc, to: to}, to, rate, c.Name)
+	src := &rigPoser{c: hc, to: to}
+	for i := range from.nodes {
+		for _, m := range from.nodes[i].muscle {
+			if m >= 0 && from.nodes[i].axes >= 0 && i != from.hips {
+				src.mask[m] = true
+			}
+		}
+	}
+	out, err := Record(src, to, rate, c.Name)
 	if err != nil {
 		return nil, err
 	}

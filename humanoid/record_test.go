@@ -314,3 +314,54 @@ func TestRecordRefusesBadArguments(t *testing.T) {
 		t.Errorf("generic clip: %v, want ErrRecord", err)
 	}
 }
+
+// Retarget of Floss from avatar A to avatar B, played on B, is Floss's own
+// pose on B with the muscles of bones A or B lacks zeroed (every human
+// bone within 0.01°, positions within posTol), for every ordered pair of
+// corpus avatars; its header is Floss's (rate, length, settings, events).
+func TestCorpusRetargetPlaysAsTheClipWithTheMusclesBothAvatarsHave(t *testing.T) {
+	rigs := append(corpusRigs(t), chadRig(t))
+	clip := clipNamed(t, "Floss")
+	for _, a := range rigs {
+		for _, b := range rigs {
+			rt, err := Retarget(clip, a, b, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rt.Humanoid || rt.SampleRate != clip.SampleRate || rt.Stop != clip.Length() || rt.Settings != clip.Settings || len(rt.Events) != len(clip.Events) {
+				t.Fatalf("%s → %s: header %+v", a.name, b.name, *rt)
+			}
+			orig, err := Bake(clip, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Bake(rt, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg := make([]geom.Transform, b.Len())
+			lw := make([]geom.Transform, b.Len())
+			worstR, worstT := 0.0, 0.0
+			for i := 0; i < len(rt.Curves[0].Samples); i += 3 {
+				tm := float32(i) / rt.SampleRate
+				got.Sample(tm, lg)
+				var p Pose
+				orig.SamplePose(tm, &p)
+				for m := range p.Muscles {
+					if !a.drives(m) || !b.drives(m) {
+						p.Muscles[m] = 0
+					}
+				}
+				b.Apply(&p, lw)
+				mg, mw := modelOf(b, lg), modelOf(b, lw)
+				for _, tg := range b.targets {
+					worstR = math.Max(worstR, angleDeg(mg[tg.node].R, mw[tg.node].R))
+					worstT = math.Max(worstT, float64(mg[tg.node].T.Sub(mw[tg.node].T).Len()))
+				}
+			}
+			if worstR > 0.01 || worstT > posTol(b) {
+				t.Errorf("%s → %s: %.3g° (%.3g) from Floss's own pose", a.name, b.name, worstR, worstT)
+			}
+		}
+	}
+}

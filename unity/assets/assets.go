@@ -217,7 +217,8 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 		return &Error{Container: c.Path, Entry: entry, Err: err}
 	}
 	c.Bundles = append(c.Bundles, a)
-	for i, nd := range a.Nodes {
+	for _, i := range nodeOrder(a) {
+		nd := a.Nodes[i]
 		nr := a.NodeReader(i)
 		prefix := make([]byte, 64)
 		n, _ := nr.ReadAt(prefix, 0)
@@ -230,6 +231,21 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 		c.addResource(nd.Path, nr)
 	}
 	return nil
+}
+
+// nodeOrder returns a bundle's node indexes in the order of their data
+// (stable, so a bundle listing its nodes in data order, as Unity writes
+// them, keeps that order). Reading each node's first bytes in data order
+// decompresses each block once; a hostile node list alternating between
+// blocks larger than the block cache would otherwise decompress a block
+// per node.
+func nodeOrder(a *unityfs.Archive) []int {
+	order := make([]int, len(a.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return a.Nodes[order[x]].Offset < a.Nodes[order[y]].Offset })
+	return order
 }
 
 func (c *Container) addResource(name string, r *io.SectionReader) {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
 var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from robustness/synth")
@@ -54,4 +56,21 @@ func FuzzOpenReader(f *testing.F) {
 		}
 		ct.ReadStream("archive:/CAB-synth/CAB-synth.resS", 0, 16)
 	})
+}
+
+// TestBundleNodesAreSniffedInDataOrder: the nodes of a bundle are read in
+// the order of their data, whatever order the block info lists them in,
+// so each block is decompressed once when the container is opened.
+func TestBundleNodesAreSniffedInDataOrder(t *testing.T) {
+	a := &unityfs.Archive{Nodes: []unityfs.Node{
+		{Path: "c", Offset: 300}, {Path: "a", Offset: 0}, {Path: "d", Offset: 400},
+		{Path: "b", Offset: 100}, {Path: "a-empty", Offset: 0},
+	}}
+	var got []string
+	for _, i := range nodeOrder(a) {
+		got = append(got, a.Nodes[i].Path)
+	}
+	if want := "a a-empty b c d"; strings.Join(got, " ") != want {
+		t.Fatalf("order %q, want %q", got, want)
+	}
 }

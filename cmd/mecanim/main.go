@@ -61,9 +61,11 @@ func commands() []command {
 		{"avatar", "show avatars: skeleton, axes, human bones, checks", runAvatar},
 		{"controller", "show animator controllers: parameters, layers, states, transitions", runController},
 		{"pose", "pose a rig with a clip at given times (generic or humanoid)", runPose},
+		{"retarget", "record a clip playing on a humanoid avatar as a humanoid clip (muscles)", runRetarget},
 		{"play", "run a controller headless on a script of parameter changes", runPlay},
 		{"view", "serve a local web page that plays the clips (WebGL)", runView},
 		{"render", "draw a clip as a contact sheet of skeleton poses (PNG)", runRender},
+		{"export", "write a rig with its meshes and clips as glTF (.glb/.gltf)", runExport},
 	}
 }
 

@@ -29,6 +29,9 @@ type SceneOptions struct {
 	Avatar *model.Avatar
 	// NoMeshes leaves the renderers out (skeleton and animations only).
 	NoMeshes bool
+	// Progress, when not nil, is called after each clip (done of total),
+	// for progress bars on long exports.
+	Progress func(done, total int)
 }
 
 // BuildScene gathers a rig of the catalog into a Scene: the meshes its
@@ -57,7 +60,10 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 	}
 	var hr *humanoid.Rig
 	var herr error
-	for _, c := range opts.Clips {
+	for ci, c := range opts.Clips {
+		if opts.Progress != nil && ci > 0 {
+			opts.Progress(ci, len(opts.Clips))
+		}
 		var a Animation
 		rate := opts.Rate
 		if !(rate > 0) {
@@ -107,6 +113,9 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 			}
 		}
 		s.Animations = append(s.Animations, a)
+	}
+	if opts.Progress != nil {
+		opts.Progress(len(opts.Clips), len(opts.Clips))
 	}
 	return s, errs
 }

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/internal/corpustest"
+	qg "github.com/qmuntal/gltf"
+)
+
+// gltfValidator returns the node_modules directory holding the Khronos
+// glTF validator ("" when node or the package is missing; the tests then
+// only read the files back).
+func gltfValidator(t *testing.T) string {
+	t.Helper()
+	var dirs []string
+	if d := os.Getenv("GLTF_VALIDATOR_DIR"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "node_modules"), d)
+	}
+	dirs = append(dirs, "/tmp/node_modules")
+	if _, err := exec.LookPath("node"); err != nil {
+		return ""
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "gltf-validator", "package.json")); err == nil {
+			return d
+		}
+	}
+	if os.Getenv("MECANIM_REQUIRE_GLTF_VALIDATOR") == "1" {
+		t.Fatal("glTF validator required (MECANIM_REQUIRE_GLTF_VALIDATOR=1) but not found")
+	}
+	t.Log("glTF validator not available: exports are only read back")
+	return ""
+}
+
+// checkGLTF reads an exported file back (checking it holds the named
+// animations) and, when the validator is available, validates it: no
+// errors allowed.
+func checkGLTF(t *testing.T, mods, path string, animations ...string) *qg.Document {
+	t.Helper()
+	doc, err := qg.Open(path)
+	if err != nil {
+		t.Fatalf("reading %s back: %v", path, err)
+	}
+	have := map[string]bool{}
+	for _, a := range doc.Animations {
+		have[a.Name] = len(a.Channels) > 0
+	}
+	for _, a := range animations {
+		if !have[a] {
+			t.Errorf("%s: no animation %q with channels (have %v)", path, a, have)
+		}
+	}
+	if mods == "" {
+		return doc
+	}
+	cmd := exec.Command("node", filepath.Join("..", "..", "export", "gltf", "testdata", "validate.js"), path)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("validator on %s: %v", path, err)
+	}
+	var is struct {
+		NumErrors int `json:"numErrors"`
+		Messages  []struct {
+			Code, Message, Pointer string
+			Severity               int
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(out, &is); err != nil {
+		t.Fatal(err)
+	}
+	if is.NumErrors > 0 {
+		for _, m := range is.Messages {
+			if m.Severity == 0 {
+				t.Errorf("%s: %s at %s: %s", path, m.Code, m.Pointer, m.Message)
+			}
+		}
+	}
+	return doc
+}
+
+func TestExportWritesTheExampleAsGLBAndGLTF(t *testing.T) {
+	mods := gltfValidator(t)
+	dir := t.TempDir()
+	for _, name := range []string{"hello.glb", "hello.gltf"} {
+		out := filepath.Join(dir, name)
+		stdout, stderr, code := runCLI("export", example, "--animator", "Hello", "--clip", "Wave", "-o", out)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		if !strings.Contains(stdout, `rig "Hello": 7 nodes`) || !strings.Contains(stdout, "1 animations") {
+			t.Errorf("%s: summary %q", name, stdout)
+		}
+		doc := checkGLTF(t, mods, out, "Wave")
+		if len(doc.Nodes) < 7 || doc.Nodes[0].Name != "Hello" {
+			t.Errorf("%s: %d nodes, first %q", name, len(doc.Nodes), doc.Nodes[0].Name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hello.bin")); err != nil {
+		t.Errorf(".gltf without its .bin: %v", err)
+	}
+}
+
+func TestExportRefusesBadCommandLines(t *testing.T) {
+	dir := t.TempDir()
+	cases := [][]string{
+		{"export", example, "--clip", "Wave"},                                                          // no -o
+		{"export", example, "-o", filepath.Join(dir, "x.fbx")},                                         // not glTF
+		{"export", example, "--all", "--animator", "Hello", "-o", dir},                                 // --all with a rig
+		{"export", example, "--animator", "Hello", "--avatar", "A", "-o", filepath.Join(dir, "x.glb")}, // both
+		{"export", example, "--rate", "-3", "-o", filepath.Join(dir, "x.glb")},                         // bad rate
+		{"export", example, "--all", "--format", "fbx", "-o", dir},                                     // bad format
+	}
+	for _, args := range cases {
+		if _, stderr, code := runCLI(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
+		}
+	}
+	if _, _, code := runCLI("export", example, "--animator", "Nobody", "-o", filepath.Join(dir, "x.glb")); code != exitRead {
+		t.Errorf("unknown animator: exit %d, want %d", code, exitRead)
+	}
+}
+
+// TestExportAllWritesEveryRig exports every rig of two corpus files (12
+// humanoid rigs in one, 2 in the other, which also holds the clip Dab)
+// into a directory: one validator-clean file per rig, named after it, and a
+// summary line each.
+func TestExportAllWritesEveryRig(t *testing.T) {
+	skel := corpustest.Path(t, "ror2-skeletons/dlc3emoteskeletons")
+	clips := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	mods := gltfValidator(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := runCLI("export", skel, clips, "--all", "--clip", "Dab", "--quiet", "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))
+	if len(files) != 14 || !strings.Contains(stdout, "14 of 14 rigs exported") {
+		t.Fatalf("%d files; summary:\n%s", len(files), stdout)
+	}
+	for _, f := range files {
+		checkGLTF(t, mods, f, "Dab")
+	}
+	t.Logf("%s", stdout)
+}
+
+// TestExportAllGoesOnAfterAFailingRig makes one rig's output impossible
+// (a directory where its file should go): the others are written and the
+// command exits 1 with the count.
+func TestExportAllGoesOnAfterAFailingRig(t *testing.T) {
+	skel := corpustest.Path(t, "ror2-skeletons/dlc3emoteskeletons")
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "worker.glb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI("export", skel, "--all", "--no-meshes", "-o", dir)
+	if code != exitRead || !strings.Contains(stderr, "1 error") || !strings.Contains(stderr, `rig "worker"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))
+	if len(files) != 12 || !strings.Contains(stdout, "11 of 12 rigs exported") { // 11 files + the directory
+		t.Errorf("%d entries; summary:\n%s", len(files), stdout)
+	}
+}

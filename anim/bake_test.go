@@ -199,6 +199,40 @@ func TestBakeResolvesChannels(t *testing.T) {
 	}
 }
 
+// TestZeroLengthClipLastsOneFrame proves that a clip of no length (Stop
+// at or before Start) lasts one frame of its rate, or 1/60 s when the rate
+// gives no usable frame (0, negative, NaN, infinite, or so small that a
+// frame overflows): never 0, which Advance and looping would divide by.
+func TestZeroLengthClipLastsOneFrame(t *testing.T) {
+	sk := chainSkeleton(2)
+	inf := float32(math.Inf(1))
+	cases := []struct {
+		name        string
+		start, stop float32
+		rate        float32
+		want        float32
+	}{
+		{"30 fps", 0, 0, 30, float32(1) / 30},
+		{"stop before start", -3.125, -3.25, 60, float32(1) / 60},
+		{"no rate", 0, 0, 0, float32(1) / 60},
+		{"negative rate", 0, 0, -24, float32(1) / 60},
+		{"NaN rate", 0, 0, float32(math.NaN()), float32(1) / 60},
+		{"infinite rate (1/rate is 0)", -3.125, -3.25, inf, float32(1) / 60},
+		{"denormal rate (1/rate overflows)", 0, 0, math.SmallestNonzeroFloat32, float32(1) / 60},
+		{"huge rate", 0, 0, math.MaxFloat32, 1 / float32(math.MaxFloat32)},
+	}
+	for _, k := range cases {
+		c, err := Bake(&model.Clip{Start: k.start, Stop: k.stop, SampleRate: k.rate}, sk)
+		if err != nil {
+			t.Errorf("%s: %v", k.name, err)
+			continue
+		}
+		if d := c.Duration(); d != k.want || !(d > 0) {
+			t.Errorf("%s: duration %g, want %g", k.name, d, k.want)
+		}
+	}
+}
+
 func TestNewSkeletonRejectsBadHierarchies(t *testing.T) {
 	cases := []struct {
 		name    string

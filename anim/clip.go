@@ -145,8 +145,8 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	cl.duration = cl.length
 	if cl.duration <= 0 {
 		cl.duration = 1.0 / 60
-		if r := c.SampleRate; r > 0 && finite32(1/r) {
-			cl.duration = 1 / r
+		if f := 1 / c.SampleRate; f > 0 && finite32(f) { // not 0 for an infinite rate
+			cl.duration = f
 		}
 	}
 

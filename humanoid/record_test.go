@@ -365,3 +365,41 @@ func TestCorpusRetargetPlaysAsTheClipWithTheMusclesBothAvatarsHave(t *testing.T)
 		}
 	}
 }
+
+// BenchmarkRecord records Floss baked on bandit1 at its 30 Hz (49 frames):
+// one Sample and one Extract per frame, the clip's curves allocated once.
+func BenchmarkRecord(b *testing.B) {
+	r := rigNamedB(b, "bandit1Avatar")
+	var clip *model.Clip
+	for _, c := range loadCorpus(b).clips {
+		if c.Name == "Floss" {
+			clip = c
+		}
+	}
+	hc, err := Bake(clip, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Record(hc, r, 30, "Floss"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/49, "ns/frame")
+}
+
+func rigNamedB(b *testing.B, name string) *Rig {
+	for _, a := range loadCorpus(b).avatars {
+		if a.Name == name {
+			r, err := NewRig(a)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return r
+		}
+	}
+	b.Fatalf("no avatar %q", name)
+	return nil
+}

@@ -53,7 +53,9 @@ var ErrRecord = errors.New("cannot record")
 // Settings and Events are copied from the source when it has them (as
 // anim.Clip has, or a Clip through its Base); otherwise they are zero.
 // Transform curves of non-human bones and other float channels (blend
-// shapes) of the source are not carried over.
+// shapes) of the source are not carried over, nor motion of the avatar root
+// itself (the Animator's GameObject, path ""): poses are read in its frame,
+// so the body's motion through the world must be on the hips or below.
 //
 // The source must pose r's avatar skeleton: when it says which skeleton it
 // poses (a Skeleton() *anim.Skeleton method, or a Clip's Rig) that skeleton

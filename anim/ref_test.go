@@ -15,15 +15,11 @@ func referencePose(c *model.Clip, s *Skeleton, t float32) []geom.Transform {
 	return pose
 }
 
-// referencePoseRaw is referencePose and, per joint, the norm of the
-// quaternion its rotation channels gave before it was normalised (1 for
-// joints without rotation channels, or rotated by Euler channels).
-func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, []float64) {
+// referencePoseRaw is referencePose and, per joint, the quaternion its
+// rotation channels gave before it was normalised (the joint's rotation
+// when no quaternion channel drives it).
+func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, []geom.Quat) {
 	pose := append([]geom.Transform(nil), s.Rest...)
-	norms := make([]float64, len(pose))
-	for j := range norms {
-		norms[j] = 1
-	}
 	length := c.Stop - c.Start
 	if !(length > 0) {
 		length = 0
@@ -70,16 +66,18 @@ func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, 
 			e.order = tg.RotationOrder
 		}
 	}
+	raw := make([]geom.Quat, len(pose))
+	for j := range pose {
+		raw[j] = pose[j].R
+	}
 	for j := range rot {
-		q := pose[j].R
-		norms[j] = math.Sqrt(float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z) + float64(q.W)*float64(q.W))
-		pose[j].R = q.Normalize()
+		pose[j].R = pose[j].R.Normalize()
 	}
 	for j, e := range euler {
 		pose[j].R = geom.FromEuler(geom.Vec3{X: e.v[0], Y: e.v[1], Z: e.v[2]}, e.order)
-		norms[j] = 1
+		raw[j] = pose[j].R
 	}
-	return pose, norms
+	return pose, raw
 }
 
 // referenceFloats evaluates the non-Transform channels in order.
@@ -108,23 +106,14 @@ func referenceFloats(c *model.Clip, t float32) []float32 {
 // relative translation/scale error (relative to max(1, |want|)) between two
 // poses.
 //
-// rotNorms (nil for none) holds per joint the norm of the wanted rotation
-// before normalisation (referencePoseRaw); a joint's angle error is scaled
-// by it where it is below 1. Bake's accuracy is stated on channel values
-// (as exact as float32 coefficients allow; weighted keys within 1e-6 of a
-// segment's value span, or a few float32 steps), and Sample normalises the
-// evaluated components as the oracle does: for a raw quaternion of norm n,
-// a channel error e turns into an angle of about 2e/n radians. Unity's
-// rotation curves hold unit quaternions (n ≈ 1, no change), but arbitrary
-// curves can pass near the zero quaternion, where both sides' float32
-// rounding alone becomes whole degrees; scaled, the error is the one the
-// channels have, which is what the bound is about.
-func poseError(got, want []geom.Transform, rotNorms []float64) (rotDeg, rel float64, joint int) {
+// rotScale (nil for none) multiplies each joint's angle error: see
+// rotationScales.
+func poseError(got, want []geom.Transform, rotScale []float64) (rotDeg, rel float64, joint int) {
 	joint = -1
 	for j := range want {
 		a := angleDeg(got[j].R, want[j].R)
-		if rotNorms != nil && rotNorms[j] < 1 {
-			a *= rotNorms[j]
+		if rotScale != nil {
+			a *= rotScale[j]
 		}
 		if a > rotDeg {
 			rotDeg, joint = a, j
@@ -141,9 +130,50 @@ func poseError(got, want []geom.Transform, rotNorms []float64) (rotDeg, rel floa
 	return rotDeg, rel, joint
 }
 
+// rotationScales returns, for each of the oracle's raw rotations at the
+// sampled times (raws[i][j]: time i, joint j), the factor that turns an
+// angle error into the error of the joint's rotation channels at unit
+// scale: min(1, n)/max(1, m), n the raw quaternion's norm at that time and
+// m the largest raw component the joint reaches over all the times.
+//
+// Bake's accuracy is stated on channel values (as exact as float32
+// coefficients allow; weighted keys within 1e-6 of a segment's value
+// span, or a few float32 steps of its values), and Sample normalises the
+// evaluated components as the oracle does. Normalising a raw quaternion of
+// norm n divides its channels' errors by n (a channel error e becomes an
+// angle of about 2e/n radians), and float32 evaluation and the weighted
+// fit err in proportion to the channels' scale (as translations and floats
+// are judged relative to their size). Unity's rotation curves hold unit
+// quaternions (n ≈ 1, m ≤ 1: the factor is 1), but arbitrary curves can
+// pass near the zero quaternion, or hold components of 10 and handles
+// reaching 36, where either side's float32 rounding alone is far more
+// than 1e-3°; scaled, the error is the one the channels have.
+func rotationScales(raws [][]geom.Quat) [][]float64 {
+	if len(raws) == 0 {
+		return nil
+	}
+	m := make([]float64, len(raws[0]))
+	for _, raw := range raws {
+		for j, q := range raw {
+			for _, c := range [...]float32{q.X, q.Y, q.Z, q.W} {
+				m[j] = math.Max(m[j], math.Abs(float64(c)))
+			}
+		}
+	}
+	out := make([][]float64, len(raws))
+	for i, raw := range raws {
+		out[i] = make([]float64, len(raw))
+		for j, q := range raw {
+			n := math.Sqrt(float64(q.X)*float64(q.X) + float64(q.Y)*float64(q.Y) + float64(q.Z)*float64(q.Z) + float64(q.W)*float64(q.W))
+			out[i][j] = math.Min(1, n) / math.Max(1, m[j])
+		}
+	}
+	return out
+}
+
 // compareClip samples the baked clip and the oracle at n times spread over
 // [-0.1 Duration, 1.1 Duration] and reports the worst errors (rotations
-// scaled by the raw quaternion's norm where it is below 1: see poseError).
+// at the scale of their channels: see rotationScales).
 func compareClip(tb testing.TB, mc *model.Clip, s *Skeleton, n int) (rotDeg, rel, frel float64) {
 	tb.Helper()
 	c, err := Bake(mc, s)
@@ -153,11 +183,18 @@ func compareClip(tb testing.TB, mc *model.Clip, s *Skeleton, n int) (rotDeg, rel
 	got := make([]geom.Transform, s.Len())
 	fl := make([]float32, len(c.FloatTargets()))
 	d := c.Duration()
-	for i := 0; i < n; i++ {
-		t := -0.1*d + 1.2*d*float32(i)/float32(n-1)
+	times := make([]float32, n)
+	wants := make([][]geom.Transform, n)
+	raws := make([][]geom.Quat, n)
+	for i := range times {
+		times[i] = -0.1*d + 1.2*d*float32(i)/float32(n-1)
+		wants[i], raws[i] = referencePoseRaw(mc, s, times[i])
+	}
+	scales := rotationScales(raws)
+	for i, t := range times {
 		c.Sample(t, got)
-		want, norms := referencePoseRaw(mc, s, t)
-		r, e, j := poseError(got, want, norms)
+		want := wants[i]
+		r, e, j := poseError(got, want, scales[i])
 		if r > rotDeg {
 			rotDeg = r
 		}

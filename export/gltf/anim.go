@@ -176,9 +176,29 @@ func Sample(name string, c PoseSampler, joints []int, rest []geom.Transform, rat
 	times := sampleTimes(c.Duration(), rate)
 	frames := len(times)
 	nj := len(joints)
-	poses := make([]geom.Transform, nj*frames)
+	// One pose at a time, its joints' values appended to their tracks
+	// (one block per property holding every joint's keys).
+	pose := make([]geom.Transform, nj)
+	tvs := make([]float32, 3*frames*nj)
+	rvs := make([]float32, 4*frames*nj)
+	svs := make([]float32, 3*frames*nj)
 	for f := range frames {
-		c.Sample(times[f], poses[f*nj:(f+1)*nj])
+		c.Sample(times[f], pose)
+		for j, p := range pose {
+			q := p.R.Normalize()
+			if f > 0 {
+				o := rvs[(j*frames+f-1)*4:]
+				if q.X*o[0]+q.Y*o[1]+q.Z*o[2]+q.W*o[3] < 0 {
+					q = q.Neg()
+				}
+			}
+			t := tvs[(j*frames+f)*3:]
+			t[0], t[1], t[2] = p.T.X, p.T.Y, p.T.Z
+			r := rvs[(j*frames+f)*4:]
+			r[0], r[1], r[2], r[3] = q.X, q.Y, q.Z, q.W
+			s := svs[(j*frames+f)*3:]
+			s[0], s[1], s[2] = p.S.X, p.S.Y, p.S.Z
+		}
 	}
 	a := Animation{Name: name}
 	for j, node := range joints {
@@ -189,21 +209,9 @@ func Sample(name string, c PoseSampler, joints []int, rest []geom.Transform, rat
 		if j < len(rest) {
 			r = &rest[j]
 		}
-		tv := make([]float32, 0, 3*frames)
-		rv := make([]float32, 0, 4*frames)
-		sv := make([]float32, 0, 3*frames)
-		var prev geom.Quat
-		for f := range frames {
-			p := poses[f*nj+j]
-			q := p.R.Normalize()
-			if f > 0 && q.Dot(prev) < 0 {
-				q = q.Neg()
-			}
-			prev = q
-			tv = append(tv, p.T.X, p.T.Y, p.T.Z)
-			rv = append(rv, q.X, q.Y, q.Z, q.W)
-			sv = append(sv, p.S.X, p.S.Y, p.S.Z)
-		}
+		tv := tvs[j*frames*3 : (j+1)*frames*3 : (j+1)*frames*3]
+		rv := rvs[j*frames*4 : (j+1)*frames*4 : (j+1)*frames*4]
+		sv := svs[j*frames*3 : (j+1)*frames*3 : (j+1)*frames*3]
 		if r == nil || moves(tv, []float32{r.T.X, r.T.Y, r.T.Z}) {
 			a.Tracks = append(a.Tracks, Track{Node: node, Path: PathTranslation, Times: times, Values: tv})
 		}

@@ -37,6 +37,12 @@ var (
 	scenesOnce sync.Once
 	scenes     []corpusScene
 	scenesErr  error
+	// corpusCat is the catalog of every corpus file the scenes were
+	// built from (for benchmarks that build scenes again).
+	corpusCat *catalog.Catalog
+	// corpusClips are the clips each scene was built with.
+	corpusClips [][]*model.Clip
+	corpusRigs  []catalog.Rig
 )
 
 // corpusScenes builds a scene for every Animator rig of the corpus: its
@@ -72,6 +78,7 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		return nil, err
 	}
 	cat := catalog.New(cts...)
+	corpusCat = cat
 	// Every humanoid clip, put on every humanoid rig.
 	var human []*model.Clip
 	for _, o := range cat.ByClass(model.ClassAnimationClip) {
@@ -99,6 +106,7 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		if hr != nil {
 			use = append(use[:len(use):len(use)], human...)
 		}
+		corpusClips, corpusRigs = append(corpusClips, use), append(corpusRigs, r)
 		s, errs := BuildScene(cat, r, SceneOptions{Clips: use})
 		cs := corpusScene{id: rel + "#" + f.Name + ":" + rig.Name, scene: s, errs: errs}
 		// The baked clips again, parallel to the animations (BuildScene

@@ -12,7 +12,8 @@ import (
 
 // Export a character with its meshes and every clip of its files to
 // Blender: open the files together, pick the rig by its Animator's
-// GameObject name, sample the clips at 30 fps and write a .glb.
+// GameObject name, put the clips on it (generic clips keep their curves;
+// humanoid ones are resampled at their own rate) and write a .glb.
 func Example() {
 	cat, errs := catalog.Open([]string{"character.bundle", "animations.bundle"}, assets.Options{})
 	for _, err := range errs {
@@ -29,7 +30,7 @@ func Example() {
 			clips = append(clips, c)
 		}
 	}
-	scene, errs := gltf.BuildScene(cat, rig, gltf.SceneOptions{Clips: clips, Rate: 30})
+	scene, errs := gltf.BuildScene(cat, rig, gltf.SceneOptions{Clips: clips})
 	for _, err := range errs {
 		log.Print(err) // a renderer or clip left out
 	}

@@ -37,6 +37,26 @@
 // shapes are morph targets named in mesh.extras.targetNames (Blender reads
 // them), each the shape's last frame scaled to weight 1 (in-between frames
 // are not representable in glTF and are dropped).
+//
+// # Animations
+//
+// Generic clips keep their curves' shapes (Generic): each joint's
+// translation, rotation and scale is one track keyed at the union of its
+// components' key times, as STEP (steps only), LINEAR (dense samples) or
+// CUBICSPLINE (streamed segments, Hermite keyframes, dense rotations), and
+// glTF's interpolation of it gives the runtime's value (anim.Clip.Sample)
+// at every time, not only at keys: on the corpus within 2.3e-7 (relative)
+// and 8.1e-5° over 200 times per clip. CUBICSPLINE tangents are stored
+// as per-second derivatives (glTF's formula multiplies them by the
+// interval's length); rotations keep the data's quaternion signs, since
+// glTF, like the runtime, interpolates the four components and then
+// normalises. Jumps get a split key 0.1 ms before them.
+//
+// Resampled at each clip's sample rate (SceneOptions.Rate overrides),
+// LINEAR between exact keys (see Sample for the error bound): humanoid
+// clips (poses come from muscles through the avatar), Euler rotations,
+// weighted keyframes, keyframed curves that loop inside the clip, and
+// blend-shape weights.
 package gltf
 
 import (

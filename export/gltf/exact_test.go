@@ -178,3 +178,80 @@ func TestGenericKeepsCurveShapes(t *testing.T) {
 		checkValid(t, "synthetic", validate(t, mods, p))
 	}
 }
+
+// FuzzGeneric turns bytes into curves of every form on a three-joint rig
+// (times, values and slopes from the bytes, NaN and infinities included)
+// and exports them: Generic must not panic and the scene must write
+// (keys strictly increasing, values matching their keys). Seeded with the
+// synthetic clip's curves.
+func FuzzGeneric(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, float32(0), float32(1))
+	f.Add([]byte{7, 200, 0, 0, 128, 127, 255, 255, 0, 0, 192, 127, 1, 2, 3, 4, 5, 6, 7, 8}, float32(0.25), float32(0.5))
+	f.Fuzz(func(t *testing.T, data []byte, start, stop float32) {
+		rig := &model.Rig{Name: "r", Nodes: []model.RigNode{
+			{Name: "r", Parent: -1, Local: geom.Identity},
+			{Name: "a", Path: "a", Parent: 0, Local: geom.Identity},
+			{Name: "b", Path: "a/b", Parent: 1, Local: geom.Identity},
+		}}
+		sk, err := anim.SkeletonFromRig(rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clip := syntheticClip()
+		clip.Start, clip.Stop = start, stop
+		pos := 0
+		next := func() float32 {
+			if pos+4 > len(data) {
+				pos = len(data)
+				return 0
+			}
+			v := math.Float32frombits(uint32(data[pos]) | uint32(data[pos+1])<<8 | uint32(data[pos+2])<<16 | uint32(data[pos+3])<<24)
+			pos += 4
+			return v
+		}
+		for pos < len(data) && len(clip.Curves) < 64 {
+			sel := data[pos]
+			pos++
+			props := []model.TransformProp{model.PropPosition, model.PropRotation, model.PropScale, model.PropEuler}
+			tg := tgt([]string{"a", "a/b", ""}[sel%3], props[sel/3%4], int(sel/12%4))
+			cv := model.Curve{Target: tg, Kind: model.CurveKind(sel / 48 % 4)}
+			n := int(sel%5) + 1
+			switch cv.Kind {
+			case model.CurveConstant:
+				cv.Value = next()
+			case model.CurveStreamed:
+				for range n {
+					cv.Segments = append(cv.Segments, model.Segment{Time: next(), C: [4]float32{next(), next(), next(), next()}})
+				}
+			case model.CurveDense:
+				cv.DenseBegin, cv.DenseRate = next(), next()
+				for range n {
+					cv.Samples = append(cv.Samples, next())
+				}
+			case model.CurveKeyframed:
+				for range n {
+					cv.Keys = append(cv.Keys, model.Keyframe{Time: next(), Value: next(), InSlope: next(), OutSlope: next(), WeightedMode: int32(sel % 4), InWeight: 0.3, OutWeight: 0.5})
+				}
+				cv.PreInfinity, cv.PostInfinity = model.Infinity(sel%3), model.Infinity(sel/3%3)
+			}
+			clip.Curves = append(clip.Curves, cv)
+		}
+		if l := float64(stop) - float64(start); !(l <= 100) {
+			clip.Stop = start + 100 // bound the resampling work
+		}
+		bc, err := anim.Bake(clip, sk)
+		if err != nil {
+			return
+		}
+		a, _ := Generic(clip, bc, JointMap(sk.Paths, rig), 30)
+		for _, tr := range a.Tracks {
+			if len(tr.Times) > 1e6 {
+				t.Fatalf("%d keys", len(tr.Times))
+			}
+		}
+		var buf bytes.Buffer
+		if err := WriteGLB(&buf, &Scene{Name: "f", Rig: rig, Animations: []Animation{a}}); err != nil {
+			t.Fatalf("export: %v", err)
+		}
+	})
+}

@@ -24,10 +24,11 @@ const exportSynopsis = `FILE... [--animator NAME | --avatar NAME] [--clip NAME].
 Writes a rig (the Animator's GameObject hierarchy with its rest transforms,
 its meshes) and clips as glTF 2.0 animations. Unity's left-handed frame is
 mirrored into glTF's right-handed one (x negated; see export/gltf).
-Generic clips keep their curves' shapes (STEP / LINEAR / CUBICSPLINE tracks
-that give the runtime's values at every time); Euler rotations, weighted
-keys, humanoid clips and blend-shape weights are resampled at each clip's
-sample rate (or --rate), with an error bound stated in export/gltf.Sample.
+Generic clips and blend-shape weights keep their curves' shapes (STEP /
+LINEAR / CUBICSPLINE tracks that give the runtime's values at every time);
+Euler rotations, weighted keys and humanoid clips' bones are resampled at
+each clip's sample rate (or --rate), with the error bound stated in
+export/gltf.Sample.
 Without --clip every clip of the files that binds to the rig is exported
 (humanoid clips when the rig has a humanoid avatar). Clips, avatars and rigs
 may come from different files given together.

@@ -633,3 +633,67 @@ func normalizeQuat(v []float32) {
 	q = q.Normalize()
 	v[0], v[1], v[2], v[3] = q.X, q.Y, q.Z, q.W
 }
+
+// BlendShapes makes a weights track for each mesh whose blend shapes the
+// clip drives (bound as SampleBlendShapes binds them), keeping the
+// curves' shapes as Generic does: keys at the union of the shapes' key
+// times, STEP, LINEAR or CUBICSPLINE, so that glTF's interpolation gives
+// the runtime's weights at every time. Shapes the clip does not drive keep
+// the renderer's weight. Meshes whose curves cannot be kept exactly
+// (weighted keys, keys looping inside the clip) are returned in resample,
+// for SampleBlendShapes.
+func BlendShapes(c *model.Clip, rig *model.Rig, meshes []MeshInstance) (tracks []Track, resample []MeshInstance) {
+	start := float64(c.Start)
+	if !finite64(start) {
+		start = 0
+	}
+	length := float64(c.Stop) - float64(c.Start)
+	if !(length > 0) || !finite64(length) {
+		length = 0
+	}
+	length = float64(float32(length))
+	for _, m := range meshes {
+		if m.Mesh == nil || len(m.Mesh.BlendShapes) == 0 || m.Node < 0 || m.Node >= len(rig.Nodes) {
+			continue
+		}
+		ph := model.PathHash(rig.Nodes[m.Node].Path)
+		shapes := m.Mesh.BlendShapes
+		curves := make([]*model.Curve, len(shapes))
+		driven := false
+		for i := range c.Curves {
+			t := &c.Curves[i].Target
+			if t.ClassID != model.ClassSkinnedMeshRenderer || t.PathHash != ph {
+				continue
+			}
+			for si, bs := range shapes {
+				if t.Attribute == model.PathHash(bs.Name) || (bs.NameHash != 0 && t.Attribute == bs.NameHash) {
+					curves[si], driven = &c.Curves[i], true
+				}
+			}
+		}
+		if !driven {
+			continue
+		}
+		pws := make([]pw, len(shapes))
+		ok := true
+		for si, cv := range curves {
+			if cv == nil {
+				if si < len(m.BlendShapeWeights) {
+					pws[si].first = float64(m.BlendShapeWeights[si])
+				}
+				continue
+			}
+			if pws[si], ok = pieces(cv, start, start+length); !ok {
+				break
+			}
+		}
+		if !ok {
+			resample = append(resample, m)
+			continue
+		}
+		tr, _, _ := exactTrack(pws, start, length, false)
+		tr.Node, tr.Path, tr.Exact = m.Node, PathWeights, true
+		tracks = append(tracks, tr)
+	}
+	return tracks, resample
+}

@@ -255,3 +255,59 @@ func FuzzGeneric(f *testing.F) {
 		}
 	})
 }
+
+// TestBlendShapesKeepCurveShapes drives a blend shape by a streamed curve
+// and checks the exported weights (CUBICSPLINE, read back and evaluated as
+// glTF says) are the runtime's weights between keys too.
+func TestBlendShapesKeepCurveShapes(t *testing.T) {
+	s := twoBoneScene()
+	tg := model.Target{PathKnown: true, PathHash: model.PathHash(""), ClassID: model.ClassSkinnedMeshRenderer, Attribute: model.PathHash("up")}
+	clip := &model.Clip{Name: "smile", SampleRate: 30, Stop: 1, Curves: []model.Curve{
+		streamed(tg, [3]float32{0, 0, 50}, [3]float32{0.4, 80, 0}, [3]float32{1, 20, -10}),
+	}}
+	sk, err := anim.SkeletonFromRig(s.Rig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := anim.Bake(clip, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracks, rest := BlendShapes(clip, s.Rig, s.Meshes)
+	if len(tracks) != 1 || len(rest) != 0 || tracks[0].Interpolation != CubicSpline || len(tracks[0].Times) != 3 {
+		t.Fatalf("%d exact tracks (%+v), %d to resample", len(tracks), tracks, len(rest))
+	}
+	s.Animations = []Animation{{Name: "smile", Tracks: tracks}}
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	chans := readChannels(t, doc)
+	var ch *channel
+	for k := range chans[0] {
+		if chans[0][k].path == "weights" {
+			ch = &chans[0][k]
+		}
+	}
+	if ch == nil {
+		t.Fatal("no weights channel")
+	}
+	vals := make([]float32, 1)
+	worst := 0.0
+	for i := range 101 {
+		tc := float64(i) / 100
+		bc.SampleFloats(float32(tc), vals)
+		worst = max(worst, math.Abs(ch.at(tc)[0]*100-float64(vals[0])))
+	}
+	if worst > 1e-3 {
+		t.Errorf("weights off the runtime's by up to %g (of 100)", worst)
+	}
+	if mods := validatorPathOrEmpty(t); mods != "" {
+		p := t.TempDir() + "/smile.glb"
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		checkValid(t, "smile", validate(t, mods, p))
+	}
+}

@@ -52,11 +52,14 @@
 // glTF, like the runtime, interpolates the four components and then
 // normalises. Jumps get a split key 0.1 ms before them.
 //
+// Blend-shape weights keep their curves' shapes the same way
+// (BlendShapes), for generic and humanoid clips alike.
+//
 // Resampled at each clip's sample rate (SceneOptions.Rate overrides),
 // LINEAR between exact keys (see Sample for the error bound): humanoid
-// clips (poses come from muscles through the avatar), Euler rotations,
-// weighted keyframes, keyframed curves that loop inside the clip, and
-// blend-shape weights.
+// clips' bones (poses come from muscles through the avatar), Euler
+// rotations, weighted keyframes and keyframed curves that loop inside the
+// clip.
 package gltf
 
 import (

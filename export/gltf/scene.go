@@ -21,8 +21,8 @@ type SceneOptions struct {
 	// error, when the rig has no humanoid avatar; see Sample).
 	Clips []*model.Clip
 	// Rate is the rate in frames per second of what is resampled
-	// (humanoid clips, blend-shape weights, the generic tracks Generic
-	// cannot keep exactly); 0: each clip's sample rate (30 without one).
+	// (humanoid clips' bones, the tracks Generic and BlendShapes cannot
+	// keep exactly); 0: each clip's sample rate (30 without one).
 	Rate float32
 	// Avatar, when not nil, is the humanoid avatar humanoid clips play
 	// through instead of the Animator's.
@@ -92,12 +92,7 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 			for _, t := range a.Tracks {
 				a.Stats.Keys += len(t.Times)
 			}
-			bs := SampleBlendShapes(hc.Base(), r.Rig, s.Meshes, rate)
-			a.Tracks = append(a.Tracks, bs...)
-			a.Stats.Resampled += len(bs)
-			for _, t := range bs {
-				a.Stats.Keys += len(t.Times)
-			}
+			a.addBlendShapes(c, hc.Base(), r.Rig, s.Meshes, rate)
 		} else {
 			bc, err := anim.Bake(c, sk)
 			if err != nil {
@@ -105,12 +100,7 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 				continue
 			}
 			a, a.Stats = Generic(c, bc, JointMap(sk.Paths, r.Rig), opts.Rate)
-			bs := SampleBlendShapes(bc, r.Rig, s.Meshes, rate)
-			a.Tracks = append(a.Tracks, bs...)
-			a.Stats.Resampled += len(bs)
-			for _, t := range bs {
-				a.Stats.Keys += len(t.Times)
-			}
+			a.addBlendShapes(c, bc, r.Rig, s.Meshes, rate)
 		}
 		s.Animations = append(s.Animations, a)
 	}
@@ -118,6 +108,34 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 		opts.Progress(len(opts.Clips), len(opts.Clips))
 	}
 	return s, errs
+}
+
+// addBlendShapes adds the clip's blend-shape weights tracks: exact where
+// the curves allow (BlendShapes), resampled at rate otherwise.
+func (a *Animation) addBlendShapes(c *model.Clip, fs FloatSampler, rig *model.Rig, meshes []MeshInstance, rate float32) {
+	exact, rest := BlendShapes(c, rig, meshes)
+	for _, t := range exact {
+		a.Tracks = append(a.Tracks, t)
+		a.Stats.Exact++
+		a.Stats.Keys += len(t.Times)
+		switch t.Interpolation {
+		case Step:
+			a.Stats.Step++
+		case CubicSpline:
+			a.Stats.Cubic++
+		default:
+			a.Stats.Linear++
+		}
+	}
+	if len(rest) == 0 {
+		return
+	}
+	bs := SampleBlendShapes(fs, rig, rest, rate)
+	a.Tracks = append(a.Tracks, bs...)
+	a.Stats.Resampled += len(bs)
+	for _, t := range bs {
+		a.Stats.Keys += len(t.Times)
+	}
 }
 
 // clipRate is a clip's sample rate, or 30 when it has none.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
 	qg "github.com/qmuntal/gltf"
 )
 
@@ -166,4 +170,58 @@ func TestExportAllGoesOnAfterAFailingRig(t *testing.T) {
 	if len(files) != 12 || !strings.Contains(stdout, "11 of 12 rigs exported") { // 11 files + the directory
 		t.Errorf("%d entries; summary:\n%s", len(files), stdout)
 	}
+}
+
+// TestExportAvatarPlaysHumanoidClips exports by --avatar: the Animator
+// using the avatar is the rig, and the humanoid clip plays through it.
+func TestExportAvatarPlaysHumanoidClips(t *testing.T) {
+	pkg := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	mods := gltfValidator(t)
+	out := filepath.Join(t.TempDir(), "bandit.glb")
+	stdout, stderr, code := runCLI("export", pkg, "--avatar", "bandit1Avatar", "--clip", "Dab", "--rate", "60", "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `rig "bandit"`) || !strings.Contains(stdout, "1 animations") {
+		t.Errorf("summary %q", stdout)
+	}
+	checkGLTF(t, mods, out, "Dab")
+}
+
+// TestExportAvatarWithoutARigUsesItsSkeleton exports a humanoid clip on
+// an avatar's own skeleton (no Animator hierarchy: nodes named by the
+// avatar's paths, resting at its default pose).
+func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
+	pkg := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	mods := gltfValidator(t)
+	cat, errs := catalog.Open([]string{pkg}, assets.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	defer cat.Close()
+	ao, err := cat.One(model.ClassAvatar, "Avatar", "bandit1Avatar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	av, err := cat.Avatar(ao)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig, err := rigFromAvatar(av)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rig.Nodes) != len(av.Skeleton.Nodes) {
+		t.Fatalf("%d nodes for %d skeleton nodes", len(rig.Nodes), len(av.Skeleton.Nodes))
+	}
+	out := filepath.Join(t.TempDir(), "skeleton.gltf")
+	var sum bytes.Buffer
+	e := &env{stdout: &sum, stderr: &sum}
+	if err := exportRig(e, &sum, cat, catalog.Rig{Rig: rig, File: ao.File}, av, &exportOptions{clips: []string{"Dab"}, quiet: true}, out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "1 animations") || strings.Contains(sum.String(), "skipped") {
+		t.Errorf("summary %q", sum.String())
+	}
+	checkGLTF(t, mods, out, "Dab")
 }

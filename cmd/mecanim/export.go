@@ -252,7 +252,7 @@ func rigFromAvatar(a *model.Avatar) (*model.Rig, error) {
 // clip of the files that binds to it (generic clips with a Transform
 // channel on one of its paths; humanoid clips when it has a humanoid
 // avatar), with what was left out and why.
-func rigClips(cat *catalog.Catalog, r catalog.Rig, human bool, names []string) ([]*model.Clip, []string, error) {
+func rigClips(cat *catalog.Catalog, r catalog.Rig, human bool, why string, names []string) ([]*model.Clip, []string, error) {
 	var out []*model.Clip
 	var skipped []string
 	if len(names) > 0 {
@@ -293,7 +293,7 @@ func rigClips(cat *catalog.Catalog, r catalog.Rig, human bool, names []string) (
 		}
 	}
 	if humanSkipped > 0 {
-		skipped = append(skipped, fmt.Sprintf("%d humanoid clips: the rig has no humanoid avatar (give --avatar)", humanSkipped))
+		skipped = append(skipped, fmt.Sprintf("%d humanoid clips: %s (give --avatar)", humanSkipped, why))
 	}
 	return out, skipped, nil
 }
@@ -317,25 +317,34 @@ func binds(c *model.Clip, sk *anim.Skeleton) bool {
 	return false
 }
 
-// hasHumanAvatar reports whether a rig's Animator has a humanoid avatar in
-// the files.
-func hasHumanAvatar(cat *catalog.Catalog, r catalog.Rig) bool {
+// humanAvatarOf reports whether a rig's Animator has a humanoid avatar in
+// the files, and if not, why.
+func humanAvatarOf(cat *catalog.Catalog, r catalog.Rig) (bool, string) {
 	if r.Animator == nil || r.Animator.Avatar.IsNull() {
-		return false
+		return false, "the rig's Animator has no avatar"
 	}
 	o, ok := cat.Resolve(r.File, r.Animator.Avatar)
 	if !ok {
-		return false
+		return false, "the rig's avatar is not in the files given"
 	}
 	a, err := cat.Avatar(o)
-	return err == nil && a.IsHuman()
+	if err != nil {
+		return false, fmt.Sprintf("the rig's avatar does not decode: %v", err)
+	}
+	if !a.IsHuman() {
+		return false, fmt.Sprintf("the rig's avatar %q is generic", a.Name)
+	}
+	return true, ""
 }
 
 // exportRig builds one rig's scene, writes it to path and prints what was
 // exported and what was left out.
 func exportRig(e *env, w io.Writer, cat *catalog.Catalog, r catalog.Rig, av *model.Avatar, o *exportOptions, path string) error {
-	human := av != nil && av.IsHuman() || av == nil && hasHumanAvatar(cat, r)
-	clips, skipped, err := rigClips(cat, r, human, o.clips)
+	human, why := av != nil && av.IsHuman(), "the avatar given is not humanoid"
+	if av == nil {
+		human, why = humanAvatarOf(cat, r)
+	}
+	clips, skipped, err := rigClips(cat, r, human, why, o.clips)
 	if err != nil {
 		return err
 	}

@@ -197,9 +197,10 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 // addEntry adds one entry of a WebData container: a bundle, a serialized
 // file, or a resource.
 func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error {
-	prefix := make([]byte, 64)
-	n, _ := r.ReadAt(prefix, 0)
-	prefix = prefix[:n]
+	prefix, err := sniff(r)
+	if err != nil {
+		return &Error{Container: c.Path, Entry: name, Err: err}
+	}
 	switch {
 	case unityfs.IsUnityFS(prefix):
 		return c.addBundle(r, size, name)
@@ -220,9 +221,13 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 	for _, i := range nodeOrder(a) {
 		nd := a.Nodes[i]
 		nr := a.NodeReader(i)
-		prefix := make([]byte, 64)
-		n, _ := nr.ReadAt(prefix, 0)
-		if serialized.IsSerializedFile(prefix[:n], nd.Size) {
+		prefix, err := sniff(nr)
+		if err != nil {
+			// A block that does not decompress is damage, not an empty
+			// file: say so rather than list nothing.
+			return &Error{Container: c.Path, Entry: nd.Path, Err: err}
+		}
+		if serialized.IsSerializedFile(prefix, nd.Size) {
 			if err := c.addSerialized(nr, nd.Size, nd.Path); err != nil {
 				return err
 			}
@@ -231,6 +236,17 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 		c.addResource(nd.Path, nr)
 	}
 	return nil
+}
+
+// sniff reads the first bytes of an entry to recognise its format. Only a
+// short entry's end is not an error.
+func sniff(r io.ReaderAt) ([]byte, error) {
+	prefix := make([]byte, 64)
+	n, err := r.ReadAt(prefix, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	return prefix[:n], nil
 }
 
 // nodeOrder returns a bundle's node indexes in the order of their data

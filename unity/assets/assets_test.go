@@ -182,3 +182,30 @@ func TestBadFilesGiveErrorsThatNameTheFile(t *testing.T) {
 		t.Errorf("error %q does not name the file", err)
 	}
 }
+
+// TestDamagedCompressedDataIsAnErrorNotAnEmptyFile: bytes changed inside a
+// bundle's LZMA data must fail the open, naming the entry, instead of
+// listing nothing.
+func TestDamagedCompressedDataIsAnErrorNotAnEmptyFile(t *testing.T) {
+	src, err := os.ReadFile(corpustest.Path(t, "jotunn/kitbash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := OpenReader(strings.NewReader(string(src)), int64(len(src)), "kitbash", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataStart := c.Bundles[0].DataOffset
+	bad := append([]byte(nil), src...)
+	// Damage the middle of the compressed stream.
+	mid := int(dataStart) + (len(src)-int(dataStart))/2
+	bad[mid] ^= 0xFF
+	bad[mid+1] ^= 0x5A
+	_, err = OpenReader(strings.NewReader(string(bad)), int64(len(bad)), "kitbash", Options{})
+	if err == nil {
+		t.Fatal("a damaged LZMA stream opened without error")
+	}
+	if !strings.Contains(err.Error(), "kitbash") || !strings.Contains(err.Error(), "CAB-") {
+		t.Errorf("error %q should name the file and the entry", err)
+	}
+}

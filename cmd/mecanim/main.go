@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 )
 
@@ -76,11 +75,12 @@ func main() {
 // run executes the command line and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		printUsage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stdout)
 		return exitOK
 	}
 	for _, c := range commands() {
@@ -115,34 +115,55 @@ func run(args []string, stdout, stderr io.Writer) int {
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: mecanim COMMAND [ARGS]")
 	fmt.Fprintln(w)
-	cs := commands()
-	sort.SliceStable(cs, func(i, j int) bool { return false })
-	for _, c := range cs {
+	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "run 'mecanim COMMAND -h' for a command's options")
 }
 
-// newFlags returns a flag set for a command whose errors are returned, not
-// printed and exited on.
+// newFlags returns a flag set for a command. Its parse errors are returned
+// (and printed once, by run); help asked for with -h goes to stdout.
 func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: mecanim %s %s\n", name, synopsis)
+		fmt.Fprintf(e.stdout, "usage: mecanim %s %s\n", name, synopsis)
+		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
+}
+
+// helpAsked reports whether the arguments ask for help (before any "--").
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
 }
 
 // parseArgs parses flags that may come before, between or after the
 // positional arguments, and returns the positional ones.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	if helpAsked(args) {
+		fs.Usage()
+		return nil, flag.ErrHelp
+	}
+	usage := fs.Usage
+	fs.Usage = func() {} // a parse error is returned and printed once
+	defer func() { fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				usage()
 				return nil, err
 			}
 			return nil, &usageError{err.Error()}

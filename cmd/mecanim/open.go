@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/unityversion"
 )
 
 // readerFlags are the options every command that reads Unity files takes.
@@ -21,6 +22,11 @@ func (r *readerFlags) options() (assets.Options, error) {
 	m, err := assets.ParseLayoutMode(r.layouts)
 	if err != nil {
 		return assets.Options{}, usagef("%v", err)
+	}
+	if r.unityVersion != "" {
+		if _, err := unityversion.Parse(r.unityVersion); err != nil {
+			return assets.Options{}, usagef("--unity-version: %v", err)
+		}
 	}
 	return assets.Options{Layouts: m, UnityVersion: r.unityVersion}, nil
 }

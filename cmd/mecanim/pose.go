@@ -83,7 +83,7 @@ func runPose(e *env, args []string) error {
 				if path == "" {
 					path = "(root)"
 				}
-				fmt.Fprintf(w, "  %-48s pos %8.4f %8.4f %8.4f  rot %8.5f %8.5f %8.5f %8.5f\n", path,
+				fmt.Fprintf(w, "  %-48s model pos %8.4f %8.4f %8.4f  local rot %8.5f %8.5f %8.5f %8.5f\n", path,
 					float32(j.Model.T[0]), float32(j.Model.T[1]), float32(j.Model.T[2]),
 					float32(j.Local.R[0]), float32(j.Local.R[1]), float32(j.Local.R[2]), float32(j.Local.R[3]))
 			}

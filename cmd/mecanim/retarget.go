@@ -24,7 +24,7 @@ func runRetarget(e *env, args []string) error {
 	sel.register(fs)
 	avatarName := fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
 	rate := fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
-	asJSON := fs.Bool("json", false, "JSON output (the shape of `sample --json`)")
+	asJSON := fs.Bool("json", false, "JSON output (the shape of sample --json)")
 	outPath := fs.String("o", "", "write the JSON to this file instead of printing the curves")
 	var rf readerFlags
 	rf.register(fs)

@@ -104,6 +104,9 @@ func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
 		}
 		ts = append(ts, float32(x))
 	}
+	if rate < 0 || math.IsNaN(rate) {
+		return nil, usagef("--rate %g: a rate must be above 0 Hz", rate)
+	}
 	if rate > 0 {
 		if rate > 10000 {
 			return nil, usagef("--rate %g is above 10000 Hz", rate)

@@ -7,6 +7,7 @@
 package assets
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -188,6 +189,8 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 		if err := c.addSerialized(io.NewSectionReader(r, 0, size), size, filepath.Base(name)); err != nil {
 			return nil, err
 		}
+	case bytes.HasPrefix(prefix, []byte("%YAML")):
+		return nil, &Error{Container: name, Err: fmt.Errorf("%w: it is a Unity YAML text asset (editor source); these are read by the decode/yamlasset package, not as built files", ErrUnknownFormat)}
 	default:
 		return nil, &Error{Container: name, Err: ErrUnknownFormat}
 	}

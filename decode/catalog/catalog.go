@@ -200,6 +200,16 @@ func (c *Catalog) Resolve(from *assets.File, ref model.Ref) (Object, bool) {
 	return Object{target, o}, true
 }
 
+// Resolver returns Resolve in the shape of a resolver function (the
+// mesh package's Resolver), so code that follows references between files
+// without knowing the catalog — mesh.Attach — can follow them through it.
+func (c *Catalog) Resolver() func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool) {
+	return func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool) {
+		o, ok := c.Resolve(from, ref)
+		return o.File, o.Object, ok
+	}
+}
+
 // Value decodes an object with its type tree or built-in layout; bytes past
 // a script's native fields are not an error. An error names the container
 // as well as the serialized file, path id and class.
@@ -268,6 +278,22 @@ func (c *Catalog) Clip(o Object) (*model.Clip, error) {
 type Rig struct {
 	*model.Rig
 	File *assets.File
+}
+
+// HasAvatar reports whether the rig's Animator names an avatar (found in
+// the catalog or not).
+func (r Rig) HasAvatar() bool {
+	return r.Rig != nil && r.Animator != nil && !r.Animator.Avatar.IsNull()
+}
+
+// RigAvatar returns the avatar object the rig's Animator names. It is
+// false when the Animator names none (see HasAvatar) or when the avatar is
+// not in the files of the catalog.
+func (c *Catalog) RigAvatar(r Rig) (Object, bool) {
+	if !r.HasAvatar() {
+		return Object{}, false
+	}
+	return c.Resolve(r.File, r.Animator.Avatar)
 }
 
 // Rigs returns the rig of every Animator in the catalog (built once).

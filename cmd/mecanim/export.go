@@ -180,10 +180,7 @@ func chooseRig(cat *catalog.Catalog, o *exportOptions) (catalog.Rig, *model.Avat
 			return catalog.Rig{}, nil, err
 		}
 		for _, r := range rigs {
-			if r.Animator == nil || r.Animator.Avatar.IsNull() {
-				continue
-			}
-			if x, ok := cat.Resolve(r.File, r.Animator.Avatar); ok && x.File == ao.File && x.PathID() == ao.PathID() {
+			if x, ok := cat.RigAvatar(r); ok && x.File == ao.File && x.PathID() == ao.PathID() {
 				return r, av, nil
 			}
 		}
@@ -320,10 +317,10 @@ func binds(c *model.Clip, sk *anim.Skeleton) bool {
 // humanAvatarOf reports whether a rig's Animator has a humanoid avatar in
 // the files, and if not, why.
 func humanAvatarOf(cat *catalog.Catalog, r catalog.Rig) (bool, string) {
-	if r.Animator == nil || r.Animator.Avatar.IsNull() {
+	if !r.HasAvatar() {
 		return false, "the rig's Animator has no avatar"
 	}
-	o, ok := cat.Resolve(r.File, r.Animator.Avatar)
+	o, ok := cat.RigAvatar(r)
 	if !ok {
 		return false, "the rig's avatar is not in the files given"
 	}

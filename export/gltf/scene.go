@@ -148,10 +148,10 @@ func clipRate(c *model.Clip) float32 {
 
 // humanRigOf prepares the humanoid avatar of a rig's Animator.
 func humanRigOf(cat *catalog.Catalog, r catalog.Rig) (*humanoid.Rig, error) {
-	if r.Animator == nil || r.Animator.Avatar.IsNull() {
+	if !r.HasAvatar() {
 		return nil, fmt.Errorf("rig %q has no avatar for a humanoid clip", r.Name)
 	}
-	o, ok := cat.Resolve(r.File, r.Animator.Avatar)
+	o, ok := cat.RigAvatar(r)
 	if !ok {
 		return nil, fmt.Errorf("rig %q: avatar %d:%d not in the files given", r.Name, r.Animator.Avatar.FileID, r.Animator.Avatar.PathID)
 	}

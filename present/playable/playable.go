@@ -138,8 +138,8 @@ func humanAvatar(cat *catalog.Catalog, name string, rig *catalog.Rig) (*model.Av
 		}
 		return cat.Avatar(o)
 	}
-	if rig != nil && rig.Animator != nil && !rig.Animator.Avatar.IsNull() {
-		if o, ok := cat.Resolve(rig.File, rig.Animator.Avatar); ok {
+	if rig != nil && rig.HasAvatar() {
+		if o, ok := cat.RigAvatar(*rig); ok {
 			return cat.Avatar(o)
 		}
 		return nil, fmt.Errorf("%w: the Animator %q's avatar is not in the files given", ErrNoSkeleton, rig.Name)

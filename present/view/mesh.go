@@ -80,10 +80,7 @@ func (s *Server) rigOf(p *playable.Playable) *catalog.Rig {
 	}
 	for i := range s.rigs {
 		r := &s.rigs[i]
-		if r.Animator == nil || r.Animator.Avatar.IsNull() {
-			continue
-		}
-		o, ok := s.cat.Resolve(r.File, r.Animator.Avatar)
+		o, ok := s.cat.RigAvatar(*r)
 		if !ok {
 			continue
 		}

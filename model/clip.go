@@ -86,6 +86,7 @@ const (
 	CurveKeyframed
 )
 
+// String returns the name of the value, as messages print it.
 func (k CurveKind) String() string {
 	switch k {
 	case CurveConstant:

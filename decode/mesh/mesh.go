@@ -55,6 +55,7 @@ type Error struct {
 	Err   error
 }
 
+// Error describes the failure and where it happened.
 func (e *Error) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("mesh %q: %v", e.Mesh, e.Err)

@@ -31,6 +31,7 @@ const (
 
 var formatNames = [...]string{"Float", "Float16", "UNorm8", "SNorm8", "UNorm16", "SNorm16", "UInt8", "SInt8", "UInt16", "SInt16", "UInt32", "SInt32"}
 
+// String returns the name of the value, as messages print it.
 func (f VertexFormat) String() string {
 	if f < numFormats {
 		return formatNames[f]

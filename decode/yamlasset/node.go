@@ -22,6 +22,7 @@ const (
 	Sequence
 )
 
+// String returns the name of the value, as messages print it.
 func (k Kind) String() string {
 	switch k {
 	case Scalar:

@@ -19,6 +19,7 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// Error describes the failure and where it happened.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }

@@ -20,10 +20,12 @@ type FieldError struct {
 	Err    error
 }
 
+// Error describes the failure and where it happened.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s: %v", e.File, e.Line, e.Object, e.Field, e.Err)
 }
 
+// Unwrap returns the underlying cause.
 func (e *FieldError) Unwrap() error { return e.Err }
 
 // PPtr is a YAML object reference: {fileID: n} names an object of the same

@@ -77,6 +77,7 @@ type Error struct {
 	Err       error
 }
 
+// Error describes the failure and where it happened.
 func (e *Error) Error() string {
 	if e.Entry != "" {
 		return fmt.Sprintf("%s: %s: %v", e.Container, e.Entry, e.Err)

@@ -20,10 +20,12 @@ type Error struct {
 	Err    error
 }
 
+// Error describes the failure and where it happened.
 func (e *Error) Error() string {
 	return fmt.Sprintf("at offset %d: %s: %v", e.Offset, e.What, e.Err)
 }
 
+// Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Reader reads little- or big-endian values from a byte slice.

@@ -20,6 +20,7 @@ type ObjectError struct {
 	Err     error
 }
 
+// Error describes the failure and where it happened.
 func (e *ObjectError) Error() string {
 	return fmt.Sprintf("serialized file %q: object %d (class %d): %v", e.File, e.PathID, e.ClassID, e.Err)
 }

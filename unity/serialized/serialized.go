@@ -44,6 +44,7 @@ type FormatError struct {
 	Err    error // underlying cause, may be nil
 }
 
+// Error describes the failure and where it happened.
 func (e *FormatError) Error() string {
 	s := "serialized file " + fmt.Sprintf("%q", e.File)
 	if e.Offset >= 0 {

@@ -24,6 +24,7 @@ type DecodeError struct {
 	Err    error
 }
 
+// Error describes the failure and where it happened.
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("field %s (%s) at byte %d: %v", e.Path, e.Type, e.Offset, e.Err)
 }
@@ -38,6 +39,7 @@ type TrailingError struct {
 	Consumed, Size int
 }
 
+// Error describes the failure and where it happened.
 func (e *TrailingError) Error() string {
 	return fmt.Sprintf("type tree consumed %d of the object's %d bytes", e.Consumed, e.Size)
 }

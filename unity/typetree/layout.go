@@ -61,6 +61,7 @@ func (p Prim) Size() int {
 	return 0
 }
 
+// String returns the name of the value, as messages print it.
 func (p Prim) String() string {
 	return [...]string{"none", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64"}[p]
 }

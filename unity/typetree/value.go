@@ -21,6 +21,7 @@ const (
 	KindBlob   // raw bytes of a fixed-size field whose type is not a known primitive
 )
 
+// String returns the name of the value, as messages print it.
 func (k Kind) String() string {
 	return [...]string{"invalid", "struct", "bool", "int", "uint", "float", "string", "array", "blob"}[k]
 }

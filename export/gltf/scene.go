@@ -9,8 +9,6 @@ import (
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/unity/assets"
-	"github.com/mecanim/mecanim/unity/serialized"
 )
 
 // SceneOptions choose what BuildScene adds to a rig.
@@ -43,11 +41,7 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 	s := &Scene{Name: r.Name, Rig: r.Rig}
 	var errs []error
 	if !opts.NoMeshes {
-		resolve := func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool) {
-			o, ok := cat.Resolve(from, ref)
-			return o.File, o.Object, ok
-		}
-		att, e := mesh.Attach(r.File, r.Rig, resolve)
+		att, e := mesh.Attach(r.File, r.Rig, cat.Resolver())
 		errs = append(errs, e...)
 		s.Meshes = FromAttached(att)
 	}

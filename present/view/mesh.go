@@ -6,10 +6,7 @@ import (
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/decode/mesh"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
-	"github.com/mecanim/mecanim/unity/assets"
-	"github.com/mecanim/mecanim/unity/serialized"
 )
 
 // Limits on the meshes one frames answer carries; a rig whose meshes are
@@ -93,11 +90,7 @@ func (s *Server) rigOf(p *playable.Playable) *catalog.Rig {
 
 func (s *Server) loadMeshes(r *catalog.Rig, skel *anim.Skeleton) *meshResult {
 	res := &meshResult{meshes: []Mesh{}}
-	resolve := func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool) {
-		o, ok := s.cat.Resolve(from, ref)
-		return o.File, o.Object, ok
-	}
-	att, errs := mesh.Attach(r.File, r.Rig, resolve)
+	att, errs := mesh.Attach(r.File, r.Rig, s.cat.Resolver())
 	for _, err := range errs {
 		res.notes = append(res.notes, err.Error())
 	}

@@ -246,3 +246,13 @@ func (c *Clip) Length() float32 {
 	}
 	return 0
 }
+
+// Loops reports whether playback starts the clip over when it reaches its
+// end: for a legacy clip, a wrap mode of loop or ping-pong; for a Mecanim
+// clip, its Loop Time setting. Reports, viewers and renderers show it.
+func (c *Clip) Loops() bool {
+	if c.Legacy {
+		return c.WrapMode == WrapLoop || c.WrapMode == WrapPingPong
+	}
+	return c.Settings.LoopTime
+}

@@ -49,13 +49,6 @@ func openCatalog(e *env, cmd string, files []string, rf *readerFlags) (*catalog.
 	return cat, len(errs), nil
 }
 
-func clipLoops(c *model.Clip) bool {
-	if c.Legacy {
-		return c.WrapMode == model.WrapLoop || c.WrapMode == model.WrapPingPong
-	}
-	return c.Settings.LoopTime
-}
-
 func clipLength(c *model.Clip) float32 {
 	if c.Legacy {
 		var end float32
@@ -104,7 +97,7 @@ func runClips(e *env, args []string) error {
 		r := clipRecord{
 			Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name,
 			Length: clipLength(c), SampleRate: c.SampleRate, Legacy: c.Legacy, Humanoid: c.Humanoid,
-			Loop: clipLoops(c), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
+			Loop: c.Loops(), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
 			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
 			Events: len(c.Events), UnresolvedPaths: c.Stats.UnresolvedPaths,
 			UnresolvedProperties: c.Stats.UnresolvedProperties, KeysPastCurveCount: c.Stats.KeysPastCurveCount,

@@ -65,7 +65,6 @@ import (
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
 )
 
@@ -176,14 +175,10 @@ func FromPlayable(p *playable.Playable) *Clip {
 		}
 		helper = humanHelpers(p.Skeleton.Parents, human)
 	}
-	loop := p.Clip.Settings.LoopTime
-	if p.Clip.Legacy {
-		loop = p.Clip.WrapMode == model.WrapLoop || p.Clip.WrapMode == model.WrapPingPong
-	}
 	return &Clip{
 		Name: p.Clip.Name, On: p.On,
 		Paths: p.Skeleton.Paths, Parents: p.Skeleton.Parents,
-		Duration: p.Sampler.Duration(), Loop: loop, Root: root, Helper: helper,
+		Duration: p.Sampler.Duration(), Loop: p.Clip.Loops(), Root: root, Helper: helper,
 		Pose: func(t float32, dst []geom.Transform) { p.Pose(t, local, dst) },
 	}
 }

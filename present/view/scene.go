@@ -256,7 +256,7 @@ func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, 
 		}
 	}
 	f := &Frames{
-		Name: p.Clip.Name, On: p.On, Humanoid: p.Humanoid, Loop: loops(p.Clip), Duration: dur,
+		Name: p.Clip.Name, On: p.On, Humanoid: p.Humanoid, Loop: p.Clip.Loops(), Duration: dur,
 		Rate: rate, Frames: frames, Paths: p.Skeleton.Paths, Parents: p.Skeleton.Parents,
 		Positions: make([]float32, 0, frames*n*3),
 	}
@@ -342,13 +342,6 @@ func appendRotScale(rots, scales []float32, world []geom.Transform, bad int) ([]
 		scales = append(scales, fix(x.S.X), fix(x.S.Y), fix(x.S.Z))
 	}
 	return rots, scales, bad
-}
-
-func loops(c *model.Clip) bool {
-	if c.Legacy {
-		return c.WrapMode == model.WrapLoop || c.WrapMode == model.WrapPingPong
-	}
-	return c.Settings.LoopTime
 }
 
 func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {

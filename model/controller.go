@@ -1,5 +1,7 @@
 package model
 
+import "strconv"
+
 // ParamType is an animator parameter's kind (Unity's values).
 type ParamType int32
 
@@ -222,4 +224,62 @@ func (c *Controller) ParamIndex(h uint32) int {
 		}
 	}
 	return -1
+}
+
+// String names the parameter kind as reports print it: float, int, bool or
+// trigger; a kind Unity does not define prints as type<N>.
+func (t ParamType) String() string {
+	switch t {
+	case ParamFloat:
+		return "float"
+	case ParamInt:
+		return "int"
+	case ParamBool:
+		return "bool"
+	case ParamTrigger:
+		return "trigger"
+	}
+	return "type" + strconv.Itoa(int(t))
+}
+
+// String names the condition's test as reports print it: if, if_not,
+// greater, less, exit_time, equals or not_equal; a mode Unity does not
+// define prints as mode<N>.
+func (m ConditionMode) String() string {
+	switch m {
+	case CondIf:
+		return "if"
+	case CondIfNot:
+		return "if_not"
+	case CondGreater:
+		return "greater"
+	case CondLess:
+		return "less"
+	case CondExitTime:
+		return "exit_time"
+	case CondEquals:
+		return "equals"
+	case CondNotEqual:
+		return "not_equal"
+	}
+	return "mode" + strconv.Itoa(int(m))
+}
+
+// String names the blend tree kind as reports print it: 1d,
+// 2d_simple_directional, 2d_freeform_directional, 2d_freeform_cartesian or
+// direct; a kind Unity does not define prints as type<N>.
+func (t BlendType) String() string {
+	switch t {
+	case Blend1D:
+		return "1d"
+	case Blend2DSimpleDirectional:
+		return "2d_simple_directional"
+	case Blend2DFreeformDirectional:
+		return "2d_freeform_directional"
+	case Blend2DFreeformCartesian:
+		return "2d_freeform_cartesian"
+	case BlendDirect:
+		return "direct"
+	}
+	return "type" + strconv.Itoa(int(t))
 }

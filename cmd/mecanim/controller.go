@@ -83,21 +83,6 @@ type controllerJSON struct {
 	Clips         []string        `json:"clips"`
 }
 
-var condModes = map[model.ConditionMode]string{
-	model.CondIf: "if", model.CondIfNot: "if_not", model.CondGreater: "greater", model.CondLess: "less",
-	model.CondExitTime: "exit_time", model.CondEquals: "equals", model.CondNotEqual: "not_equal",
-}
-
-var paramTypes = map[model.ParamType]string{
-	model.ParamFloat: "float", model.ParamInt: "int", model.ParamBool: "bool", model.ParamTrigger: "trigger",
-}
-
-var blendTypes = map[model.BlendType]string{
-	model.Blend1D: "1d", model.Blend2DSimpleDirectional: "2d_simple_directional",
-	model.Blend2DFreeformDirectional: "2d_freeform_directional", model.Blend2DFreeformCartesian: "2d_freeform_cartesian",
-	model.BlendDirect: "direct",
-}
-
 func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 	v := controllerJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name}
 	param := func(i int) string {
@@ -107,7 +92,7 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 		return ""
 	}
 	for _, p := range c.Parameters {
-		v.Parameters = append(v.Parameters, parameterJSON{p.Name, paramTypes[p.Type], p.Default})
+		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), p.Default})
 	}
 	for _, l := range c.Layers {
 		b := "override"
@@ -150,7 +135,7 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 				if name == "" {
 					name = "#" + strconv.FormatUint(uint64(k.ParamHash), 10)
 				}
-				out = append(out, conditionJSON{condModes[k.Mode], name, jsonFloat(k.Threshold)})
+				out = append(out, conditionJSON{k.Mode.String(), name, jsonFloat(k.Threshold)})
 			}
 			return out
 		}
@@ -189,7 +174,7 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 					if len(n.Children) == 0 {
 						nj.Clip = clipName(n.Clip)
 					} else {
-						nj.Type = blendTypes[n.Type]
+						nj.Type = n.Type.String()
 						nj.Parameter = param(n.Param)
 						nj.ParameterY = param(n.ParamY)
 						nj.Children = n.Children

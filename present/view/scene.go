@@ -11,7 +11,6 @@ import (
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
 )
 
@@ -60,20 +59,6 @@ type SceneParam struct {
 	Default float64 `json:"default"`
 }
 
-func paramType(t model.ParamType) string {
-	switch t {
-	case model.ParamFloat:
-		return "float"
-	case model.ParamInt:
-		return "int"
-	case model.ParamBool:
-		return "bool"
-	case model.ParamTrigger:
-		return "trigger"
-	}
-	return fmt.Sprintf("type%d", t)
-}
-
 func fileName(o catalog.Object) string { return filepath.Base(o.Container()) }
 
 // Scene lists the catalog's rigs, clips and controllers.
@@ -102,7 +87,7 @@ func (s *Server) Scene() *Scene {
 			s.logf("%v", err)
 		} else {
 			for _, p := range ctl.Parameters {
-				c.Parameters = append(c.Parameters, SceneParam{Name: p.Name, Type: paramType(p.Type), Default: finite(p.Default)})
+				c.Parameters = append(c.Parameters, SceneParam{Name: p.Name, Type: p.Type.String(), Default: finite(p.Default)})
 			}
 			for _, l := range ctl.Layers {
 				c.Layers = append(c.Layers, l.Name)

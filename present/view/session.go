@@ -225,7 +225,7 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		info.Notes = []string{}
 	}
 	for _, p := range se.ctl.Parameters {
-		info.Parameters = append(info.Parameters, SceneParam{Name: p.Name, Type: paramType(p.Type), Default: finite(p.Default)})
+		info.Parameters = append(info.Parameters, SceneParam{Name: p.Name, Type: p.Type.String(), Default: finite(p.Default)})
 	}
 	for _, l := range se.ctl.Layers {
 		info.Layers = append(info.Layers, l.Name)

@@ -192,3 +192,16 @@ func FromEuler(deg Vec3, order EulerOrder) Quat {
 		return qy.Mul(qx).Mul(qz)
 	}
 }
+
+// Finite reports whether x is a number and not an infinity: the test every
+// reader of untrusted curves and poses makes before using a value.
+func Finite(x float32) bool { return Finite64(float64(x)) }
+
+// Finite64 reports whether x is a number and not an infinity.
+func Finite64(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Finite reports whether every component of the vector is finite.
+func (a Vec3) Finite() bool { return Finite(a.X) && Finite(a.Y) && Finite(a.Z) }
+
+// Finite reports whether every component of the quaternion is finite.
+func (q Quat) Finite() bool { return Finite(q.X) && Finite(q.Y) && Finite(q.Z) && Finite(q.W) }

@@ -52,7 +52,7 @@ func (b *builder) animation(a *Animation) error {
 			return fmt.Errorf("%w: track %d (%s of node %d): %d values for %d keys of %d", ErrInvalid, ti, t.Path, t.Node, len(t.Values), len(t.Times), per)
 		}
 		for i, x := range t.Times {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) || x < 0 || (i > 0 && !(x > t.Times[i-1])) {
+			if !geom.Finite(x) || x < 0 || (i > 0 && !(x > t.Times[i-1])) {
 				return fmt.Errorf("%w: track %d: key %d time %g is not after the previous one (or negative)", ErrInvalid, ti, i, x)
 			}
 		}

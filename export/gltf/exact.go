@@ -95,11 +95,11 @@ func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animatio
 	st := AnimStats{Rate: rate, Unresolved: bc.UnresolvedChannels()}
 	a := Animation{Name: c.Name}
 	start := float64(c.Start)
-	if !finite64(start) {
+	if !geom.Finite64(start) {
 		start = 0
 	}
 	length := float64(c.Stop) - float64(c.Start)
-	if !(length > 0) || !finite64(length) {
+	if !(length > 0) || !geom.Finite64(length) {
 		length = 0
 	}
 	length = float64(float32(length))
@@ -231,8 +231,6 @@ func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animatio
 	return a, st
 }
 
-func finite64(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // jointCurves are the curves driving one joint's components (nil: not
 // driven), chosen as anim.Bake chooses them.
 type jointCurves struct {
@@ -321,7 +319,7 @@ func pieces(c *model.Curve, from, to float64) (pw, bool) {
 			g := &segs[i]
 			tm := float64(g.Time)
 			cf := g.C
-			if g.Time == -math.MaxFloat32 || !finite32(cf[0]) || !finite32(cf[1]) || !finite32(cf[2]) || !finite32(cf[3]) {
+			if g.Time == -math.MaxFloat32 || !geom.Finite(cf[0]) || !geom.Finite(cf[1]) || !geom.Finite(cf[2]) || !geom.Finite(cf[3]) {
 				cf = [4]float32{0, 0, 0, g.C[3]}
 			}
 			if g.Time == -math.MaxFloat32 {
@@ -347,7 +345,7 @@ func pieces(c *model.Curve, from, to float64) (pw, bool) {
 		if n == 1 {
 			return pw{first: float64(c.Samples[0])}, true
 		}
-		if !(rate > 0) || !finite64(rate) || !finite64(begin) {
+		if !(rate > 0) || !geom.Finite64(rate) || !geom.Finite64(begin) {
 			return pw{}, false
 		}
 		p := pw{first: float64(c.Samples[0]), breaks: make([]float64, n), coefs: make([][4]float64, n)}
@@ -383,7 +381,7 @@ func pieces(c *model.Curve, from, to float64) (pw, bool) {
 			m0, m1 := float64(k0.OutSlope), float64(k1.InSlope)
 			var cf [4]float64
 			switch {
-			case dt <= 0, !finite64(m0), !finite64(m1):
+			case dt <= 0, !geom.Finite64(m0), !geom.Finite64(m1):
 				cf = [4]float64{0, 0, 0, float64(k0.Value)}
 			case k0.WeightedMode&model.WeightedOut != 0 || k1.WeightedMode&model.WeightedIn != 0:
 				return pw{}, false
@@ -404,8 +402,6 @@ func pieces(c *model.Curve, from, to float64) (pw, bool) {
 }
 
 func isWrap(m model.Infinity) bool { return m == model.InfinityLoop || m == model.InfinityPingPong }
-
-func finite32(x float32) bool { return finite64(float64(x)) }
 
 // piece returns the piece in force at t: the last one starting at or
 // before t (left: strictly before), -1 before the first.
@@ -644,11 +640,11 @@ func normalizeQuat(v []float32) {
 // for SampleBlendShapes.
 func BlendShapes(c *model.Clip, rig *model.Rig, meshes []MeshInstance) (tracks []Track, resample []MeshInstance) {
 	start := float64(c.Start)
-	if !finite64(start) {
+	if !geom.Finite64(start) {
 		start = 0
 	}
 	length := float64(c.Stop) - float64(c.Start)
-	if !(length > 0) || !finite64(length) {
+	if !(length > 0) || !geom.Finite64(length) {
 		length = 0
 	}
 	length = float64(float32(length))

@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/mecanim/mecanim/geom"
 )
 
 // The rasteriser draws anti-aliased shapes by coverage: a pixel's share of a
@@ -35,7 +37,7 @@ func blend(img *image.RGBA, clip image.Rectangle, x, y int, c color.RGBA, a floa
 // finite reports whether every value is a finite number.
 func finite(v ...float64) bool {
 	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !geom.Finite64(x) {
 			return false
 		}
 	}

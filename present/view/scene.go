@@ -99,7 +99,7 @@ func (s *Server) Scene() *Scene {
 }
 
 func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if !geom.Finite64(x) {
 		return 0
 	}
 	return x
@@ -295,7 +295,7 @@ func rebase(world []geom.Transform, origin geom.Transform) {
 func appendPositions(dst []float32, world []geom.Transform, bad int) ([]float32, int) {
 	for _, x := range world {
 		for _, v := range [3]float32{x.T.X, x.T.Y, x.T.Z} {
-			if v != v || math.IsInf(float64(v), 0) {
+			if !geom.Finite(v) {
 				v = 0
 				bad++
 			}
@@ -311,7 +311,7 @@ func appendPositions(dst []float32, world []geom.Transform, bad int) ([]float32,
 // transforms, replacing values that are not finite (and counting them).
 func appendRotScale(rots, scales []float32, world []geom.Transform, bad int) ([]float32, []float32, int) {
 	fix := func(v float32) float32 {
-		if v != v || math.IsInf(float64(v), 0) {
+		if !geom.Finite(v) {
 			bad++
 			return 0
 		}

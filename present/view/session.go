@@ -286,7 +286,7 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 		switch x := v.(type) {
 		case bool:
 		case float64:
-			if math.IsInf(x, 0) || math.IsNaN(x) {
+			if !geom.Finite64(x) {
 				return nil, fmt.Errorf("%w: parameter %q is not finite", errBadTick, name)
 			}
 		default:

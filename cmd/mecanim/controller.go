@@ -58,10 +58,14 @@ type machineJSON struct {
 }
 
 type layerJSON struct {
-	Name         string    `json:"name"`
-	StateMachine int       `json:"state_machine"`
-	Blending     string    `json:"blending"`
+	Name         string `json:"name"`
+	StateMachine int    `json:"state_machine"`
+	Blending     string `json:"blending"`
+	// Weight is the weight the layer plays at: the stored one, except
+	// the base layer, which Unity (and the animator package) always plays
+	// at 1 whatever is stored. StoredWeight is the stored one.
 	Weight       jsonFloat `json:"weight"`
+	StoredWeight jsonFloat `json:"stored_weight"`
 	SkeletonMask int       `json:"skeleton_mask_entries"`
 	SyncedLayer  int       `json:"synced_layer"`
 }
@@ -94,12 +98,16 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 	for _, p := range c.Parameters {
 		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), p.Default})
 	}
-	for _, l := range c.Layers {
+	for li, l := range c.Layers {
 		b := "override"
 		if l.Blending == model.BlendAdditive {
 			b = "additive"
 		}
-		v.Layers = append(v.Layers, layerJSON{l.Name, l.StateMachine, b, jsonFloat(l.Weight), len(l.SkeletonMask), l.SyncedLayer})
+		w := l.Weight
+		if li == 0 {
+			w = 1 // the base layer always plays at full weight
+		}
+		v.Layers = append(v.Layers, layerJSON{l.Name, l.StateMachine, b, jsonFloat(w), jsonFloat(l.Weight), len(l.SkeletonMask), l.SyncedLayer})
 	}
 	clipName := func(i int) string {
 		if i < 0 || i >= len(c.Clips) {
@@ -216,7 +224,11 @@ func runController(e *env, args []string) error {
 				fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
 			}
 			for li, l := range v.Layers {
-				fmt.Fprintf(w, "  layer %d %q (%s, weight %g)\n", li, l.Name, l.Blending, float32(l.Weight))
+				stored := "" // the base layer plays at 1 whatever is stored
+				if li == 0 && l.StoredWeight != 1 {
+					stored = fmt.Sprintf(", stored %g", float32(l.StoredWeight))
+				}
+				fmt.Fprintf(w, "  layer %d %q (%s, weight %g%s)\n", li, l.Name, l.Blending, float32(l.Weight), stored)
 				if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
 					continue
 				}

@@ -53,6 +53,16 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		{"anim", []string{"unity", "decode", "humanoid", "animator", "export", "present", "cmd"}},
 		{"humanoid", []string{"unity", "decode", "animator", "export", "present", "cmd"}},
 		{"animator", []string{"unity", "decode", "export", "present", "cmd"}},
+		{"unity/binread", []string{"unity/typetree", "unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/typetree", []string{"unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/serialized", []string{"unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/unityfs", []string{"unity/serialized", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/catalog", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/mesh", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"export/gltf", []string{"present", "cmd"}},
+		{"present/playable", []string{"export", "cmd"}},
+		{"present/render", []string{"export", "cmd"}},
+		{"present/view", []string{"export", "cmd"}},
 	}
 	for _, c := range cases {
 		for _, d := range deps(t, root, c.pkg) {

@@ -3,6 +3,7 @@ package animator
 import (
 	"math"
 
+	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -27,7 +28,8 @@ const PolarAngleScale = 2
 // parameter values params (indexed like Controller.Parameters), each with its
 // weight, and returns the slice. Leaves with weight 0 are left out. It
 // allocates only when out lacks capacity. Child and parameter indexes out of
-// range are ignored (a missing parameter reads as 0), and nesting deeper than
+// range are ignored (a missing parameter reads as 0), a direct child whose
+// parameter is not finite plays at weight 0, and nesting deeper than
 // MaxBlendDepth is cut off, so any tree is safe to evaluate.
 func BlendWeights(tree *model.BlendTree, params []float64, out []LeafWeight) []LeafWeight {
 	out = out[:0]
@@ -88,7 +90,7 @@ func blendNode(nodes []model.BlendNode, ni int, w float32, params []float64, out
 			}
 			sum += h
 		}
-		if sum <= 0 || isBad(sum) {
+		if sum <= 0 || !geom.Finite(sum) {
 			// No band covers p (degenerate positions): play the nearest.
 			k := nearest(n, p)
 			return blendChild(nodes, n, k, w, params, out, depth)
@@ -117,8 +119,6 @@ func blendChild(nodes []model.BlendNode, n *model.BlendNode, k int, w float32, p
 	}
 	return blendNode(nodes, n.Children[k], w, params, out, depth+1)
 }
-
-func isBad(x float32) bool { return x != x || math.IsInf(float64(x), 0) }
 
 // blend1D returns the two neighbouring children of v and the weight f of the
 // second (-1 for none). Thresholds are expected ascending, as Unity stores
@@ -161,7 +161,7 @@ func directValue(n *model.BlendNode, k int, params []float64) float32 {
 		return 0
 	}
 	v := param(params, n.ChildParams[k])
-	if !(v > 0) {
+	if !(v > 0) || !geom.Finite(v) { // an infinite weight would poison the pose
 		return 0
 	}
 	return v

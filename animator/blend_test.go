@@ -106,6 +106,7 @@ func TestBlendWeightsFollowTheSpecFormulas(t *testing.T) {
 		{"direct normalised divides a sum above 1", treeDirect(true, 2), []float64{0.6, 0.9}, []float64{0.4, 0.6}},
 		{"direct unnormalised keeps a sum above 1", treeDirect(false, 2), []float64{0.6, 0.9}, []float64{0.6, 0.9}},
 		{"direct all zero plays nothing", treeDirect(true, 3), []float64{0, 0, 0}, []float64{0, 0, 0}},
+		{"direct infinite weight plays nothing", treeDirect(true, 2), []float64{math.Inf(1), 0.5}, []float64{0, 0.5}},
 		{"cartesian at the centre of a square splits evenly", tree2D(model.Blend2DFreeformCartesian, square...), []float64{0.5, 0.5}, []float64{0.25, 0.25, 0.25, 0.25}},
 		{"cartesian on an edge blends its two ends", tree2D(model.Blend2DFreeformCartesian, square...), []float64{0.25, 0}, []float64{0.75, 0.25, 0, 0}},
 		{"cartesian on a child plays it alone", tree2D(model.Blend2DFreeformCartesian, square...), []float64{1, 1}, []float64{0, 0, 0, 1}},

@@ -611,12 +611,42 @@ func TestHostileParametersStayFinite(t *testing.T) {
 	st.Motions[0] = *treeDirect(false, 2)
 	st.Motions[0].Nodes[0].ChildParams = []int{w, w}
 	st.Motions[0].Nodes[1].Clip, st.Motions[0].Nodes[2].Clip = c1, c2
-	a := b.build(t)
+	d, err := Compile(b.c, b.clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnimator(d)
+	s := testSkeleton(t)
+	p, err := NewPoser(d, s, []PoseClip{moveClip(t, s, "one", 1, 1, 90, true), moveClip(t, s, "two", 2, 1, 90, true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, pose := p.NewScratch(), make([]geom.Transform, s.Len())
+	check := func(step string) {
+		t.Helper()
+		li := a.Layer(0)
+		if !geom.Finite(li.NormalizedTime) || !geom.Finite(li.NextNormalizedTime) || !geom.Finite(li.Weight) || !geom.Finite(li.Transition) {
+			t.Errorf("%s: layer %+v", step, li)
+		}
+		for _, c := range a.Contributions(0, nil) {
+			if !geom.Finite(c.Time) || !geom.Finite(c.Weight) {
+				t.Errorf("%s: contribution %+v", step, c)
+			}
+		}
+		p.Pose(a, sc, pose)
+		for j, x := range pose {
+			if !x.T.Finite() || !x.R.Finite() || !x.S.Finite() {
+				t.Errorf("%s: joint %d posed at %+v", step, j, x)
+			}
+		}
+	}
 	for _, v := range []float32{1e-30, -1, float32(math.Inf(1)), float32(math.NaN())} {
 		a.SetFloat(w, v)
 		a.SetFloat(sp, 1e30)
 		a.Tick(1)
+		check(fmt.Sprintf("w=%v after a tick", v))
 		a.Tick(float32(math.NaN()))
+		check(fmt.Sprintf("w=%v after a NaN tick", v))
 	}
 }
 

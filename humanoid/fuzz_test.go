@@ -10,6 +10,7 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unitywrite"
@@ -89,7 +90,9 @@ func FuzzNewRig(f *testing.F) {
 		}
 	}
 	l := avatarLayout(f)
+	count := fuzzcount.Counter("FuzzNewRig")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		r, err := rigFromBytes(l, data)
 		if err != nil {
 			return

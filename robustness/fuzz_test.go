@@ -4,6 +4,7 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/robustness/synth"
 )
 
@@ -34,7 +35,9 @@ func FuzzExercise(f *testing.F) {
 	for _, b := range synth.SeedFiles(48 << 10) {
 		f.Add(b)
 	}
+	count := fuzzcount.Counter("FuzzExercise")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		exercise(data, "fuzz")
 	})
 }

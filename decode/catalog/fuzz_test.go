@@ -7,6 +7,7 @@ import (
 
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 )
@@ -76,7 +77,9 @@ func FuzzCatalog(f *testing.F) {
 	for _, b := range synth.SeedFiles(48 << 10) {
 		f.Add(b)
 	}
+	count := fuzzcount.Counter("FuzzCatalog")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		exerciseCatalog(data)
 	})
 }

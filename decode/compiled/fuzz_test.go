@@ -6,6 +6,7 @@ import (
 
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 
@@ -40,7 +41,9 @@ func FuzzStreamedClip(f *testing.F) {
 			f.Add(wordsToBytes(w), uint16(sc.Field("curveCount").Uint()))
 		}
 	}
+	count := fuzzcount.Counter("FuzzStreamedClip")
 	f.Fuzz(func(t *testing.T, data []byte, curves uint16) {
+		count()
 		b, err := DecodeStreamed(bytesToWords(data), int(curves))
 		if err != nil {
 			return
@@ -88,7 +91,9 @@ func FuzzCompiledObjects(f *testing.F) {
 			}
 		}
 	}
+	count := fuzzcount.Counter("FuzzCompiledObjects")
 	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
+		count()
 		e, ok := layouts[k%uint8(len(classes))]
 		if !ok {
 			return

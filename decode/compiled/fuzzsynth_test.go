@@ -9,6 +9,7 @@ import (
 
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
@@ -151,7 +152,9 @@ func FuzzAvatar(f *testing.F) {
 		}
 	}
 	l := builtinLayout(f, model.ClassAvatar)
+	count := fuzzcount.Counter("FuzzAvatar")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		v := decodeBuiltin(l, data)
 		if v == nil {
 			return
@@ -186,7 +189,9 @@ func FuzzController(f *testing.F) {
 		f.Add(b)
 	}
 	l := builtinLayout(f, model.ClassAnimatorController)
+	count := fuzzcount.Counter("FuzzController")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		v := decodeBuiltin(l, data)
 		if v == nil {
 			return
@@ -221,7 +226,9 @@ func FuzzClip(f *testing.F) {
 		f.Add(b)
 	}
 	l := builtinLayout(f, model.ClassAnimationClip)
+	count := fuzzcount.Counter("FuzzClip")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		v := decodeBuiltin(l, data)
 		if v == nil {
 			return
@@ -244,7 +251,9 @@ func FuzzRigs(f *testing.F) {
 	for _, b := range synthSeeds(f)["FuzzRigs"] {
 		f.Add(b)
 	}
+	count := fuzzcount.Counter("FuzzRigs")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		ct, err := assets.OpenReader(bytes.NewReader(data), int64(len(data)), "fuzz", assets.Options{})
 		if err != nil {
 			return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/robustness/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityfs"
@@ -39,7 +40,9 @@ func FuzzOpenReader(f *testing.F) {
 	for _, b := range synth.SeedFiles(48 << 10) {
 		f.Add(b)
 	}
+	count := fuzzcount.Counter("FuzzOpenReader")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		ct, err := OpenReader(bytes.NewReader(data), int64(len(data)), "fuzz", Options{})
 		if err != nil {
 			return

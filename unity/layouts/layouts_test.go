@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
@@ -409,7 +410,9 @@ func FuzzParse(f *testing.F) {
 	// table is too large for the fuzzer to mutate quickly).
 	f.Add(tab.raw[:4096])
 	f.Add([]byte(magic + "\x01\x00\x01\x05\x00\x01"))
+	count := fuzzcount.Counter("FuzzParse")
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		count()
 		tab, err := parse(raw)
 		if err != nil {
 			return

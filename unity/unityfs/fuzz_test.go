@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
@@ -46,7 +47,9 @@ func FuzzOpen(f *testing.F) {
 			return nil
 		})
 	}
+	count := fuzzcount.Counter("FuzzOpen")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		a, err := unityfs.OpenWith(bytes.NewReader(data), int64(len(data)), unityfs.Options{CacheBlocks: 2, CacheBytes: 8 << 20})
 		if err != nil {
 			return

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 )
 
 func TestParseGivesFields(t *testing.T) {
@@ -151,7 +153,9 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"2022.3.9f1", "5.x.x", "0.0.0", "2019.4.26f1c1", "2023.1.0a16"} {
 		f.Add(s)
 	}
+	count := fuzzcount.Counter("FuzzParse")
 	f.Fuzz(func(t *testing.T, s string) {
+		count()
 		v, err := Parse(s)
 		if err != nil {
 			return

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/robustness/fuzzcount"
 	"github.com/mecanim/mecanim/unity/webdata"
 )
 
@@ -22,7 +23,9 @@ func FuzzOpen(f *testing.F) {
 			}
 		}
 	}
+	count := fuzzcount.Counter("FuzzOpen")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		count()
 		a, err := webdata.Open(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return

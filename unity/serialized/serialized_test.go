@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
@@ -107,15 +108,16 @@ func TestOpenRejectsNonSerializedInput(t *testing.T) {
 	}
 }
 
-func TestTruncatedFileFailsWithoutPanicking(t *testing.T) {
+func TestTruncatedFileIsRejectedNamingTheFile(t *testing.T) {
 	_, b := openCorpus(t, "unitydatatools/player-2022.1.20f1/level0")
-	for _, n := range []int{20, 47, 48, 100, 1000, 0x6000, len(b) - 1} {
-		f, err := Open(bytes.NewReader(b[:n]), int64(n), "cut")
-		if err != nil {
+	for _, n := range []int{0, 20, 47, 48, 100, 1000, 0x6000, len(b) / 2, len(b) - 1} {
+		_, err := Open(bytes.NewReader(b[:n]), int64(n), "cut.assets")
+		if err == nil {
+			t.Errorf("Open accepted the first %d of %d bytes", n, len(b))
 			continue
 		}
-		for i := range f.Objects {
-			f.Decode(&f.Objects[i])
+		if !strings.Contains(err.Error(), "cut.assets") {
+			t.Errorf("cut at %d: error %q does not name the file", n, err)
 		}
 	}
 }

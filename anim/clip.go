@@ -136,16 +136,16 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 		name: c.Name, skel: s, start: c.Start, rate: c.SampleRate,
 		wrap: c.WrapMode, settings: c.Settings,
 	}
-	if !finite32(cl.start) {
+	if !geom.Finite(cl.start) {
 		cl.start = 0
 	}
-	if l := c.Stop - c.Start; l > 0 && finite32(l) {
+	if l := c.Stop - c.Start; l > 0 && geom.Finite(l) {
 		cl.length = l
 	}
 	cl.duration = cl.length
 	if cl.duration <= 0 {
 		cl.duration = 1.0 / 60
-		if f := 1 / c.SampleRate; f > 0 && finite32(f) { // not 0 for an infinite rate
+		if f := 1 / c.SampleRate; f > 0 && geom.Finite(f) { // not 0 for an infinite rate
 			cl.duration = f
 		}
 	}

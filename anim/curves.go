@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -409,8 +410,6 @@ func allEqual(v []float32) bool {
 	return true
 }
 
-func finite32(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
-
 // bakeStreamed keeps the segments, turning the initial frame (at
 // -MaxFloat32) and segments with non-finite coefficients into steps holding
 // their value. The initial frame's time becomes the next key's time (it is
@@ -425,7 +424,7 @@ func bakeStreamed(segs []model.Segment) (scalar, error) {
 		g := &segs[i]
 		tm := g.Time
 		c := g.C
-		if tm == -math.MaxFloat32 || !finite32(c[0]) || !finite32(c[1]) || !finite32(c[2]) || !finite32(c[3]) {
+		if tm == -math.MaxFloat32 || !geom.Finite(c[0]) || !geom.Finite(c[1]) || !geom.Finite(c[2]) || !geom.Finite(c[3]) {
 			c = [4]float32{0, 0, 0, g.C[3]}
 		}
 		if tm == -math.MaxFloat32 {
@@ -477,7 +476,7 @@ func bakeKeys(keys []model.Keyframe, pre, post model.Infinity) (scalar, error) {
 			// Only ever used before the first key (a later key of the
 			// same time wins at and after it), where the first key holds.
 			s.add(k0.Time, [4]float32{0, 0, 0, k0.Value})
-		case !finite32(m0) || !finite32(m1):
+		case !geom.Finite(m0) || !geom.Finite(m1):
 			s.add(k0.Time, [4]float32{0, 0, 0, k0.Value})
 		case k0.WeightedMode&model.WeightedOut != 0 || k1.WeightedMode&model.WeightedIn != 0:
 			bakeWeighted(&s, *k0, *k1)
@@ -538,7 +537,7 @@ func bakeWeighted(s *scalar, k0, k1 model.Keyframe) {
 		y2: float64(k1.Value) - w1*dt*float64(k1.InSlope), y3: float64(k1.Value)}
 	tol := bz.tolerance()
 	limit := maxWeightedPieces
-	if math.IsNaN(tol) || math.IsInf(tol, 0) || !(w0 >= 0 && w0 <= 1 && w1 >= 0 && w1 <= 1) {
+	if !geom.Finite64(tol) || !(w0 >= 0 && w0 <= 1 && w1 >= 0 && w1 <= 1) {
 		limit = 1 // no meaningful fit to refine: one piece
 	}
 	// at is the value and slope at time t (a float32 time of the segment).
@@ -875,7 +874,7 @@ func buildIndex(times []float32, off int, index *[]int32) (int, float32, bool) {
 		return 0, 0, false
 	}
 	inv := float32(n) / (times[n-1] - times[0])
-	if !(inv > 0) || !finite32(inv) {
+	if !(inv > 0) || !geom.Finite(inv) {
 		return 0, 0, false
 	}
 	ln := timeline{first: times[0], invSlot: inv, n: int32(n)}

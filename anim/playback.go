@@ -188,7 +188,7 @@ func (c *Clip) pingPongLegs(t, delta float32, leg func(a, b float32)) {
 	x, _ := wrapPeriod(float64(t), 2*l, 2*c.duration)
 	a := float64(x)
 	b := a + float64(delta)
-	if math.IsNaN(b) || math.IsInf(b, 0) {
+	if !geom.Finite64(b) {
 		return
 	}
 	fold := func(x float64) float32 {

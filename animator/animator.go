@@ -335,7 +335,7 @@ func clamp01(x float32) float32 {
 // does not allocate (once the event buffer has grown to the busiest tick).
 func (a *Animator) Tick(dt float32) {
 	a.events = a.events[:0]
-	if dt != dt || math.IsInf(float64(dt), 0) {
+	if !geom.Finite(dt) {
 		dt = 0
 	}
 	for _, li := range a.def.order {

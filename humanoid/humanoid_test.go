@@ -339,15 +339,6 @@ func TestApplyPlacesTheHipsByCentreOfMassAndBodyFrame(t *testing.T) {
 	}
 }
 
-func finiteQ(q geom.Quat) bool {
-	for _, x := range []float32{q.X, q.Y, q.Z, q.W} {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // Every humanoid corpus clip on every corpus humanoid avatar: no NaN, unit
 // quaternions, a continuous hips path.
 func TestCorpusClipsOnEveryAvatar(t *testing.T) {
@@ -378,7 +369,7 @@ func TestCorpusClipsOnEveryAvatar(t *testing.T) {
 				tm := float32(k) * dt
 				c.Sample(tm, dst)
 				for i, x := range dst {
-					if !finiteQ(x.R) || math.IsNaN(float64(x.T.X+x.T.Y+x.T.Z)) {
+					if !x.R.Finite() || math.IsNaN(float64(x.T.X+x.T.Y+x.T.Z)) {
 						t.Fatalf("%s on %s at %v: node %d not finite: %+v", mc.Name, r.name, tm, i, x)
 					}
 					if l := x.R.Dot(x.R); math.Abs(float64(l)-1) > 1e-4 {

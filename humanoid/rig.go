@@ -204,7 +204,7 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 	if err := r.buildAvatar(a); err != nil {
 		return nil, bad("%v", err)
 	}
-	if q := r.rootX.R; !finite(q.X) || !finite(q.Y) || !finite(q.Z) || !finite(q.W) || q.Dot(q) == 0 {
+	if q := r.rootX.R; !q.Finite() || q.Dot(q) == 0 {
 		// A stored body frame that is not a rotation (ror2's solusWing
 		// stores NaN): use the body frame of the stored human pose, which
 		// m_RootX.q equals on every avatar that stores one (to at most
@@ -453,5 +453,3 @@ func SplitInner(q geom.Quat) (x, y, z float32) {
 	x = WrapAngle(float32(2 * math.Atan2(ix, iw)))
 	return x, float32(2 * math.Atan2(b, a)), float32(2 * math.Atan2(c, a))
 }
-
-func finite(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }

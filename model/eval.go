@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+)
 
 // Eval returns the curve's value at time t (seconds, in the clip's time).
 //
@@ -26,11 +30,9 @@ func (c *Curve) Eval(t float32) float32 {
 	return 0
 }
 
-func finite(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
-
 // EvalSegment evaluates one streamed segment dt seconds after its key.
 func EvalSegment(s *Segment, dt float32) float32 {
-	if !finite(s.C[0]) || !finite(s.C[1]) || !finite(s.C[2]) || !finite(s.C[3]) {
+	if !geom.Finite(s.C[0]) || !geom.Finite(s.C[1]) || !geom.Finite(s.C[2]) || !geom.Finite(s.C[3]) {
 		return s.C[3]
 	}
 	if s.Time == -math.MaxFloat32 {
@@ -137,7 +139,7 @@ func evalKeySegment(k0, k1 *Keyframe, t float32) float32 {
 		return k1.Value
 	}
 	m0, m1 := k0.OutSlope, k1.InSlope
-	if math.IsInf(float64(m0), 0) || math.IsInf(float64(m1), 0) || math.IsNaN(float64(m0)) || math.IsNaN(float64(m1)) {
+	if !geom.Finite(m0) || !geom.Finite(m1) {
 		return k0.Value
 	}
 	outW := k0.WeightedMode&WeightedOut != 0

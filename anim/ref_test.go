@@ -8,16 +8,11 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// referencePose poses s at clip time t straight from the decoded curves
+// referencePoseRaw poses s at clip time t straight from the decoded curves
 // (model.Curve.Eval), by the rules Bake documents: the oracle for Sample.
-func referencePose(c *model.Clip, s *Skeleton, t float32) []geom.Transform {
-	pose, _ := referencePoseRaw(c, s, t)
-	return pose
-}
-
-// referencePoseRaw is referencePose and, per joint, the quaternion its
-// rotation channels gave before it was normalised (the joint's rotation
-// when no quaternion channel drives it).
+// With the pose it returns, per joint, the quaternion its rotation channels
+// gave before it was normalised (the joint's rotation when no quaternion
+// channel drives it).
 func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, []geom.Quat) {
 	pose := append([]geom.Transform(nil), s.Rest...)
 	length := c.Stop - c.Start

@@ -129,9 +129,6 @@ func textWidth(s string, scale int) int {
 	return (n*glyphStep - 1) * scale
 }
 
-// textHeight returns the height in pixels of a line at the given scale.
-func textHeight(scale int) int { return glyphH * scale }
-
 // drawText draws s with its top-left corner at (x, y), each font pixel a
 // scale x scale square, clipped to the image. It returns the x after the
 // last glyph.

@@ -162,27 +162,32 @@ func (s *curveSet) gridFind(t float32) int {
 	if !(t >= times[0]) {
 		return int(ln.n)
 	}
-	var k int
 	if ln.idxOff < 0 {
-		n := int(ln.n)
-		lo, hi := 0, n
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if times[m] <= t {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		return max(lo-1, 0)
+		return lastAtOrBefore(times[:ln.n], t)
 	}
-	k = int(s.gridIdx[ln.slotOf(t)])
+	k := int(s.gridIdx[ln.slotOf(t)])
 	k += step(times[k+1], t)
 	k += step(times[k+1], t)
 	for times[k+1] <= t {
 		k++
 	}
 	return k
+}
+
+// lastAtOrBefore returns the index of the last of the ascending times at
+// or before t, or 0 when none is (or t is NaN): the binary search for
+// timelines too short to carry a slot index.
+func lastAtOrBefore(times []float32, t float32) int {
+	lo, hi := 0, len(times)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if times[m] <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return max(lo-1, 0)
 }
 
 // evalSolos evaluates each solo with its own lookup.
@@ -287,19 +292,7 @@ func (s *curveSet) find(ln *timeline, t float32) (int, float32) {
 	times := s.times[ln.timeOff : int(ln.timeOff)+n+1] // with the sentinel
 	var k int
 	if ln.idxOff < 0 {
-		lo, hi := 0, n
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if times[m] <= t {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		k = lo - 1
-		if k < 0 {
-			k = 0
-		}
+		k = lastAtOrBefore(times[:n], t)
 	} else {
 		k = int(s.index[int(ln.idxOff)+ln.slotOf(t)])
 		// On average about one key starts in a slice: two steps the

@@ -80,7 +80,8 @@ const (
 )
 
 // BoneNames are the human bones' names as a HumanDescription names them,
-// indexed like the constants above.
+// indexed like the constants above. Read-only: do not modify (every
+// importer shares it).
 var BoneNames = [BoneCount]string{
 	"Hips", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg",
 	"LeftFoot", "RightFoot", "Spine", "Chest", "UpperChest", "Neck", "Head",
@@ -113,7 +114,7 @@ type MuscleDoF struct {
 }
 
 // Muscles maps each of the 95 muscles (model.MuscleNames order) to the bone
-// and axis it drives.
+// and axis it drives. Read-only: do not modify (every importer shares it).
 //
 // Evidence, from the compiled axes limits of ChadRigAvatar.asset (whose
 // HumanDescription leaves every limit at Unity's default, m_Modified 0)

@@ -19,7 +19,8 @@ var goalNames = [5]string{"Root", "LeftFoot", "RightFoot", "LeftHand", "RightHan
 var goalComponents = [7]string{"T.x", "T.y", "T.z", "Q.x", "Q.y", "Q.z", "Q.w"}
 
 // MuscleNames are the 95 muscles in Unity's order, named as the editor names
-// their clip properties.
+// their clip properties. Read-only: do not modify (every importer shares
+// it).
 var MuscleNames = [MuscleCount]string{
 	"Spine Front-Back", "Spine Left-Right", "Spine Twist Left-Right",
 	"Chest Front-Back", "Chest Left-Right", "Chest Twist Left-Right",

@@ -20,10 +20,12 @@ type Transform struct {
 	S Vec3
 }
 
-// IdentityQuat is the rotation that does nothing.
+// IdentityQuat is the rotation that does nothing. Read-only: do not modify
+// (every importer shares it).
 var IdentityQuat = Quat{0, 0, 0, 1}
 
-// Identity is the transform that does nothing.
+// Identity is the transform that does nothing. Read-only: do not modify
+// (every importer shares it).
 var Identity = Transform{R: Quat{0, 0, 0, 1}, S: Vec3{1, 1, 1}}
 
 // V3 builds a Vec3.

@@ -10,13 +10,13 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from robustness/synth")
+var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
 
 // encodeAvatar encodes a model avatar with the built-in Avatar layout of
 // synth.UnityVersion (the layout FuzzNewRig decodes by).

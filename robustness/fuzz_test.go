@@ -4,11 +4,11 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
+	"github.com/mecanim/mecanim/internal/synth"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from robustness/synth")
+var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
 
 // TestGenerateFuzzSeeds writes FuzzExercise's committed seeds with
 // -gen-seeds, and checks that every command path accepts each of them.

@@ -19,7 +19,7 @@ import (
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/synth"
 )
 
 // yamlExts are the Unity YAML text assets the sweep damages.

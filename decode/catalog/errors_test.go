@@ -8,7 +8,7 @@ import (
 
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )

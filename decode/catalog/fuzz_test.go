@@ -7,12 +7,12 @@ import (
 
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from robustness/synth")
+var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
 
 // TestGenerateFuzzSeeds writes FuzzCatalog's committed seeds with
 // -gen-seeds, and checks that the catalog of each decodes cleanly.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )

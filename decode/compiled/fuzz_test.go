@@ -6,7 +6,7 @@ import (
 
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 

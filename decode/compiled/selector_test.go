@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from robustness/synth")
+var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
 
 // TestGenerateFuzzSeeds writes FuzzOpenReader's committed seeds with
 // -gen-seeds, and checks that each opens.

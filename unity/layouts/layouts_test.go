@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 

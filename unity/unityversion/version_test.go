@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mecanim/mecanim/robustness/fuzzcount"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 )
 
 func TestParseGivesFields(t *testing.T) {

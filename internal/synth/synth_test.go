@@ -9,7 +9,7 @@ import (
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
-	"github.com/mecanim/mecanim/robustness/synth"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 

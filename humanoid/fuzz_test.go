@@ -9,9 +9,9 @@ import (
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )

@@ -18,8 +18,8 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 )
 
 // yamlExts are the Unity YAML text assets the sweep damages.

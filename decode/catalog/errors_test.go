@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/fuzzcount"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 

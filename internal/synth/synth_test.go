@@ -7,9 +7,9 @@ import (
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
-	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 

@@ -191,12 +191,19 @@ type Layer struct {
 	MotionSet    int
 	Blending     LayerBlending
 	Weight       float32
-	BodyMask     []uint32 // humanoid body-part mask bits
+	BodyMask     []uint32 // humanoid body mask words (HumanMask); none = full
+	// MaskKey names the layer's AvatarMask where the source refers to it
+	// (YAML: "guid:fileID"), for a caller that can read it; empty otherwise.
+	MaskKey      string
 	SkeletonMask []MaskElement
 	SyncedLayer  int // -1 when not synced
 	SyncedTiming bool
 	IKPass       bool
 }
+
+// HumanMask returns the layer's humanoid body mask (the full mask when
+// the source recorded none).
+func (l *Layer) HumanMask() HumanMask { return HumanMaskFromWords(l.BodyMask) }
 
 // Controller is a decoded animator controller.
 type Controller struct {

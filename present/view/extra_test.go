@@ -145,3 +145,40 @@ func BenchmarkFramesExample(b *testing.B) {
 func BenchmarkFramesHumanoid(b *testing.B) {
 	benchmarkFrames(b, openServer(b, Options{}, corpustest.Path(b, "lethal-emotes/customemotespackage")), "Default Dance")
 }
+
+// BenchmarkPlayEveryClip plays every clip of a character's files on a new
+// server, as the page does when one goes through the clip list: the
+// humanoid clips name no avatar, so the server finds one for each.
+func BenchmarkPlayEveryClip(b *testing.B) {
+	for _, sc := range []struct {
+		name  string
+		files []string
+	}{
+		{"one-avatar", []string{"plateup-emotes/morbman", "lethal-emotes/customemotespackage2"}},
+		{"twelve-avatars", []string{"ror2-skeletons/dlc3emoteskeletons", "lethal-emotes/customemotespackage2"}},
+	} {
+		b.Run(sc.name, func(b *testing.B) {
+			var paths []string
+			for _, f := range sc.files {
+				paths = append(paths, corpustest.Path(b, f))
+			}
+			cat, errs := catalog.Open(paths, assets.Options{})
+			if len(errs) > 0 {
+				b.Fatalf("open: %v", errs)
+			}
+			b.Cleanup(func() { cat.Close() })
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := New(cat, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range s.clips {
+					if _, err := s.Playable(i, -1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -19,11 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"sync"
 
 	"github.com/mecanim/mecanim/unity/binread"
+	"github.com/mecanim/mecanim/unity/internal/container"
 )
 
 // Signature is the magic string at the start of every UnityFS bundle.
@@ -199,19 +199,9 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 // OpenFile opens the named bundle file with the default cache limits. Close
 // the Archive to close the file.
 func OpenFile(name string) (*Archive, error) {
-	f, err := os.Open(name)
+	a, f, err := container.OpenFile(name, Open)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	a, err := Open(f, st.Size())
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	a.closer = f
 	return a, nil
@@ -262,7 +252,7 @@ func (a *Archive) readHeader() (int64, error) {
 		n = maxHeader
 	}
 	buf := make([]byte, n)
-	if err := readFull(a.r, buf, 0); err != nil {
+	if err := container.ReadFull(a.r, buf, 0); err != nil {
 		return 0, formatErr(0, "reading header", err)
 	}
 	if !IsUnityFS(buf) {
@@ -329,7 +319,7 @@ func supported(c int) bool {
 // readBlockInfo reads, decompresses and parses the block info.
 func (a *Archive) readBlockInfo(infoOff int64) error {
 	comp := make([]byte, a.CompressedBlockInfoSize)
-	if err := readFull(a.r, comp, infoOff); err != nil {
+	if err := container.ReadFull(a.r, comp, infoOff); err != nil {
 		return formatErr(infoOff, "reading block info", err)
 	}
 	info, err := decompress(int(a.Flags&FlagCompressionMask), comp, int(a.UncompressedBlockInfoSize))
@@ -422,21 +412,13 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 // each node (a serialized file per node) would multiply its work by the
 // node count.
 func (a *Archive) checkOverlap() error {
-	order := make([]int, 0, len(a.Nodes))
-	for i := range a.Nodes {
-		if a.Nodes[i].Size > 0 {
-			order = append(order, i)
-		}
+	pi, ni, ok := container.Overlap(len(a.Nodes), func(i int) (int64, int64) { return a.Nodes[i].Offset, a.Nodes[i].Size })
+	if !ok {
+		return nil
 	}
-	sort.Slice(order, func(x, y int) bool { return a.Nodes[order[x]].Offset < a.Nodes[order[y]].Offset })
-	for k := 1; k < len(order); k++ {
-		p, n := &a.Nodes[order[k-1]], &a.Nodes[order[k]]
-		if n.Offset < p.Offset+p.Size {
-			return formatErr(0, fmt.Sprintf("block info: node %d (%q)", order[k], n.Path),
-				fmt.Errorf("range [%d, +%d) overlaps node %d (%q) at [%d, +%d)", n.Offset, n.Size, order[k-1], p.Path, p.Offset, p.Size))
-		}
-	}
-	return nil
+	p, n := &a.Nodes[pi], &a.Nodes[ni]
+	return formatErr(0, fmt.Sprintf("block info: node %d (%q)", ni, n.Path),
+		fmt.Errorf("range [%d, +%d) overlaps node %d (%q) at [%d, +%d)", n.Offset, n.Size, pi, p.Path, p.Offset, p.Size))
 }
 
 // DataSize returns the size of the uncompressed stream (the sum of all blocks).
@@ -518,7 +500,7 @@ func (a *Archive) block(i int) ([]byte, error) {
 	}
 	b := a.Blocks[i]
 	comp := make([]byte, b.CompressedSize)
-	if err := readFull(a.r, comp, a.blockFile[i]); err != nil {
+	if err := container.ReadFull(a.r, comp, a.blockFile[i]); err != nil {
 		return nil, formatErr(a.blockFile[i], fmt.Sprintf("reading block %d", i), err)
 	}
 	data, err := decompress(b.Compression(), comp, int(b.UncompressedSize))
@@ -539,16 +521,4 @@ func (a *Archive) block(i int) ([]byte, error) {
 		a.stats.CacheEvictions++
 	}
 	return data, nil
-}
-
-// readFull fills buf from r at off; an io.EOF alongside a full buffer is success.
-func readFull(r io.ReaderAt, buf []byte, off int64) error {
-	n, err := r.ReadAt(buf, off)
-	if n == len(buf) {
-		return nil
-	}
-	if err == nil || err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }

@@ -15,10 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"sort"
 
 	"github.com/mecanim/mecanim/unity/binread"
+	"github.com/mecanim/mecanim/unity/internal/container"
 )
 
 // Signature is the magic string (including its NUL) at the start of a container.
@@ -79,7 +78,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 		return nil, &FormatError{Offset: 0, What: "header", Err: fmt.Errorf("%d-byte file is too short for a UnityWebData header", size)}
 	}
 	head := make([]byte, fixed)
-	if err := readFull(r, head, 0); err != nil {
+	if err := container.ReadFull(r, head, 0); err != nil {
 		return nil, &FormatError{Offset: 0, What: "reading header", Err: err}
 	}
 	if !IsWebData(head) {
@@ -91,7 +90,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 			Err: fmt.Errorf("%d is outside [%d, min(file size %d, %d)]", hsize, fixed, size, MaxHeaderSize)}
 	}
 	dir := make([]byte, int(hsize)-fixed)
-	if err := readFull(r, dir, int64(fixed)); err != nil {
+	if err := container.ReadFull(r, dir, int64(fixed)); err != nil {
 		return nil, &FormatError{Offset: int64(fixed), What: "reading directory", Err: err}
 	}
 	a := &Archive{HeaderSize: hsize, r: r}
@@ -132,38 +131,20 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 // container list the same bundle thousands of times, and a reader opening
 // every entry would repeat that bundle's work per entry.
 func (a *Archive) checkOverlap() error {
-	order := make([]int, 0, len(a.Entries))
-	for i := range a.Entries {
-		if a.Entries[i].Size > 0 {
-			order = append(order, i)
-		}
+	pi, ei, ok := container.Overlap(len(a.Entries), func(i int) (int64, int64) { return a.Entries[i].Offset, a.Entries[i].Size })
+	if !ok {
+		return nil
 	}
-	sort.Slice(order, func(x, y int) bool { return a.Entries[order[x]].Offset < a.Entries[order[y]].Offset })
-	for k := 1; k < len(order); k++ {
-		p, e := &a.Entries[order[k-1]], &a.Entries[order[k]]
-		if e.Offset < p.Offset+p.Size {
-			return &FormatError{Offset: int64(len(Signature) + 4), What: fmt.Sprintf("entry %d (%q)", order[k], e.Name),
-				Err: fmt.Errorf("range [%d, +%d) overlaps entry %d (%q) at [%d, +%d)", e.Offset, e.Size, order[k-1], p.Name, p.Offset, p.Size)}
-		}
-	}
-	return nil
+	p, e := &a.Entries[pi], &a.Entries[ei]
+	return &FormatError{Offset: int64(len(Signature) + 4), What: fmt.Sprintf("entry %d (%q)", ei, e.Name),
+		Err: fmt.Errorf("range [%d, +%d) overlaps entry %d (%q) at [%d, +%d)", e.Offset, e.Size, pi, p.Name, p.Offset, p.Size)}
 }
 
 // OpenFile opens the named container file. Close the Archive to close the file.
 func OpenFile(name string) (*Archive, error) {
-	f, err := os.Open(name)
+	a, f, err := container.OpenFile(name, Open)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	a, err := Open(f, st.Size())
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	a.closer = f
 	return a, nil
@@ -197,16 +178,4 @@ func (a *Archive) EntryReader(i int) *io.SectionReader {
 		return nil
 	}
 	return io.NewSectionReader(a.r, a.Entries[i].Offset, a.Entries[i].Size)
-}
-
-// readFull fills buf from r at off; an io.EOF alongside a full buffer is success.
-func readFull(r io.ReaderAt, buf []byte, off int64) error {
-	n, err := r.ReadAt(buf, off)
-	if n == len(buf) {
-		return nil
-	}
-	if err == nil || err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }

@@ -7,7 +7,10 @@ import (
 )
 
 // TestCorpusControllersDecode proves every AnimatorController of the corpus
-// converts and that its name table names every layer and state.
+// converts, that its name table names every layer and state, and that every
+// layer's body mask reads as the full mask (no corpus layer names an
+// AvatarMask: the full mask's 83 bits are the layout model.HumanMask
+// assumes).
 func TestCorpusControllersDecode(t *testing.T) {
 	objs := corpusObjects(t, model.ClassAnimatorController)
 	if len(objs) == 0 {
@@ -33,6 +36,9 @@ func TestCorpusControllersDecode(t *testing.T) {
 		for _, l := range c.Layers {
 			if l.Name == "" {
 				t.Errorf("%s: layer #%d has no name in m_TOS", o, l.Hash)
+			}
+			if len(l.BodyMask) != 3 || !l.HumanMask().Full() {
+				t.Errorf("%s: layer %q body mask %#x (%v), want the full mask's three words", o, l.Name, l.BodyMask, l.HumanMask())
 			}
 		}
 		for _, p := range c.Parameters {

@@ -15,11 +15,6 @@ const (
 	classBlendTree               = 206
 )
 
-// defaultBodyMask is a layer's humanoid body mask when it has no avatar
-// mask: every body part (Unity's compiled words 0xFFFFFFFF, 0xFFFFFFFF,
-// 0x7FFFF).
-var defaultBodyMask = [3]uint32{0xFFFFFFFF, 0xFFFFFFFF, 0x7FFFF}
-
 // Controller converts the file's AnimatorController (a .controller asset)
 // and flattens it the way Unity compiles it. What was checked against the
 // compiled ExampleEnemyAnimator of lc-example-enemy is marked (observed):
@@ -53,7 +48,9 @@ var defaultBodyMask = [3]uint32{0xFFFFFFFF, 0xFFFFFFFF, 0x7FFFF}
 //     ResolveClips sets it; a clip leaf's Duration is 1 (observed), divided
 //     by a blend child's time scale;
 //   - a layer without an avatar mask gets the full body mask (observed); a
-//     layer with one gets none (the mask is another asset).
+//     layer whose AvatarMask is in the same file gets its body mask and
+//     skeleton mask (see AvatarMask.Compile); one in another asset is named
+//     by MaskKey and left without a mask until ResolveMasks reads it.
 func (f *File) Controller() (*model.Controller, error) {
 	for _, d := range f.Docs {
 		if d.ClassID == model.ClassAnimatorController || d.Type == "AnimatorController" {
@@ -133,8 +130,18 @@ func (f *File) ControllerOf(doc *Document) (*model.Controller, error) {
 			SyncedTiming: d.bool(l, "m_SyncedLayerAffectsTiming"),
 			IKPass:       d.bool(l, "m_IKPass"),
 		}
-		if d.pptr(l, "m_Mask").IsNull() {
-			layer.BodyMask = defaultBodyMask[:]
+		if mp := d.pptr(l, "m_Mask"); mp.IsNull() {
+			full := model.FullHumanMask()
+			layer.BodyMask = full[:]
+		} else {
+			layer.MaskKey = mp.Key()
+			if doc := f.Object(mp.FileID); mp.GUID == "" && doc != nil && isAvatarMask(doc) {
+				m, err := f.avatarMaskOf(doc)
+				if err != nil {
+					return nil, fmt.Errorf("layer %q: %w", name, err)
+				}
+				m.Compile(&layer)
+			}
 		}
 		c.Layers = append(c.Layers, layer)
 		if layer.SyncedLayer >= 0 {
@@ -235,6 +242,21 @@ func ResolveClips(c *model.Controller, clip func(key string) *model.Clip) {
 			if all {
 				st.Loop = loop
 			}
+		}
+	}
+}
+
+// ResolveMasks completes a controller converted from YAML with the
+// AvatarMasks its layers name in other assets: mask(key) returns the mask
+// of a Layer.MaskKey (nil when unknown: the layer is left without one).
+func ResolveMasks(c *model.Controller, mask func(key string) *AvatarMask) {
+	for i := range c.Layers {
+		l := &c.Layers[i]
+		if l.MaskKey == "" || l.BodyMask != nil {
+			continue
+		}
+		if m := mask(l.MaskKey); m != nil {
+			m.Compile(l)
 		}
 	}
 }

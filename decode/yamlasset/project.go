@@ -105,30 +105,76 @@ type MaskPath struct {
 	Weight float32
 }
 
-// SkeletonMask returns the mask's transforms as path hashes with weights.
+// SkeletonMask returns the mask's transforms as path hashes with weights,
+// as a compiled layer stores them: the entry of the root itself (path "")
+// is left out, so a mask listing only the root covers every joint.
 func (m *AvatarMask) SkeletonMask() []model.MaskElement {
-	out := make([]model.MaskElement, len(m.Elements))
-	for i, e := range m.Elements {
-		out[i] = model.MaskElement{PathHash: model.PathHash(e.Path), Weight: e.Weight}
+	var out []model.MaskElement
+	for _, e := range m.Elements {
+		if e.Path != "" {
+			out = append(out, model.MaskElement{PathHash: model.PathHash(e.Path), Weight: e.Weight})
+		}
 	}
 	return out
 }
 
+// HumanMask returns the body mask the mask's parts compile to.
+func (m *AvatarMask) HumanMask() model.HumanMask { return model.HumanMaskFromParts(m.BodyParts) }
+
+// Compile sets layer l's body mask and skeleton mask from the mask, as
+// Unity compiles a layer that names it.
+func (m *AvatarMask) Compile(l *model.Layer) {
+	hm := m.HumanMask()
+	l.BodyMask = hm[:]
+	l.SkeletonMask = m.SkeletonMask()
+}
+
+func isAvatarMask(doc *Document) bool { return doc.ClassID == 319 || doc.Type == "AvatarMask" }
+
 // AvatarMask converts the file's AvatarMask (class 319).
 func (f *File) AvatarMask() (*AvatarMask, error) {
 	for _, doc := range f.Docs {
-		if doc.ClassID != 319 && doc.Type != "AvatarMask" {
-			continue
+		if isAvatarMask(doc) {
+			return f.avatarMaskOf(doc)
 		}
-		d := f.dec(doc)
-		m := &AvatarMask{Name: d.str(doc.Body, "m_Name"), BodyParts: d.hex32(doc.Body, "m_Mask")}
-		for _, e := range d.seq(doc.Body, "m_Elements") {
-			m.Elements = append(m.Elements, MaskPath{Path: d.str(e, "m_Path"), Weight: d.f32(e, "m_Weight")})
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		return m, nil
 	}
 	return nil, fmt.Errorf("%s: AvatarMask: %w", f.Name, ErrNoObject)
+}
+
+func (f *File) avatarMaskOf(doc *Document) (*AvatarMask, error) {
+	d := f.dec(doc)
+	m := &AvatarMask{Name: d.str(doc.Body, "m_Name"), BodyParts: d.hex32(doc.Body, "m_Mask")}
+	for _, e := range d.seq(doc.Body, "m_Elements") {
+		m.Elements = append(m.Elements, MaskPath{Path: d.str(e, "m_Path"), Weight: d.f32(e, "m_Weight")})
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return m, nil
+}
+
+// MasksFromProject returns a lookup for ResolveMasks that reads the .mask
+// assets a GUIDIndex names (each file read once; nil for a key it cannot
+// resolve or read).
+func MasksFromProject(index map[string]string) func(key string) *AvatarMask {
+	cache := map[string]*AvatarMask{}
+	return func(key string) *AvatarMask {
+		guid, _, ok := strings.Cut(key, ":")
+		if !ok {
+			return nil
+		}
+		path, ok := index[guid]
+		if !ok {
+			return nil
+		}
+		if m, seen := cache[path]; seen {
+			return m
+		}
+		var m *AvatarMask
+		if f, err := ParseFile(path); err == nil {
+			m, _ = f.AvatarMask()
+		}
+		cache[path] = m
+		return m
+	}
 }

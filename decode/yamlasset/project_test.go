@@ -67,7 +67,109 @@ func TestAvatarMask(t *testing.T) {
 		t.Fatalf("mask %+v", m)
 	}
 	sk := m.SkeletonMask()
-	if sk[0].PathHash != 0 || sk[0].Weight != 1 || sk[1].PathHash != model.PathHash("Armature/Hips") || sk[1].Weight != 0 {
-		t.Errorf("skeleton mask %+v", sk)
+	if len(sk) != 1 || sk[0].PathHash != model.PathHash("Armature/Hips") || sk[0].Weight != 0 {
+		t.Errorf("skeleton mask %+v, want only Armature/Hips at 0 (the root's entry is not compiled)", sk)
 	}
+	// m_Mask 0,1,1: no root, body and head on, the rest (not listed) on.
+	hm := m.HumanMask()
+	if hm.Root() || !hm.Muscle(0) || !hm.Muscle(9) || !hm.Muscle(94) || !hm.Goal(3) {
+		t.Errorf("body mask %v", hm)
+	}
+}
+
+const maskedController = `%YAML 1.1
+--- !u!91 &9100000
+AnimatorController:
+  m_Name: Masked
+  m_AnimatorParameters: []
+  m_AnimatorLayers:
+  - m_Name: Base Layer
+    m_StateMachine: {fileID: 1107000010}
+    m_Mask: {fileID: 0}
+    m_BlendingMode: 0
+    m_SyncedLayerIndex: -1
+    m_DefaultWeight: 0
+  - m_Name: Arms
+    m_StateMachine: {fileID: 1107000010}
+    m_Mask: {fileID: 31900000}
+    m_BlendingMode: 0
+    m_SyncedLayerIndex: -1
+    m_DefaultWeight: 1
+  - m_Name: Legs
+    m_StateMachine: {fileID: 1107000010}
+    m_Mask: {fileID: 31900000, guid: 0123456789abcdef0123456789abcdef, type: 2}
+    m_BlendingMode: 1
+    m_SyncedLayerIndex: -1
+    m_DefaultWeight: 1
+--- !u!1107 &1107000010
+AnimatorStateMachine:
+  m_Name: Base Layer
+  m_ChildStates: []
+  m_ChildStateMachines: []
+  m_AnyStateTransitions: []
+  m_EntryTransitions: []
+  m_StateMachineTransitions: {}
+  m_DefaultState: {fileID: 0}
+--- !u!319 &31900000
+AvatarMask:
+  m_Name: ArmsOnly
+  m_Mask: 00000000000000000000000000000000000000000100000001000000000000000000000000000000000000000000000000000000
+  m_Elements:
+  - m_Path: 
+    m_Weight: 1
+  - m_Path: Armature/Hips/Spine
+    m_Weight: 1
+`
+
+// A layer's AvatarMask is compiled into its body and skeleton masks: from
+// the same file at once, from another asset by ResolveMasks (through
+// MasksFromProject in a project folder); a layer without one gets the full
+// mask.
+func TestControllerLayersGetTheirAvatarMasks(t *testing.T) {
+	f, err := Parse(strings.NewReader(maskedController), "masked.controller")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Controller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Layers) != 3 {
+		t.Fatalf("%d layers", len(c.Layers))
+	}
+	arms := model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
+	if got := c.Layers[0].HumanMask(); !got.Full() || c.Layers[0].MaskKey != "" {
+		t.Errorf("base layer mask %v key %q, want full and none", got, c.Layers[0].MaskKey)
+	}
+	if got := c.Layers[1].HumanMask(); got != arms || got.String() != "LeftArm+RightArm" {
+		t.Errorf("Arms layer mask %v, want LeftArm+RightArm", got)
+	}
+	if sk := c.Layers[1].SkeletonMask; len(sk) != 1 || sk[0].PathHash != model.PathHash("Armature/Hips/Spine") {
+		t.Errorf("Arms skeleton mask %+v", sk)
+	}
+	legs := &c.Layers[2]
+	if legs.BodyMask != nil || legs.MaskKey != "0123456789abcdef0123456789abcdef:31900000" {
+		t.Fatalf("Legs layer before resolving: mask %v key %q", legs.BodyMask, legs.MaskKey)
+	}
+
+	dir := t.TempDir()
+	mask := "%YAML 1.1\n--- !u!319 &31900000\nAvatarMask:\n  m_Name: LegsOnly\n  m_Mask: 00000000000000000000000001000000010000000000000000000000000000000000000001000000010000000000000000000000\n  m_Elements: []\n"
+	if err := os.WriteFile(filepath.Join(dir, "Legs.mask"), []byte(mask), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Legs.mask.meta"), []byte("fileFormatVersion: 2\nguid: 0123456789abcdef0123456789abcdef\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := GUIDIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ResolveMasks(c, MasksFromProject(idx))
+	if got := legs.HumanMask(); got.String() != "LeftLeg+RightLeg+LeftFootIK+RightFootIK" {
+		t.Errorf("Legs layer mask after ResolveMasks: %v", got)
+	}
+	if legs.SkeletonMask != nil {
+		t.Errorf("Legs skeleton mask %+v, want none", legs.SkeletonMask)
+	}
+	ResolveMasks(c, func(string) *AvatarMask { t.Error("resolved layers looked up again"); return nil })
 }

@@ -2,31 +2,18 @@ package catalog_test
 
 import (
 	"bytes"
-	"flag"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/internal/fuzzcount"
-	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/internal/corpustest/filefuzz"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
-
 // TestGenerateFuzzSeeds writes FuzzCatalog's committed seeds with
 // -gen-seeds, and checks that the catalog of each decodes cleanly.
 func TestGenerateFuzzSeeds(t *testing.T) {
-	seeds, err := synth.FileSeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *genSeeds {
-		if err := synth.WriteSeeds(".", "FuzzCatalog", seeds); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for name, b := range seeds {
+	for name, b := range filefuzz.Seeds(t, "FuzzCatalog") {
 		if n := exerciseCatalog(b); n != 0 {
 			t.Errorf("%s: %d errors", name, n)
 		}
@@ -74,12 +61,5 @@ func exerciseCatalog(data []byte) (errs int) {
 // FuzzCatalog opens arbitrary bytes and decodes every rig, avatar, clip and
 // controller through a catalog: errors are fine, panics are not.
 func FuzzCatalog(f *testing.F) {
-	for _, b := range synth.SeedFiles(48 << 10) {
-		f.Add(b)
-	}
-	count := fuzzcount.Counter("FuzzCatalog")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		count()
-		exerciseCatalog(data)
-	})
+	filefuzz.Fuzz(f, func(data []byte) { exerciseCatalog(data) })
 }

@@ -2,32 +2,19 @@ package assets
 
 import (
 	"bytes"
-	"flag"
 	"io"
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/internal/fuzzcount"
-	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/internal/corpustest/filefuzz"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
-var genSeeds = flag.Bool("gen-seeds", false, "write the committed fuzz seeds (testdata/fuzz) from internal/synth")
-
 // TestGenerateFuzzSeeds writes FuzzOpenReader's committed seeds with
 // -gen-seeds, and checks that each opens.
 func TestGenerateFuzzSeeds(t *testing.T) {
-	seeds, err := synth.FileSeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *genSeeds {
-		if err := synth.WriteSeeds(".", "FuzzOpenReader", seeds); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for name, b := range seeds {
+	for name, b := range filefuzz.Seeds(t, "FuzzOpenReader") {
 		if _, err := OpenReader(bytes.NewReader(b), int64(len(b)), name, Options{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -37,12 +24,7 @@ func TestGenerateFuzzSeeds(t *testing.T) {
 // FuzzOpenReader opens arbitrary bytes as a Unity file and decodes, names
 // and dumps every object: no panic, and every failure an error value.
 func FuzzOpenReader(f *testing.F) {
-	for _, b := range synth.SeedFiles(48 << 10) {
-		f.Add(b)
-	}
-	count := fuzzcount.Counter("FuzzOpenReader")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		count()
+	filefuzz.Fuzz(f, func(data []byte) {
 		ct, err := OpenReader(bytes.NewReader(data), int64(len(data)), "fuzz", Options{})
 		if err != nil {
 			return

@@ -1,9 +1,12 @@
 package playable_test
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
@@ -53,6 +56,71 @@ func BenchmarkLoadClipEach(b *testing.B) {
 			for b.Loop() {
 				for _, c := range clips {
 					playable.LoadClip(cat, c, playable.Options{})
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoaderEvery loads every clip of a scene with one new Loader per
+// round, as a viewer or an export going through every clip does; compare
+// BenchmarkLoadClipEach.
+func BenchmarkLoaderEvery(b *testing.B) {
+	for _, sc := range loadScenes {
+		b.Run(sc.name, func(b *testing.B) {
+			cat, clips := openClips(b, sc.files)
+			b.ReportAllocs()
+			for b.Loop() {
+				l := playable.NewLoader(cat)
+				for _, c := range clips {
+					l.LoadClip(c, playable.Options{})
+				}
+			}
+		})
+	}
+}
+
+// TestLoaderPlaysClipsAsLoadClipDoes loads every clip of several file sets
+// with one Loader and with a LoadClip call each: the same skeleton, the
+// same poses to the bit, the same errors.
+func TestLoaderPlaysClipsAsLoadClipDoes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []string
+		opts  playable.Options
+	}{
+		{"one humanoid avatar", loadScenes[0].files, playable.Options{}},
+		{"twelve humanoid avatars", loadScenes[1].files, playable.Options{}},
+		{"two avatars, mixed clips", []string{"lethal-emotes/customemotespackage"}, playable.Options{}},
+		{"avatar named", []string{"lethal-emotes/customemotespackage"}, playable.Options{Avatar: "bandit1Avatar"}},
+		{"generic clips", []string{"lc-example-enemy/modassets"}, playable.Options{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cat, clips := openClips(t, tc.files)
+			l := playable.NewLoader(cat)
+			for _, c := range clips {
+				want, wantErr := playable.LoadClip(cat, c, tc.opts)
+				got, gotErr := l.LoadClip(c, tc.opts)
+				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Errorf("clip %q: error %v, want %v", c.Name, gotErr, wantErr)
+					continue
+				}
+				if wantErr != nil {
+					continue
+				}
+				if got.On != want.On || got.Humanoid != want.Humanoid || !reflect.DeepEqual(got.Skeleton, want.Skeleton) {
+					t.Errorf("clip %q: on %s (humanoid %v), want on %s (humanoid %v), or another skeleton", c.Name, got.On, got.Humanoid, want.On, want.Humanoid)
+					continue
+				}
+				n := want.Skeleton.Len()
+				gl, gw := make([]geom.Transform, n), make([]geom.Transform, n)
+				wl, ww := make([]geom.Transform, n), make([]geom.Transform, n)
+				for _, at := range []float32{0, 0.25, want.Sampler.Duration() / 2, want.Sampler.Duration()} {
+					got.Pose(at, gl, gw)
+					want.Pose(at, wl, ww)
+					if fmt.Sprint(gw) != fmt.Sprint(ww) {
+						t.Errorf("clip %q at %g: poses differ", c.Name, at)
+					}
 				}
 			}
 		})

@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
 )
 
 // Sampler poses a skeleton at a time of a clip (anim.Clip and
@@ -57,17 +59,107 @@ type Playable struct {
 // ErrNoSkeleton is wrapped when nothing in the files can play the clip.
 var ErrNoSkeleton = errors.New("nothing to play the clip on")
 
-// Load bakes the clip object onto the skeleton chosen by opts.
+// Load bakes the clip object onto the skeleton chosen by opts. It decodes
+// what it needs afresh; to load several clips of the same files, use a
+// Loader.
 func Load(cat *catalog.Catalog, clipObj catalog.Object, opts Options) (*Playable, error) {
-	clip, err := cat.Clip(clipObj)
-	if err != nil {
-		return nil, err
-	}
-	return LoadClip(cat, clip, opts)
+	return NewLoader(cat).Load(clipObj, opts)
 }
 
 // LoadClip is Load for a clip already decoded.
 func LoadClip(cat *catalog.Catalog, clip *model.Clip, opts Options) (*Playable, error) {
+	return NewLoader(cat).LoadClip(clip, opts)
+}
+
+// Loader loads clips of one catalog, decoding each avatar and building
+// each humanoid rig at most once however many clips it loads: finding the
+// avatar of a humanoid clip that names none decodes every avatar in the
+// files, which a viewer or an export going through every clip would
+// otherwise repeat per clip. The Playables it returns share those avatars
+// and humanoid rigs (neither is changed after it is built). A Loader is
+// safe for concurrent use; it holds what it decoded as long as it lives.
+type Loader struct {
+	cat *catalog.Catalog
+	// decode decodes an avatar object (the catalog's Avatar; tests count
+	// calls through it).
+	decode func(catalog.Object) (*model.Avatar, error)
+
+	mu      sync.Mutex
+	avatars map[avatarKey]*avatarEntry
+}
+
+// avatarKey names an avatar object of the catalog.
+type avatarKey struct {
+	file *assets.File
+	pid  int64
+}
+
+// avatarEntry is an avatar decoded once and, when asked for, the humanoid
+// rig built from it once.
+type avatarEntry struct {
+	once sync.Once
+	av   *model.Avatar
+	err  error
+
+	rigOnce sync.Once
+	rig     *humanoid.Rig
+	rigErr  error
+}
+
+// NewLoader returns a Loader over cat.
+func NewLoader(cat *catalog.Catalog) *Loader {
+	return &Loader{cat: cat, decode: cat.Avatar, avatars: map[avatarKey]*avatarEntry{}}
+}
+
+// Load bakes the clip object onto the skeleton chosen by opts.
+func (l *Loader) Load(clipObj catalog.Object, opts Options) (*Playable, error) {
+	clip, err := l.cat.Clip(clipObj)
+	if err != nil {
+		return nil, err
+	}
+	return l.LoadClip(clip, opts)
+}
+
+// Avatar decodes an avatar object of the catalog, once.
+func (l *Loader) Avatar(o catalog.Object) (*model.Avatar, error) {
+	e := l.entry(o)
+	return e.av, e.err
+}
+
+// entry returns the avatar object's entry, decoding the avatar on first
+// use.
+func (l *Loader) entry(o catalog.Object) *avatarEntry {
+	k := avatarKey{o.File, o.PathID()}
+	l.mu.Lock()
+	e, ok := l.avatars[k]
+	if !ok {
+		e = &avatarEntry{}
+		l.avatars[k] = e
+	}
+	l.mu.Unlock()
+	e.once.Do(func() { e.av, e.err = l.decode(o) })
+	return e
+}
+
+// humanRig returns the humanoid rig of a decoded avatar entry, built once.
+func (e *avatarEntry) humanRig() (*humanoid.Rig, error) {
+	e.rigOnce.Do(func() { e.rig, e.rigErr = humanoid.NewRig(e.av) })
+	return e.rig, e.rigErr
+}
+
+// namedAvatar returns the entry of the avatar named name.
+func (l *Loader) namedAvatar(name string) (*avatarEntry, error) {
+	o, err := l.cat.One(model.ClassAvatar, "Avatar", name)
+	if err != nil {
+		return nil, err
+	}
+	e := l.entry(o)
+	return e, e.err
+}
+
+// LoadClip is Load for a clip already decoded.
+func (l *Loader) LoadClip(clip *model.Clip, opts Options) (*Playable, error) {
+	cat := l.cat
 	var rig *catalog.Rig
 	if opts.Animator != "" {
 		r, err := cat.Rig(opts.Animator)
@@ -77,11 +169,11 @@ func LoadClip(cat *catalog.Catalog, clip *model.Clip, opts Options) (*Playable, 
 		rig = &r
 	}
 	if clip.Humanoid {
-		av, err := humanAvatar(cat, opts.Avatar, rig)
+		e, err := l.humanAvatar(opts.Avatar, rig)
 		if err != nil {
 			return nil, fmt.Errorf("clip %q is humanoid: %w", clip.Name, err)
 		}
-		hr, err := humanoid.NewRig(av)
+		hr, err := e.humanRig()
 		if err != nil {
 			return nil, err
 		}
@@ -90,22 +182,18 @@ func LoadClip(cat *catalog.Catalog, clip *model.Clip, opts Options) (*Playable, 
 			return nil, err
 		}
 		return &Playable{Clip: clip, Skeleton: hr.Skeleton(), Sampler: hc, Humanoid: true,
-			On: fmt.Sprintf("avatar %q", av.Name), Rig: rig, Avatar: av, HumanRig: hr}, nil
+			On: fmt.Sprintf("avatar %q", e.av.Name), Rig: rig, Avatar: e.av, HumanRig: hr}, nil
 	}
 	if opts.Avatar != "" {
-		o, err := cat.One(model.ClassAvatar, "Avatar", opts.Avatar)
+		e, err := l.namedAvatar(opts.Avatar)
 		if err != nil {
 			return nil, err
 		}
-		av, err := cat.Avatar(o)
+		s, err := AvatarSkeleton(e.av)
 		if err != nil {
 			return nil, err
 		}
-		s, err := AvatarSkeleton(av)
-		if err != nil {
-			return nil, err
-		}
-		return bakeGeneric(clip, s, fmt.Sprintf("avatar %q", av.Name), nil, av)
+		return bakeGeneric(clip, s, fmt.Sprintf("avatar %q", e.av.Name), nil, e.av)
 	}
 	if rig == nil {
 		r, err := bestRig(cat, clip)
@@ -130,29 +218,26 @@ func bakeGeneric(clip *model.Clip, s *anim.Skeleton, on string, rig *catalog.Rig
 }
 
 // humanAvatar picks the humanoid avatar a humanoid clip plays on.
-func humanAvatar(cat *catalog.Catalog, name string, rig *catalog.Rig) (*model.Avatar, error) {
+func (l *Loader) humanAvatar(name string, rig *catalog.Rig) (*avatarEntry, error) {
 	if name != "" {
-		o, err := cat.One(model.ClassAvatar, "Avatar", name)
-		if err != nil {
-			return nil, err
-		}
-		return cat.Avatar(o)
+		return l.namedAvatar(name)
 	}
 	if rig != nil && rig.HasAvatar() {
-		if o, ok := cat.RigAvatar(*rig); ok {
-			return cat.Avatar(o)
+		if o, ok := l.cat.RigAvatar(*rig); ok {
+			e := l.entry(o)
+			return e, e.err
 		}
 		return nil, fmt.Errorf("%w: the Animator %q's avatar is not in the files given", ErrNoSkeleton, rig.Name)
 	}
-	var humans []*model.Avatar
+	var humans []*avatarEntry
 	var names []string
-	for _, o := range cat.ByClass(model.ClassAvatar) {
-		a, err := cat.Avatar(o)
-		if err != nil || !a.IsHuman() {
+	for _, o := range l.cat.ByClass(model.ClassAvatar) {
+		e := l.entry(o)
+		if e.err != nil || !e.av.IsHuman() {
 			continue
 		}
-		humans = append(humans, a)
-		names = append(names, fmt.Sprintf("%q", a.Name))
+		humans = append(humans, e)
+		names = append(names, fmt.Sprintf("%q", e.av.Name))
 	}
 	switch len(humans) {
 	case 0:

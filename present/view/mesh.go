@@ -81,7 +81,7 @@ func (s *Server) rigOf(p *playable.Playable) *catalog.Rig {
 		if !ok {
 			continue
 		}
-		if av, err := s.cat.Avatar(o); err == nil && av.Name == p.Avatar.Name {
+		if av, err := s.loader.Avatar(o); err == nil && av.Name == p.Avatar.Name {
 			return r
 		}
 	}

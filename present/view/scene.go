@@ -186,20 +186,20 @@ func (s *Server) load(clip, rig int) (*playable.Playable, error) {
 		return nil, err
 	}
 	if rig >= 0 {
-		p, err := playable.LoadClip(s.cat, c, playable.Options{Animator: s.rigs[rig].Name})
+		p, err := s.loader.LoadClip(c, playable.Options{Animator: s.rigs[rig].Name})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errNotPlayable, err)
 		}
 		return p, nil
 	}
-	p, first := playable.LoadClip(s.cat, c, playable.Options{})
+	p, first := s.loader.LoadClip(c, playable.Options{})
 	if first == nil {
 		return p, nil
 	}
 	// The default choice failed (several humanoid avatars, say): the first
 	// rig the clip plays on will do.
 	for _, r := range s.rigs {
-		if p, err := playable.LoadClip(s.cat, c, playable.Options{Animator: r.Name}); err == nil {
+		if p, err := s.loader.LoadClip(c, playable.Options{Animator: r.Name}); err == nil {
 			return p, nil
 		}
 	}

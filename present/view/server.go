@@ -77,6 +77,7 @@ type Options struct {
 // concurrent use.
 type Server struct {
 	cat    *catalog.Catalog
+	loader *playable.Loader // decodes each avatar once for every clip played
 	opts   Options
 	mux    *http.ServeMux
 	assets map[string]asset
@@ -114,6 +115,7 @@ func New(cat *catalog.Catalog, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		cat:       cat,
+		loader:    playable.NewLoader(cat),
 		opts:      opts,
 		mux:       http.NewServeMux(),
 		assets:    map[string]asset{},

@@ -163,7 +163,7 @@ func (s *Server) newSession(o catalog.Object) (*session, error) {
 		if c == nil {
 			continue
 		}
-		p, err := playable.LoadClip(s.cat, c, playable.Options{Animator: rigName})
+		p, err := s.loader.LoadClip(c, playable.Options{Animator: rigName})
 		if err == nil {
 			base = p
 			break

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,15 +146,9 @@ func exercise(data []byte, name string) (errs int) {
 	return errs
 }
 
-// runCase runs exercise with a time bound, turning a panic into a test
-// failure that names the case, and measuring what it allocated.
-func runCase(t *testing.T, what string, data []byte) (allocated uint64) {
-	t.Helper()
-	return runBounded(t, what, len(data), func() { exercise(data, what) })
-}
-
-// runBounded runs fn with runCase's time and allocation bounds; size is
-// the input's length, for the message.
+// runBounded runs fn (one case) with a time bound, turning a panic into a
+// test failure that names the case, and measures what it allocated,
+// failing past allocCap; size is the input's length, for the message.
 func runBounded(t *testing.T, what string, size int, fn func()) (allocated uint64) {
 	t.Helper()
 	type result struct {
@@ -257,53 +252,60 @@ func TestCorruptionSweep(t *testing.T) {
 	if len(inputs) < 10 {
 		t.Fatalf("only %d inputs", len(inputs))
 	}
-	perInput := 24
+	cases, peak, peakWhat := sweep(t, inputs, 24, 0x6d6563616e696d, damageBinary, func(buf []byte, what string) { exercise(buf, what) })
+	t.Logf("%d cases over %d inputs: no panic, no hang; largest allocation of one case %d MiB (%s)", cases, len(inputs), peak>>20, peakWhat)
+}
+
+// damageBinary returns copy k of a Unity file: even k cut at a random
+// length, odd k with one byte changed. Inputs named "...#head" (the
+// container of a big bundle) are damaged only in their first 4 KiB, the
+// header and block info, not the LZMA stream, and are always copied.
+func damageBinary(rng *rand.Rand, name string, data []byte, k int) ([]byte, string) {
+	head := strings.HasSuffix(name, "#head")
+	limit := len(data)
+	if head && limit > 4096 {
+		limit = 4096
+	}
+	if k%2 == 0 {
+		n := rng.IntN(limit)
+		if head {
+			return append([]byte(nil), data[:n]...), fmt.Sprintf("%s cut at %d", name, n)
+		}
+		return data[:n], fmt.Sprintf("%s cut at %d", name, n)
+	}
+	buf := append([]byte(nil), data...)
+	off := rng.IntN(limit)
+	val := byte(rng.IntN(256))
+	if val == buf[off] {
+		val ^= 0xFF
+	}
+	buf[off] = val
+	return buf, fmt.Sprintf("%s byte %d = %#x", name, off, val)
+}
+
+// sweep runs the cases of a corruption sweep: perInput damaged copies of
+// each input (ten times as many with MECANIM_SWEEP=long), inputs in name
+// order, each input's copies drawn from a generator seeded by its length
+// and seed, so that every run tries the same cases. damage makes copy k and
+// names the case; run runs it under runBounded's bounds. It returns how many
+// cases ran and the largest allocation of one case, with the case's name.
+func sweep(t *testing.T, inputs map[string][]byte, perInput int, seed uint64,
+	damage func(rng *rand.Rand, name string, data []byte, k int) ([]byte, string),
+	run func(buf []byte, what string)) (cases int, peak uint64, peakWhat string) {
+	t.Helper()
 	if os.Getenv("MECANIM_SWEEP") == "long" {
-		perInput = 240
+		perInput *= 10
 	}
-	names := make([]string, 0, len(inputs))
-	for n := range inputs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	cases := 0
-	var peak uint64
-	var peakWhat string
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
 		data := inputs[name]
-		rng := rand.New(rand.NewPCG(uint64(len(data)), 0x6d6563616e696d))
-		head := strings.HasSuffix(name, "#head")
+		rng := rand.New(rand.NewPCG(uint64(len(data)), seed))
 		for k := 0; k < perInput; k++ {
-			var buf []byte
-			var what string
-			limit := len(data)
-			if head && limit > 4096 {
-				limit = 4096 // damage the header and block info, not the LZMA stream
-			}
-			if k%2 == 0 {
-				n := rng.IntN(limit)
-				if head {
-					buf = append([]byte(nil), data[:n]...)
-				} else {
-					buf = data[:n]
-				}
-				what = fmt.Sprintf("%s cut at %d", name, n)
-			} else {
-				buf = append([]byte(nil), data...)
-				off := rng.IntN(limit)
-				val := byte(rng.IntN(256))
-				if val == buf[off] {
-					val ^= 0xFF
-				}
-				buf[off] = val
-				what = fmt.Sprintf("%s byte %d = %#x", name, off, val)
-			}
-			a := runCase(t, what, buf)
-			if a > peak {
+			buf, what := damage(rng, name, data, k)
+			if a := runBounded(t, what, len(buf), func() { run(buf, what) }); a > peak {
 				peak, peakWhat = a, what
 			}
 			cases++
 		}
 	}
-	t.Logf("%d cases over %d inputs: no panic, no hang; largest allocation of one case %d MiB (%s)", cases, len(inputs), peak>>20, peakWhat)
+	return cases, peak, peakWhat
 }

@@ -278,29 +278,11 @@ func TestYAMLCorruptionSweep(t *testing.T) {
 	}
 	// The YAML path is cheap (a 1.9 MB clip parses in tens of
 	// milliseconds), so it gets twice the binary sweep's cases.
-	perInput := 48
-	if os.Getenv("MECANIM_SWEEP") == "long" {
-		perInput = 480
-	}
-	names := make([]string, 0, len(inputs))
-	for n := range inputs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	cases := 0
-	var peak uint64
-	for _, name := range names {
-		data := inputs[name]
-		n := perInput
-		rng := rand.New(rand.NewPCG(uint64(len(data)), 0x79616d6c))
-		for k := 0; k < n; k++ {
+	cases, peak, _ := sweep(t, inputs, 48, 0x79616d6c,
+		func(rng *rand.Rand, name string, data []byte, k int) ([]byte, string) {
 			buf, how := damageYAML(rng, data, k)
-			what := name + ": " + how
-			if a := runBounded(t, what, len(buf), func() { exerciseYAML(buf, what, human) }); a > peak {
-				peak = a
-			}
-			cases++
-		}
-	}
+			return buf, name + ": " + how
+		},
+		func(buf []byte, what string) { exerciseYAML(buf, what, human) })
 	t.Logf("%d cases over %d YAML inputs: no panic, no hang; largest allocation of one case %d MiB", cases, len(inputs), peak>>20)
 }

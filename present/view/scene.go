@@ -11,6 +11,7 @@ import (
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
 )
 
@@ -86,16 +87,24 @@ func (s *Server) Scene() *Scene {
 			c.Error = err.Error()
 			s.logf("%v", err)
 		} else {
-			for _, p := range ctl.Parameters {
-				c.Parameters = append(c.Parameters, SceneParam{Name: p.Name, Type: p.Type.String(), Default: finite(p.Default)})
-			}
-			for _, l := range ctl.Layers {
-				c.Layers = append(c.Layers, l.Name)
-			}
+			c.Parameters, c.Layers = controllerLists(ctl)
 		}
 		sc.Controllers = append(sc.Controllers, c)
 	}
 	return sc
+}
+
+// controllerLists returns a controller's parameters and the names of its
+// layers, as the scene and a controller answer list them (never nil).
+func controllerLists(ctl *model.Controller) ([]SceneParam, []string) {
+	params, layers := []SceneParam{}, []string{}
+	for _, p := range ctl.Parameters {
+		params = append(params, SceneParam{Name: p.Name, Type: p.Type.String(), Default: finite(p.Default)})
+	}
+	for _, l := range ctl.Layers {
+		layers = append(layers, l.Name)
+	}
+	return params, layers
 }
 
 func finite(x float64) float64 {
@@ -354,13 +363,8 @@ func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {
 		}
 		rig = i
 	}
-	meshes := false
-	switch q.Get("mesh") {
-	case "", "0":
-	case "1":
-		meshes = true
-	default:
-		writeError(w, http.StatusBadRequest, "mesh must be 0 or 1")
+	meshes, ok := meshParam(w, r)
+	if !ok {
 		return
 	}
 	f, err := s.ClipFrames(id, rig, rate, meshes)

@@ -315,6 +315,19 @@ func index(r *http.Request, name string, n int) (int, bool) {
 	return i, i < n
 }
 
+// meshParam reads the mesh query parameter: "" or "0" is false, "1" true;
+// another value is answered with 400 and ok false.
+func meshParam(w http.ResponseWriter, r *http.Request) (mesh, ok bool) {
+	switch r.URL.Query().Get("mesh") {
+	case "", "0":
+		return false, true
+	case "1":
+		return true, true
+	}
+	writeError(w, http.StatusBadRequest, "mesh must be 0 or 1")
+	return false, false
+}
+
 // readJSON decodes a capped JSON request body into v.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {

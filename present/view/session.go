@@ -179,24 +179,22 @@ func (s *Server) newSession(o catalog.Object) (*session, error) {
 		if c == nil {
 			continue
 		}
-		switch {
-		case c.Humanoid && base.HumanRig != nil:
-			hc, err := humanoid.Bake(c, base.HumanRig)
-			if err != nil {
-				se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
-				continue
-			}
-			pcs[i] = hc
-		case c.Humanoid:
+		if c.Humanoid && base.HumanRig == nil {
 			se.notes = append(se.notes, fmt.Sprintf("clip %q is humanoid but plays on %s", c.Name, base.On))
-		default:
-			ac, err := anim.Bake(c, base.Skeleton)
-			if err != nil {
-				se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
-				continue
-			}
-			pcs[i] = ac
+			continue
 		}
+		var pc animator.PoseClip
+		var err error
+		if c.Humanoid {
+			pc, err = humanoid.Bake(c, base.HumanRig)
+		} else {
+			pc, err = anim.Bake(c, base.Skeleton)
+		}
+		if err != nil {
+			se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+			continue
+		}
+		pcs[i] = pc
 	}
 	poser, err := animator.NewPoser(a.Definition(), base.Skeleton, pcs)
 	if err != nil {
@@ -219,29 +217,20 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	info := ControllerInfo{ID: id, Name: se.ctl.Name, On: se.on, Parameters: []SceneParam{}, Layers: []string{},
-		Paths: []string{}, Parents: []int{}, Notes: se.notes}
+	info := ControllerInfo{ID: id, Name: se.ctl.Name, On: se.on, Paths: []string{}, Parents: []int{}, Notes: se.notes}
 	if info.Notes == nil {
 		info.Notes = []string{}
 	}
-	for _, p := range se.ctl.Parameters {
-		info.Parameters = append(info.Parameters, SceneParam{Name: p.Name, Type: p.Type.String(), Default: finite(p.Default)})
-	}
-	for _, l := range se.ctl.Layers {
-		info.Layers = append(info.Layers, l.Name)
-	}
+	info.Parameters, info.Layers = controllerLists(se.ctl)
 	if se.skel != nil {
 		info.Paths, info.Parents = se.skel.Paths, se.skel.Parents
 	}
-	switch r.URL.Query().Get("mesh") {
-	case "", "0":
-	case "1":
-		if se.base != nil {
-			info.Meshes, info.MeshNotes = s.meshesFor(se.base)
-		}
-	default:
-		writeError(w, http.StatusBadRequest, "mesh must be 0 or 1")
+	meshes, ok := meshParam(w, r)
+	if !ok {
 		return
+	}
+	if meshes && se.base != nil {
+		info.Meshes, info.MeshNotes = s.meshesFor(se.base)
 	}
 	writeJSON(w, r, info)
 }

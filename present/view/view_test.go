@@ -24,15 +24,7 @@ const helloBundle = "../../examples/hello.bundle"
 // newTestServer serves the files with an httptest server.
 func newTestServer(t *testing.T, files ...string) (*httptest.Server, *Server) {
 	t.Helper()
-	cat, errs := catalog.Open(files, assets.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("open: %v", errs)
-	}
-	t.Cleanup(func() { cat.Close() })
-	s, err := New(cat, Options{Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openServer(t, Options{Logf: t.Logf}, files...)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return ts, s

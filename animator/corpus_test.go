@@ -676,3 +676,202 @@ func muscleIndex(t *testing.T, name string) int {
 	t.Fatalf("no muscle %q", name)
 	return -1
 }
+
+// maskedDance returns dancecontroller with a second layer running the same
+// machine with body mask m, blending b, and the Animator, poser and the two
+// layers' single contributions after playing "Loop" below and "Poop" above.
+func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMask *model.HumanMask) (got, below, above, aboveRef humanoid.Pose) {
+	t.Helper()
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(t, cc)
+	c := *cc.c
+	c.Layers = append([]model.Layer(nil), cc.c.Layers...)
+	if baseMask != nil {
+		c.Layers[0].BodyMask = baseMask[:]
+	}
+	top := c.Layers[0]
+	top.Name, top.Hash, top.Blending, top.Weight, top.BodyMask = "Top", 1, b, 1, m[:]
+	c.Layers = append(c.Layers, top)
+	d, err := animator.Compile(&c, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, err := animator.NewHumanPoser(d, hr, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := animator.NewAnimator(d)
+	a.Play(0, d.StateIndex(0, "Loop"), 0)
+	a.Play(1, d.StateIndex(1, "Poop"), 0)
+	a.Tick(0.4)
+	hp.Pose(a, hp.NewScratch(), &got)
+	lo, hi := a.Contributions(0, nil), a.Contributions(1, nil)
+	if len(lo) != 1 || len(hi) != 1 || lo[0].Clip == hi[0].Clip {
+		t.Fatalf("contributions %+v / %+v", lo, hi)
+	}
+	hc[lo[0].Clip].SamplePose(lo[0].Time, &below)
+	hc[hi[0].Clip].SamplePose(hi[0].Time, &above)
+	hc[hi[0].Clip].SamplePose(0, &aboveRef)
+	return got, below, above, aboveRef
+}
+
+func near(a, b float32) bool { return math.Abs(float64(a-b)) <= 1e-5 }
+
+// A layer's body mask limits it to its body parts: over the base layer an
+// override layer masked to the arms gives the arms' muscles its clip's
+// values and leaves every other muscle, the body's position and the goals
+// to the base layer; an additive one adds its change to the arms only;
+// a masked base layer leaves out parts at the zero pose.
+func TestHumanPoserAppliesBodyMasks(t *testing.T) {
+	arms := model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
+	inArms := func(m int) bool { return m >= 37 && m < 55 }
+	t.Run("override", func(t *testing.T) {
+		got, below, above, _ := maskedDance(t, arms, model.BlendOverride, nil)
+		moved := 0
+		for m := range got.Muscles {
+			want := below.Muscles[m]
+			if inArms(m) {
+				want = above.Muscles[m]
+			}
+			if !near(got.Muscles[m], want) {
+				t.Errorf("muscle %s: %v, want %v", model.MuscleNames[m], got.Muscles[m], want)
+			}
+			if inArms(m) && !near(below.Muscles[m], above.Muscles[m]) {
+				moved++
+			}
+		}
+		if moved == 0 {
+			t.Fatal("the two clips agree on the arms: the test proves nothing")
+		}
+		if q := below.RootQ.Normalize(); got.RootT != below.RootT || !near(got.RootQ.Dot(q), 1) {
+			t.Errorf("body %v %v, want the base layer's %v %v", got.RootT, got.RootQ, below.RootT, q)
+		}
+	})
+	t.Run("additive", func(t *testing.T) {
+		got, below, above, ref := maskedDance(t, arms, model.BlendAdditive, nil)
+		for m := range got.Muscles {
+			want := below.Muscles[m]
+			if inArms(m) {
+				want += above.Muscles[m] - ref.Muscles[m]
+			}
+			if !near(got.Muscles[m], want) {
+				t.Errorf("muscle %s: %v, want %v", model.MuscleNames[m], got.Muscles[m], want)
+			}
+		}
+		if got.RootT != below.RootT {
+			t.Errorf("body %v, want the base layer's %v", got.RootT, below.RootT)
+		}
+	})
+	t.Run("full mask is no mask", func(t *testing.T) {
+		got, _, above, _ := maskedDance(t, model.FullHumanMask(), model.BlendOverride, nil)
+		for m := range got.Muscles {
+			if !near(got.Muscles[m], above.Muscles[m]) {
+				t.Fatalf("muscle %s: %v, want the top layer's %v", model.MuscleNames[m], got.Muscles[m], above.Muscles[m])
+			}
+		}
+	})
+	t.Run("masked base layer", func(t *testing.T) {
+		noHead := model.HumanMaskFromParts([]uint32{0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
+		none := model.HumanMask{}
+		got, below, _, _ := maskedDance(t, none, model.BlendOverride, &noHead)
+		for m := range got.Muscles {
+			want := below.Muscles[m]
+			if m >= 9 && m < 21 { // head: neck, head, eyes, jaw
+				want = 0
+			}
+			if !near(got.Muscles[m], want) {
+				t.Errorf("muscle %s: %v, want %v", model.MuscleNames[m], got.Muscles[m], want)
+			}
+		}
+		if got.RootT != (geom.Vec3{}) || got.RootQ != (geom.Quat{W: 1}) {
+			t.Errorf("body %v %v, want the origin, unrotated (root left out of the base mask)", got.RootT, got.RootQ)
+		}
+	})
+}
+
+// Apply lays the blended humanoid pose over the clips' Transform curves of
+// non-human bones, which blend as Poser blends them, skeleton masks
+// included.
+func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(t, cc)
+	skel := hr.Skeleton()
+	node := -1
+	for j := 1; j < skel.Len(); j++ {
+		if !hr.IsHumanNode(j) && skel.Paths[j] != "" {
+			node = j
+			break
+		}
+	}
+	if node < 0 {
+		t.Skip("the dance avatar has no non-human bone")
+	}
+	d0, err := animator.Compile(cc.c, hc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a0 := animator.NewAnimator(d0)
+	a0.Play(0, d0.StateIndex(0, "Poop"), 0)
+	poop := a0.Contributions(0, nil)[0].Clip
+
+	// Poop now also moves the node 0.5 along x.
+	moved := *cc.clips[poop]
+	x := skel.Rest[node].T.X + 0.5
+	moved.Curves = append(append([]model.Curve(nil), moved.Curves...), model.Curve{Kind: model.CurveConstant, Value: x,
+		Target: model.Target{Path: skel.Paths[node], PathHash: model.PathHash(skel.Paths[node]), PathKnown: true,
+			ClassID: model.ClassTransform, Attribute: uint32(model.PropPosition), Transform: model.PropPosition, Component: 0}})
+	hc2 := append(animator.HumanoidClips(nil), hc...)
+	if hc2[poop], err = humanoid.Bake(&moved, hr); err != nil {
+		t.Fatal(err)
+	}
+	other := model.MaskElement{PathHash: model.PathHash("no/such/bone"), Weight: 1}
+	tests := []struct {
+		name string
+		mask []model.MaskElement
+		want float32
+	}{
+		{"no skeleton mask", nil, x},
+		{"skeleton mask without the bone", []model.MaskElement{other}, skel.Rest[node].T.X},
+		{"skeleton mask with the bone at 0.5", []model.MaskElement{{PathHash: model.PathHash(skel.Paths[node]), Weight: 0.5}},
+			skel.Rest[node].T.X + 0.25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := *cc.c
+			c.Layers = append([]model.Layer(nil), cc.c.Layers...)
+			top := c.Layers[0]
+			top.Name, top.Hash, top.Weight, top.SkeletonMask = "Top", 1, 1, tc.mask
+			c.Layers = append(c.Layers, top)
+			d, err := animator.Compile(&c, hc2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hp, err := animator.NewHumanPoser(d, hr, hc2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := animator.NewAnimator(d)
+			a.Play(0, d.StateIndex(0, "Loop"), 0)
+			a.Play(1, d.StateIndex(1, "Poop"), 0)
+			a.Tick(0.4)
+			sc := hp.NewScratch()
+			dst := make([]geom.Transform, hr.Len())
+			hp.Apply(a, sc, dst)
+			if !near(dst[node].T.X, tc.want) {
+				t.Errorf("non-human bone x %v, want %v", dst[node].T.X, tc.want)
+			}
+			var p humanoid.Pose
+			hp.Pose(a, sc, &p)
+			ref := make([]geom.Transform, hr.Len())
+			hr.Apply(&p, ref)
+			for j := range dst {
+				if hr.IsHumanNode(j) && dst[j] != ref[j] {
+					t.Fatalf("human bone %s: %v, the humanoid pose gives %v", skel.Paths[j], dst[j], ref[j])
+				}
+			}
+			if n := testing.AllocsPerRun(10, func() { a.Tick(1.0 / 30); hp.Apply(a, sc, dst) }); n != 0 {
+				t.Errorf("%v allocs per tick and pose", n)
+			}
+		})
+	}
+}

@@ -47,10 +47,14 @@
 //   - Negative or NaN direct blend values play nothing. The base layer plays
 //     at weight 1 whatever its stored weight.
 //   - Poses: Poser blends any clips in local-transform space with
-//     skeleton masks; HumanPoser blends humanoid clips in muscle space and
-//     mirrors mirrored states left for right (a mapping inferred from the
-//     muscles' definitions). Not done: humanoid body masks, mirrored root
-//     motion, IK passes, state machine behaviours.
+//     skeleton masks; HumanPoser blends humanoid clips in muscle space with
+//     the layers' body masks (model.HumanMask: a layer changes only the
+//     body parts its mask sets; the base layer leaves the others at the
+//     zero pose), mirrors mirrored states left for right (a mapping
+//     inferred from the muscles' definitions) and blends the clips'
+//     non-human Transform curves as Poser does. Not done: mirrored root
+//     motion, IK passes (goals are blended but not solved), state machine
+//     behaviours.
 //
 // Results are bit-identical for the same inputs on the same build and
 // platform (no maps are iterated, no goroutines, float32 arithmetic);

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
@@ -12,12 +13,19 @@ import (
 // HumanPoser poses a humanoid rig from an Animator whose clips are
 // humanoid, blending in muscle space as Mecanim does: per layer the clips'
 // muscles, body position and rotation and IK goals weighted by their
-// blend weights, then layers bottom-up (an override layer interpolates
+// blend weights, then layers bottom-up. An override layer interpolates
 // towards its pose by its weight, an additive layer adds its difference
-// from its clips' first frames). A mirrored state's clips are mirrored
-// left for right (see mirrorMap). Skeleton masks, body masks and the
-// clips' non-human Transform curves are not applied. It is immutable and
-// shared; per-call buffers live in a HumanScratch.
+// from its clips' first frames. A mirrored state's clips are mirrored left
+// for right (see mirrorMap).
+//
+// Body masks (model.HumanMask): a layer changes only what its mask sets:
+// the body position and rotation, each body muscle, each hand's fingers,
+// each IK goal; what it does not set stays as the layers below left it. On
+// the base layer what the mask leaves out is the zero pose (muscles 0, the
+// body and goals at the origin, unrotated), as Unity's runtime copies the
+// base layer. The clips' Transform curves of bones that are not human
+// bones are blended as Poser does, with the layers' skeleton masks (Apply).
+// It is immutable and shared; per-call buffers live in a HumanScratch.
 type HumanPoser struct {
 	def   *Definition
 	rig   *humanoid.Rig
@@ -25,9 +33,32 @@ type HumanPoser struct {
 	refs  []humanoid.Pose // per clip: its first frame
 	rest  humanoid.Pose   // the rig's rest pose in muscle space
 	n     int             // contributions bound
+	masks []humanMask     // per layer
+	// generic blends the clips' non-human Transform curves; nil when no
+	// clip moves a non-human bone.
+	generic *Poser
 	// mirrorFrom and mirrorSign map muscles for mirrored states.
 	mirrorFrom [model.MuscleCount]int16
 	mirrorSign [model.MuscleCount]float32
+}
+
+// humanMask is a layer's body mask unpacked for blending.
+type humanMask struct {
+	full   bool
+	root   bool
+	muscle [model.MuscleCount]bool
+	goal   [4]bool
+}
+
+func unpackMask(m model.HumanMask) humanMask {
+	u := humanMask{full: m.Full(), root: m.Root()}
+	for i := range u.muscle {
+		u.muscle[i] = m.Muscle(i)
+	}
+	for g := range u.goal {
+		u.goal[g] = m.Goal(g)
+	}
+	return u
 }
 
 // NewHumanPoser prepares posing rig r for d with humanoid clips parallel
@@ -37,15 +68,49 @@ func NewHumanPoser(d *Definition, r *humanoid.Rig, clips []*humanoid.Clip) (*Hum
 		return nil, fmt.Errorf("animator: NewHumanPoser: nil definition or rig")
 	}
 	p := &HumanPoser{def: d, rig: r, clips: clips, refs: make([]humanoid.Pose, len(clips)),
-		n: (maxFrozen + 1) * (d.maxLeaves + 1)}
-	for i, c := range clips {
-		if c != nil {
-			c.SamplePose(0, &p.refs[i])
-		}
+		n: (maxFrozen + 1) * (d.maxLeaves + 1), masks: make([]humanMask, len(d.c.Layers))}
+	for li := range d.c.Layers {
+		p.masks[li] = unpackMask(d.c.Layers[li].HumanMask())
 	}
-	r.Extract(r.Skeleton().Rest, &p.rest)
+	skel := r.Skeleton()
+	generic := make([]PoseClip, len(clips))
+	moves := false
+	for i, c := range clips {
+		if c == nil {
+			continue
+		}
+		if c.Rig() != r {
+			return nil, fmt.Errorf("animator: NewHumanPoser: clip %q is baked onto another rig", c.Name())
+		}
+		c.SamplePose(0, &p.refs[i])
+		generic[i] = c.Base()
+		moves = moves || c.Base().TrackCount() > 0 || movesNonHuman(c.Base(), r)
+	}
+	if moves {
+		g, err := NewPoser(d, skel, generic)
+		if err != nil {
+			return nil, err
+		}
+		p.generic = g
+	}
+	r.Extract(skel.Rest, &p.rest)
 	p.mirrorFrom, p.mirrorSign = mirrorMap()
 	return p, nil
+}
+
+// movesNonHuman reports whether clip c, at rest otherwise, holds a
+// non-human bone away from the rig's rest pose (a constant Transform curve
+// is folded into the clip's base pose rather than kept as a track).
+func movesNonHuman(c *anim.Clip, r *humanoid.Rig) bool {
+	skel := r.Skeleton()
+	buf := make([]geom.Transform, skel.Len())
+	c.Sample(0, buf)
+	for j := range buf {
+		if buf[j] != skel.Rest[j] && !r.IsHumanNode(j) {
+			return true
+		}
+	}
+	return false
 }
 
 // HumanScratch holds the buffers of one HumanPoser call; one per goroutine.
@@ -53,11 +118,16 @@ type HumanScratch struct {
 	contrib       []Contribution
 	sample, layer humanoid.Pose
 	ref           humanoid.Pose
+	generic       *PoseScratch
 }
 
 // NewScratch returns buffers for p's calls.
 func (p *HumanPoser) NewScratch() *HumanScratch {
-	return &HumanScratch{contrib: make([]Contribution, 0, p.n)}
+	sc := &HumanScratch{contrib: make([]Contribution, 0, p.n)}
+	if p.generic != nil {
+		sc.generic = p.generic.NewScratch()
+	}
+	return sc
 }
 
 // Pose writes a's current humanoid pose into out. It allocates nothing.
@@ -94,21 +164,32 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 			continue
 		}
 		scaleHuman(&sc.layer, 1/total)
-		if additive {
+		m := &p.masks[li]
+		switch {
+		case li == 0 && !m.full:
+			copyMasked(out, &sc.layer, m)
+		case additive:
 			scaleHuman(&sc.ref, 1/total)
-			addDelta(out, &sc.layer, &sc.ref, w)
-		} else {
-			lerpHuman(out, &sc.layer, w)
+			addDelta(out, &sc.layer, &sc.ref, w, m)
+		default:
+			lerpHuman(out, &sc.layer, w, m)
 		}
 	}
 }
 
 // Apply poses a and writes the local transforms over the rig's skeleton
-// into dst (len r.Len()), through humanoid.Rig.Apply.
+// into dst (len r.Len()): the human bones from the blended humanoid pose,
+// the other bones from the clips' Transform curves blended with the
+// layers' skeleton masks (their rest pose where no clip moves them).
 func (p *HumanPoser) Apply(a *Animator, sc *HumanScratch, dst []geom.Transform) {
 	var hp humanoid.Pose
 	p.Pose(a, sc, &hp)
-	p.rig.Apply(&hp, dst)
+	if p.generic == nil {
+		p.rig.Apply(&hp, dst)
+		return
+	}
+	p.generic.Pose(a, sc.generic, dst)
+	p.rig.ApplyHuman(&hp, dst)
 }
 
 func addQuat(acc *geom.Quat, q geom.Quat, w float32) {
@@ -152,31 +233,65 @@ func scaleHuman(p *humanoid.Pose, inv float32) {
 	}
 }
 
-// lerpHuman moves dst towards x by w.
-func lerpHuman(dst, x *humanoid.Pose, w float32) {
-	dst.RootT = dst.RootT.Lerp(x.RootT, w)
-	dst.RootQ = dst.RootQ.Nlerp(x.RootQ, w)
-	for m := range dst.Muscles {
-		dst.Muscles[m] += (x.Muscles[m] - dst.Muscles[m]) * w
+// copyMasked sets dst to x where m sets it and to the zero pose elsewhere
+// (the base layer under a body mask).
+func copyMasked(dst, x *humanoid.Pose, m *humanMask) {
+	id := geom.Quat{W: 1}
+	dst.RootT, dst.RootQ = geom.Vec3{}, id
+	if m.root {
+		dst.RootT, dst.RootQ = x.RootT, x.RootQ
+	}
+	for i := range dst.Muscles {
+		dst.Muscles[i] = 0
+		if m.muscle[i] {
+			dst.Muscles[i] = x.Muscles[i]
+		}
 	}
 	for g := range dst.Goals {
-		dst.Goals[g].T = dst.Goals[g].T.Lerp(x.Goals[g].T, w)
-		dst.Goals[g].Q = dst.Goals[g].Q.Nlerp(x.Goals[g].Q, w)
+		dst.Goals[g] = humanoid.Goal{Q: id}
+		if m.goal[g] {
+			dst.Goals[g] = x.Goals[g]
+		}
 	}
 }
 
-// addDelta adds w × (x − ref) to dst: muscles and positions by difference,
-// rotations by the rotation from ref to x.
-func addDelta(dst, x, ref *humanoid.Pose, w float32) {
-	id := geom.Quat{W: 1}
-	dst.RootT = dst.RootT.Add(x.RootT.Sub(ref.RootT).Scale(w))
-	dst.RootQ = dst.RootQ.Mul(id.Nlerp(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
-	for m := range dst.Muscles {
-		dst.Muscles[m] += (x.Muscles[m] - ref.Muscles[m]) * w
+// lerpHuman moves dst towards x by w where m sets it.
+func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask) {
+	if m.root {
+		dst.RootT = dst.RootT.Lerp(x.RootT, w)
+		dst.RootQ = dst.RootQ.Nlerp(x.RootQ, w)
+	}
+	for i := range dst.Muscles {
+		if m.muscle[i] {
+			dst.Muscles[i] += (x.Muscles[i] - dst.Muscles[i]) * w
+		}
 	}
 	for g := range dst.Goals {
-		dst.Goals[g].T = dst.Goals[g].T.Add(x.Goals[g].T.Sub(ref.Goals[g].T).Scale(w))
-		dst.Goals[g].Q = dst.Goals[g].Q.Mul(id.Nlerp(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
+		if m.goal[g] {
+			dst.Goals[g].T = dst.Goals[g].T.Lerp(x.Goals[g].T, w)
+			dst.Goals[g].Q = dst.Goals[g].Q.Nlerp(x.Goals[g].Q, w)
+		}
+	}
+}
+
+// addDelta adds w × (x − ref) to dst where m sets it: muscles and
+// positions by difference, rotations by the rotation from ref to x.
+func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask) {
+	id := geom.Quat{W: 1}
+	if m.root {
+		dst.RootT = dst.RootT.Add(x.RootT.Sub(ref.RootT).Scale(w))
+		dst.RootQ = dst.RootQ.Mul(id.Nlerp(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
+	}
+	for i := range dst.Muscles {
+		if m.muscle[i] {
+			dst.Muscles[i] += (x.Muscles[i] - ref.Muscles[i]) * w
+		}
+	}
+	for g := range dst.Goals {
+		if m.goal[g] {
+			dst.Goals[g].T = dst.Goals[g].T.Add(x.Goals[g].T.Sub(ref.Goals[g].T).Scale(w))
+			dst.Goals[g].Q = dst.Goals[g].Q.Mul(id.Nlerp(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
+		}
 	}
 }
 

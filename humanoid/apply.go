@@ -102,6 +102,27 @@ func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
 	r.write(g, dst)
 }
 
+// ApplyHuman writes the pose's human bones into dst (len Len()) and leaves
+// every other node as it is, so that a humanoid pose can be laid over
+// transforms that other curves have posed. It does not allocate.
+func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
+	var gb [MaxHumanNodes]geom.Transform
+	g := gb[:len(r.nodes)]
+	r.HumanPose(p, g)
+	r.write(g, dst)
+}
+
+// IsHumanNode reports whether avatar skeleton node j is written from a
+// human bone (Apply and ApplyHuman set it; curves on it have no effect).
+func (r *Rig) IsHumanNode(j int) bool {
+	for _, t := range r.targets {
+		if t.node == j {
+			return true
+		}
+	}
+	return false
+}
+
 // write turns human globals into the human bones' avatar local transforms
 // (other nodes of dst are left alone).
 func (r *Rig) write(g []geom.Transform, dst []geom.Transform) {

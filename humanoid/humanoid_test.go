@@ -462,3 +462,33 @@ func BenchmarkClipSample(b *testing.B) {
 		c.Sample(float32(i%400)/60, dst)
 	}
 }
+
+// ApplyHuman writes exactly the human bones Apply writes and leaves every
+// other node as the caller posed it.
+func TestApplyHumanWritesOnlyHumanBones(t *testing.T) {
+	r := chadRig(t)
+	p := randomPose(rand.New(rand.NewSource(7)), r)
+	full := make([]geom.Transform, r.Len())
+	r.Apply(&p, full)
+	marker := geom.Transform{T: geom.V3(9, 9, 9), R: geom.IdentityQuat, S: geom.V3(2, 2, 2)}
+	over := make([]geom.Transform, r.Len())
+	for j := range over {
+		over[j] = marker
+	}
+	r.ApplyHuman(&p, over)
+	human := 0
+	for j := range over {
+		switch {
+		case r.IsHumanNode(j):
+			human++
+			if over[j] != full[j] {
+				t.Errorf("human node %d: %v, Apply gives %v", j, over[j], full[j])
+			}
+		case over[j] != marker:
+			t.Errorf("non-human node %d was written: %v", j, over[j])
+		}
+	}
+	if human == 0 || human == r.Len() {
+		t.Errorf("%d of %d nodes are human bones", human, r.Len())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/present/playable"
 )
@@ -20,35 +21,24 @@ type poseJSON struct {
 }
 
 func runPose(e *env, args []string) error {
-	fs := newFlags(e, "pose", "FILE... --clip NAME [--avatar NAME | --animator NAME] --at T [--at T]... [--json]")
-	var sel clipSelector
-	sel.register(fs)
-	avatar := fs.String("avatar", "", "avatar to play the clip on (humanoid clips; or a generic avatar's skeleton)")
-	animatorName := fs.String("animator", "", "GameObject name of the Animator whose rig the clip plays on")
+	c := newClipCommand(e, "pose", "FILE... --clip NAME [--avatar NAME | --animator NAME] --at T [--at T]... [--json]")
+	c.rigFlags()
 	var at multiFlag
-	fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
-	rate := fs.Float64("rate", 0, "pose the whole clip at this rate (Hz)")
-	asJSON := fs.Bool("json", false, "JSON output")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, failed, err := openCatalog(e, "pose", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	o, err := sel.find(cat)
-	if err != nil {
-		return err
-	}
-	p, err := playable.Load(cat, o, playable.Options{Avatar: *avatar, Animator: *animatorName})
-	if err != nil {
-		return err
-	}
-	times, err := sampleTimes(at, *rate, p.Sampler.Duration())
+	c.fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
+	rate := c.fs.Float64("rate", 0, "pose the whole clip at this rate (Hz)")
+	asJSON := c.fs.Bool("json", false, "JSON output")
+	return c.run(args, nil, func(cat *catalog.Catalog, o catalog.Object) error {
+		p, err := c.playable(cat, o)
+		if err != nil {
+			return err
+		}
+		return printPose(e, p, at, *rate, *asJSON)
+	})
+}
+
+// printPose poses the rig a clip plays on at the times asked for.
+func printPose(e *env, p *playable.Playable, at []string, rate float64, asJSON bool) error {
+	times, err := sampleTimes(at, rate, p.Sampler.Duration())
 	if err != nil {
 		return err
 	}
@@ -70,27 +60,21 @@ func runPose(e *env, args []string) error {
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
-	if *asJSON {
-		if err := writeJSONLine(w, out); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(w, "clip %q on %s, %d joints\n", out.Clip, out.On, n)
-		for _, pj := range out.Poses {
-			fmt.Fprintf(w, "t=%g\n", float32(pj.Time))
-			for _, j := range pj.Joints {
-				path := j.Path
-				if path == "" {
-					path = "(root)"
-				}
-				fmt.Fprintf(w, "  %-48s model pos %8.4f %8.4f %8.4f  local rot %8.5f %8.5f %8.5f %8.5f\n", path,
-					float32(j.Model.T[0]), float32(j.Model.T[1]), float32(j.Model.T[2]),
-					float32(j.Local.R[0]), float32(j.Local.R[1]), float32(j.Local.R[2]), float32(j.Local.R[3]))
-			}
-		}
+	if asJSON {
+		return writeJSONLine(w, out)
 	}
-	if failed > 0 {
-		return &failedError{failed}
+	fmt.Fprintf(w, "clip %q on %s, %d joints\n", out.Clip, out.On, n)
+	for _, pj := range out.Poses {
+		fmt.Fprintf(w, "t=%g\n", float32(pj.Time))
+		for _, j := range pj.Joints {
+			path := j.Path
+			if path == "" {
+				path = "(root)"
+			}
+			fmt.Fprintf(w, "  %-48s model pos %8.4f %8.4f %8.4f  local rot %8.5f %8.5f %8.5f %8.5f\n", path,
+				float32(j.Model.T[0]), float32(j.Model.T[1]), float32(j.Model.T[2]),
+				float32(j.Local.R[0]), float32(j.Local.R[1]), float32(j.Local.R[2]), float32(j.Local.R[3]))
+		}
 	}
 	return nil
 }

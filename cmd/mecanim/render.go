@@ -7,16 +7,14 @@ import (
 	"image/png"
 	"os"
 
-	"github.com/mecanim/mecanim/present/playable"
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/present/render"
 )
 
 func runRender(e *env, args []string) error {
-	fs := newFlags(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] [--axes] | --curves \"NAME,PATH:PROPERTY\"")
-	var sel clipSelector
-	sel.register(fs)
-	avatar := fs.String("avatar", "", "avatar to play the clip on (humanoid clips; or a generic avatar's skeleton)")
-	animatorName := fs.String("animator", "", "GameObject name of the Animator whose rig the clip plays on")
+	c := newClipCommand(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] [--axes] | --curves \"NAME,PATH:PROPERTY\"")
+	c.rigFlags()
+	fs := c.fs
 	out := fs.String("o", "", "PNG file to write (required)")
 	frames := fs.Int("frames", 8, "how many evenly spaced times to draw")
 	views := fs.String("views", "front", "views, comma-separated: front (along +z), back (along -z), side (along -x), top (along -y)")
@@ -26,17 +24,18 @@ func runRender(e *env, args []string) error {
 	curves := fs.String("curves", "", "instead of a contact sheet, plot these curves over the clip: comma-separated properties (\"Left Arm Down-Up\", \"RootT.y\") or PATH:PROPERTY")
 	width := fs.Int("width", 960, "plot width in pixels (--curves)")
 	height := fs.Int("height", 480, "plot height in pixels (--curves)")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if *out == "" {
-		return usagef("give the PNG file to write with -o")
-	}
 	var vs []render.View
-	if *curves == "" {
+	check := func() error {
+		if *out == "" {
+			return usagef("give the PNG file to write with -o")
+		}
+		if *curves != "" {
+			if *width < 200 || *width > 4096 || *height < 200 || *height > 4096 {
+				return usagef("--width %d --height %d: want 200..4096 each", *width, *height)
+			}
+			return nil
+		}
+		var err error
 		if vs, err = render.ParseViews(*views); err != nil {
 			return usagef("--views: %v", err)
 		}
@@ -49,51 +48,38 @@ func runRender(e *env, args []string) error {
 		if *columns < 1 {
 			return usagef("--columns %d: want at least 1", *columns)
 		}
-	} else if *width < 200 || *width > 4096 || *height < 200 || *height > 4096 {
-		return usagef("--width %d --height %d: want 200..4096 each", *width, *height)
+		return nil
 	}
-	cat, failed, err := openCatalog(e, "render", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	o, err := sel.find(cat)
-	if err != nil {
-		return err
-	}
-	var img image.Image
-	if *curves != "" {
-		clip, err := cat.Clip(o)
-		if err != nil {
+	return c.run(args, check, func(cat *catalog.Catalog, o catalog.Object) error {
+		var img image.Image
+		if *curves != "" {
+			clip, err := cat.Clip(o)
+			if err != nil {
+				return err
+			}
+			sel, err := render.SelectCurves(clip, render.SplitCurveList(*curves))
+			if err != nil {
+				return usagef("--curves: %v", err)
+			}
+			if img, err = render.Plot(clip, sel, render.PlotOptions{Width: *width, Height: *height}); err != nil {
+				return err
+			}
+		} else {
+			p, err := c.playable(cat, o)
+			if err != nil {
+				return err
+			}
+			if img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes}); err != nil {
+				return err
+			}
+		}
+		if err := writePNG(*out, img); err != nil {
 			return err
 		}
-		sel, err := render.SelectCurves(clip, render.SplitCurveList(*curves))
-		if err != nil {
-			return usagef("--curves: %v", err)
-		}
-		img, err = render.Plot(clip, sel, render.PlotOptions{Width: *width, Height: *height})
-		if err != nil {
-			return err
-		}
-	} else {
-		p, err := playable.Load(cat, o, playable.Options{Avatar: *avatar, Animator: *animatorName})
-		if err != nil {
-			return err
-		}
-		img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes})
-		if err != nil {
-			return err
-		}
-	}
-	if err := writePNG(*out, img); err != nil {
-		return err
-	}
-	b := img.Bounds()
-	fmt.Fprintf(e.stdout, "wrote %s (%dx%d)\n", *out, b.Dx(), b.Dy())
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+		b := img.Bounds()
+		fmt.Fprintf(e.stdout, "wrote %s (%dx%d)\n", *out, b.Dx(), b.Dy())
+		return nil
+	})
 }
 
 // writePNG writes an image to a file.

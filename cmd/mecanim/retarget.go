@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
@@ -19,39 +20,33 @@ const defaultRetargetRate = 30
 // humanoid clip (RootT, RootQ, the 95 muscles) with humanoid.Record and
 // prints its curves as `sample` does, or writes them as JSON with -o.
 func runRetarget(e *env, args []string) error {
-	fs := newFlags(e, "retarget", "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json] [-o OUT.json]")
-	var sel clipSelector
-	sel.register(fs)
-	avatarName := fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
-	rate := fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
-	asJSON := fs.Bool("json", false, "JSON output (the shape of sample --json)")
-	outPath := fs.String("o", "", "write the JSON to this file instead of printing the curves")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
+	c := newClipCommand(e, "retarget", "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json] [-o OUT.json]")
+	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
+	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
+	asJSON := c.fs.Bool("json", false, "JSON output (the shape of sample --json)")
+	outPath := c.fs.String("o", "", "write the JSON to this file instead of printing the curves")
+	check := func() error {
+		if *avatarName == "" {
+			return usagef("give --avatar NAME: the humanoid avatar whose skeleton the clip animates")
+		}
+		if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
+			return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
+		}
+		return nil
 	}
-	if *avatarName == "" {
-		return usagef("give --avatar NAME: the humanoid avatar whose skeleton the clip animates")
-	}
-	if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
-		return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
-	}
-	cat, failed, err := openCatalog(e, "retarget", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	o, err := sel.find(cat)
-	if err != nil {
-		return err
-	}
-	clip, err := cat.Clip(o)
-	if err != nil {
-		return err
-	}
-	ao, err := cat.One(model.ClassAvatar, "Avatar", *avatarName)
+	return c.run(args, check, func(cat *catalog.Catalog, o catalog.Object) error {
+		clip, err := cat.Clip(o)
+		if err != nil {
+			return err
+		}
+		return retarget(e, cat, clip, *avatarName, *rate, *asJSON, *outPath)
+	})
+}
+
+// retarget records clip on the avatar named as a humanoid clip and prints
+// or writes its curves.
+func retarget(e *env, cat *catalog.Catalog, clip *model.Clip, avatarName string, rate float64, asJSON bool, outPath string) error {
+	ao, err := cat.One(model.ClassAvatar, "Avatar", avatarName)
 	if err != nil {
 		return err
 	}
@@ -81,7 +76,7 @@ func runRetarget(e *env, args []string) error {
 		}
 		src = gc
 	}
-	r := float32(*rate)
+	r := float32(rate)
 	if r == 0 {
 		r = clip.SampleRate
 	}
@@ -118,8 +113,8 @@ func runRetarget(e *env, args []string) error {
 		out.Curves = append(out.Curves, sc)
 	}
 
-	if *outPath != "" {
-		f, err := os.Create(*outPath)
+	if outPath != "" {
+		f, err := os.Create(outPath)
 		if err != nil {
 			return err
 		}
@@ -132,12 +127,12 @@ func runRetarget(e *env, args []string) error {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", *outPath, err)
+			return fmt.Errorf("writing %s: %w", outPath, err)
 		}
-		fmt.Fprintf(e.stdout, "clip %q on %s: %d curves, %d frames at %g Hz written to %s\n", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, *outPath)
+		fmt.Fprintf(e.stdout, "clip %q on %s: %d curves, %d frames at %g Hz written to %s\n", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, outPath)
 	} else {
 		w := bufio.NewWriter(e.stdout)
-		if *asJSON {
+		if asJSON {
 			err = writeJSONLine(w, out)
 		} else {
 			fmt.Fprintf(w, "humanoid clip %q recorded on %s, %d curves, %d frames at %g Hz\n%-28s", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, "property")
@@ -159,9 +154,6 @@ func runRetarget(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-	}
-	if failed > 0 {
-		return &failedError{failed}
 	}
 	return nil
 }

@@ -52,44 +52,6 @@ func targetProperty(t *model.Target) string {
 	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
 }
 
-// clipSelector picks one clip by name or path id.
-type clipSelector struct {
-	name   string
-	pathID int64
-	file   string
-}
-
-func (s *clipSelector) register(fs interface {
-	StringVar(*string, string, string, string)
-	Int64Var(*int64, string, int64, string)
-}) {
-	fs.StringVar(&s.name, "clip", "", "clip name")
-	fs.Int64Var(&s.pathID, "path-id", 0, "clip path id")
-	fs.StringVar(&s.file, "file", "", "serialized file holding the clip (when several do)")
-}
-
-func (s *clipSelector) find(cat *catalog.Catalog) (catalog.Object, error) {
-	if (s.name == "") == (s.pathID == 0) {
-		return catalog.Object{}, usagef("give exactly one of --clip and --path-id")
-	}
-	var hits []catalog.Object
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		if s.file != "" && o.File.Name != s.file {
-			continue
-		}
-		if (s.pathID != 0 && o.PathID() == s.pathID) || (s.name != "" && cat.Name(o) == s.name) {
-			hits = append(hits, o)
-		}
-	}
-	if len(hits) == 0 {
-		if s.name != "" {
-			return cat.One(model.ClassAnimationClip, "AnimationClip", s.name)
-		}
-		return catalog.Object{}, fmt.Errorf("no AnimationClip with path id %d", s.pathID)
-	}
-	return hits[0], nil
-}
-
 // sampleTimes returns the times to sample: the --at list, or every 1/rate
 // seconds from 0 to length inclusive.
 func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
@@ -126,33 +88,23 @@ func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
 }
 
 func runSample(e *env, args []string) error {
-	fs := newFlags(e, "sample", "FILE... (--clip NAME | --path-id N) (--at T... | --rate HZ) [--json]")
-	var sel clipSelector
-	sel.register(fs)
+	c := newClipCommand(e, "sample", "FILE... (--clip NAME | --path-id N) (--at T... | --rate HZ) [--json]")
 	var at multiFlag
-	fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
-	rate := fs.Float64("rate", 0, "sample the whole clip at this rate (Hz)")
-	asJSON := fs.Bool("json", false, "JSON output")
-	var rf readerFlags
-	rf.register(fs)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	cat, failed, err := openCatalog(e, "sample", files, &rf)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	o, err := sel.find(cat)
-	if err != nil {
-		return err
-	}
-	clip, err := cat.Clip(o)
-	if err != nil {
-		return err
-	}
-	times, err := sampleTimes(at, *rate, clipLength(clip))
+	c.fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
+	rate := c.fs.Float64("rate", 0, "sample the whole clip at this rate (Hz)")
+	asJSON := c.fs.Bool("json", false, "JSON output")
+	return c.run(args, nil, func(cat *catalog.Catalog, o catalog.Object) error {
+		clip, err := cat.Clip(o)
+		if err != nil {
+			return err
+		}
+		return printSample(e, clip, at, *rate, *asJSON)
+	})
+}
+
+// printSample evaluates every curve of a clip at the times asked for.
+func printSample(e *env, clip *model.Clip, at []string, rate float64, asJSON bool) error {
+	times, err := sampleTimes(at, rate, clipLength(clip))
 	if err != nil {
 		return err
 	}
@@ -174,26 +126,20 @@ func runSample(e *env, args []string) error {
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
-	if *asJSON {
-		if err := writeJSONLine(w, out); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(w, "clip %q, %d curves\n%-40s %-28s", clip.Name, len(out.Curves), "path", "property")
-		for _, t := range times {
-			fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", t))
+	if asJSON {
+		return writeJSONLine(w, out)
+	}
+	fmt.Fprintf(w, "clip %q, %d curves\n%-40s %-28s", clip.Name, len(out.Curves), "path", "property")
+	for _, t := range times {
+		fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", t))
+	}
+	fmt.Fprintln(w)
+	for _, c := range out.Curves {
+		fmt.Fprintf(w, "%-40s %-28s", c.Path, c.Property)
+		for _, v := range c.Values {
+			fmt.Fprintf(w, " %12.6g", float32(v))
 		}
 		fmt.Fprintln(w)
-		for _, c := range out.Curves {
-			fmt.Fprintf(w, "%-40s %-28s", c.Path, c.Property)
-			for _, v := range c.Values {
-				fmt.Fprintf(w, " %12.6g", float32(v))
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	if failed > 0 {
-		return &failedError{failed}
 	}
 	return nil
 }

@@ -78,42 +78,44 @@
     if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error('shader: ' + gl.getShaderInfoLog(s));
     return s;
   }
+  // link compiles and links a program of a vertex and a fragment shader
+  // (what names it in an error).
+  function link(what, vs, fs) {
+    const p = gl.createProgram();
+    gl.attachShader(p, compile(gl.VERTEX_SHADER, vs));
+    gl.attachShader(p, compile(gl.FRAGMENT_SHADER, fs));
+    gl.linkProgram(p);
+    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(what + ': ' + gl.getProgramInfoLog(p));
+    return p;
+  }
   function initGL() {
     if (!gl) {
       body.dataset.gl = 'none';
       report('WebGL is not available in this browser');
       return;
     }
-    prog = gl.createProgram();
-    gl.attachShader(prog, compile(gl.VERTEX_SHADER,
+    prog = link('program',
       'attribute vec3 a_pos; uniform mat4 u_mvp; uniform float u_size;\n' +
-      'void main() { gl_Position = u_mvp * vec4(a_pos, 1.0); gl_PointSize = u_size; }'));
-    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER,
+      'void main() { gl_Position = u_mvp * vec4(a_pos, 1.0); gl_PointSize = u_size; }',
       'precision mediump float; uniform vec4 u_color; uniform float u_round;\n' +
       'void main() {\n' +
       '  if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;\n' +
       '  gl_FragColor = u_color;\n' +
-      '}'));
-    gl.linkProgram(prog);
-    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error('program: ' + gl.getProgramInfoLog(prog));
+      '}');
     aPos = gl.getAttribLocation(prog, 'a_pos');
     uMVP = gl.getUniformLocation(prog, 'u_mvp');
     uColor = gl.getUniformLocation(prog, 'u_color');
     uSize = gl.getUniformLocation(prog, 'u_size');
     uRound = gl.getUniformLocation(prog, 'u_round');
     buf = gl.createBuffer();
-    meshProg = gl.createProgram();
-    gl.attachShader(meshProg, compile(gl.VERTEX_SHADER,
+    meshProg = link('mesh program',
       'attribute vec3 a_pos; attribute vec3 a_nrm; uniform mat4 u_mvp; varying vec3 v_nrm;\n' +
-      'void main() { v_nrm = a_nrm; gl_Position = u_mvp * vec4(a_pos, 1.0); }'));
-    gl.attachShader(meshProg, compile(gl.FRAGMENT_SHADER,
+      'void main() { v_nrm = a_nrm; gl_Position = u_mvp * vec4(a_pos, 1.0); }',
       'precision mediump float; uniform vec4 u_color; varying vec3 v_nrm;\n' +
       'void main() {\n' +
       '  float l = length(v_nrm) > 0.0 ? abs(dot(normalize(v_nrm), normalize(vec3(0.3, 0.8, 0.5)))) : 0.6;\n' +
       '  gl_FragColor = vec4(u_color.rgb * (0.35 + 0.65 * l), u_color.a);\n' +
-      '}'));
-    gl.linkProgram(meshProg);
-    if (!gl.getProgramParameter(meshProg, gl.LINK_STATUS)) throw new Error('mesh program: ' + gl.getProgramInfoLog(meshProg));
+      '}');
     mPos = gl.getAttribLocation(meshProg, 'a_pos');
     mNrm = gl.getAttribLocation(meshProg, 'a_nrm');
     mMVP = gl.getUniformLocation(meshProg, 'u_mvp');

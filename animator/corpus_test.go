@@ -875,3 +875,45 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkHumanPoseDance ticks and poses 100 humanoid Animators of
+// dancecontroller with a second, arms-only override layer: muscle-space
+// blending under a body mask, then muscles to bones on the dance avatar.
+func BenchmarkHumanPoseDance(b *testing.B) {
+	cc := loadController(b, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(b, cc)
+	c := *cc.c
+	c.Layers = append([]model.Layer(nil), cc.c.Layers...)
+	arms := model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
+	top := c.Layers[0]
+	top.Name, top.Hash, top.Weight, top.BodyMask = "Arms", 1, 0.7, arms[:]
+	c.Layers = append(c.Layers, top)
+	d, err := animator.Compile(&c, hc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hp, err := animator.NewHumanPoser(d, hr, hc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var as []*animator.Animator
+	for i := 0; i < 100; i++ {
+		a := animator.NewAnimator(d)
+		a.Play(0, d.StateIndex(0, "Loop"), 0)
+		a.Play(1, d.StateIndex(1, "Poop"), 0)
+		a.Tick(float32(i) / 60)
+		as = append(as, a)
+	}
+	sc := hp.NewScratch()
+	pose := make([]geom.Transform, hr.Len())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, a := range as {
+			a.Tick(1.0 / 60)
+			hp.Apply(a, sc, pose)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/animator-tick+pose")
+}

@@ -81,6 +81,11 @@ func runClips(e *env, args []string) error {
 		return err
 	}
 	defer cat.Close()
+	if len(cat.Containers) == 0 {
+		// Every file failed to open (the errors are printed): a header
+		// over no rows would read as files that hold no clips.
+		return &failedError{failed}
+	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if !*asJSON {

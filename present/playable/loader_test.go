@@ -1,4 +1,4 @@
-package playable_test
+package playable
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
@@ -23,39 +22,16 @@ var loadScenes = []struct {
 	{"twelve-avatars", []string{"ror2-skeletons/dlc3emoteskeletons", "lethal-emotes/customemotespackage2"}},
 }
 
-// openClips opens the corpus files and decodes every clip in them.
-func openClips(tb testing.TB, rel []string) (*catalog.Catalog, []*model.Clip) {
-	tb.Helper()
-	var paths []string
-	for _, r := range rel {
-		paths = append(paths, corpustest.Path(tb, r))
-	}
-	cat, errs := catalog.Open(paths, assets.Options{})
-	if len(errs) > 0 {
-		tb.Fatalf("open: %v", errs)
-	}
-	tb.Cleanup(func() { cat.Close() })
-	var clips []*model.Clip
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		c, err := cat.Clip(o)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		clips = append(clips, c)
-	}
-	return cat, clips
-}
-
 // BenchmarkLoadClipEach loads every clip of a scene with LoadClip, one
 // call per clip, as a command that plays one clip does.
 func BenchmarkLoadClipEach(b *testing.B) {
 	for _, sc := range loadScenes {
 		b.Run(sc.name, func(b *testing.B) {
-			cat, clips := openClips(b, sc.files)
+			cat, clips := openCorpus(b, sc.files)
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, c := range clips {
-					playable.LoadClip(cat, c, playable.Options{})
+					LoadClip(cat, c, Options{})
 				}
 			}
 		})
@@ -68,12 +44,12 @@ func BenchmarkLoadClipEach(b *testing.B) {
 func BenchmarkLoaderEvery(b *testing.B) {
 	for _, sc := range loadScenes {
 		b.Run(sc.name, func(b *testing.B) {
-			cat, clips := openClips(b, sc.files)
+			cat, clips := openCorpus(b, sc.files)
 			b.ReportAllocs()
 			for b.Loop() {
-				l := playable.NewLoader(cat)
+				l := NewLoader(cat)
 				for _, c := range clips {
-					l.LoadClip(c, playable.Options{})
+					l.LoadClip(c, Options{})
 				}
 			}
 		})
@@ -87,19 +63,19 @@ func TestLoaderPlaysClipsAsLoadClipDoes(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		files []string
-		opts  playable.Options
+		opts  Options
 	}{
-		{"one humanoid avatar", loadScenes[0].files, playable.Options{}},
-		{"twelve humanoid avatars", loadScenes[1].files, playable.Options{}},
-		{"two avatars, mixed clips", []string{"lethal-emotes/customemotespackage"}, playable.Options{}},
-		{"avatar named", []string{"lethal-emotes/customemotespackage"}, playable.Options{Avatar: "bandit1Avatar"}},
-		{"generic clips", []string{"lc-example-enemy/modassets"}, playable.Options{}},
+		{"one humanoid avatar", loadScenes[0].files, Options{}},
+		{"twelve humanoid avatars", loadScenes[1].files, Options{}},
+		{"two avatars, mixed clips", []string{"lethal-emotes/customemotespackage"}, Options{}},
+		{"avatar named", []string{"lethal-emotes/customemotespackage"}, Options{Avatar: "bandit1Avatar"}},
+		{"generic clips", []string{"lc-example-enemy/modassets"}, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cat, clips := openClips(t, tc.files)
-			l := playable.NewLoader(cat)
+			cat, clips := openCorpus(t, tc.files)
+			l := NewLoader(cat)
 			for _, c := range clips {
-				want, wantErr := playable.LoadClip(cat, c, tc.opts)
+				want, wantErr := LoadClip(cat, c, tc.opts)
 				got, gotErr := l.LoadClip(c, tc.opts)
 				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Errorf("clip %q: error %v, want %v", c.Name, gotErr, wantErr)
@@ -125,4 +101,82 @@ func TestLoaderPlaysClipsAsLoadClipDoes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLoaderDecodesEachAvatarOnce loads every clip of files whose humanoid
+// clips name no avatar, twice over, and counts the avatar decodes: each
+// avatar object is decoded once, not once per clip, and the clips that
+// play share one humanoid rig.
+func TestLoaderDecodesEachAvatarOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		files   []string
+		opts    Options
+		decodes int // avatar objects in the files a load looks at
+		played  int // clips that play
+	}{
+		{"one humanoid avatar found", loadScenes[0].files, Options{}, 1, 4},
+		{"twelve humanoid avatars refused", loadScenes[1].files, Options{}, 12, 0},
+		{"avatar named", []string{"lethal-emotes/customemotespackage"}, Options{Avatar: "bandit1Avatar"}, 1, 6},
+		{"animator named", loadScenes[0].files, Options{Animator: "morbman"}, 1, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cat, clips := openCorpus(t, tc.files)
+			l := NewLoader(cat)
+			decodes := 0
+			l.decode = func(o catalog.Object) (*model.Avatar, error) {
+				decodes++
+				return cat.Avatar(o)
+			}
+			played := 0
+			var rig any
+			for range 2 {
+				played = 0
+				for _, c := range clips {
+					p, err := l.LoadClip(c, tc.opts)
+					if err != nil {
+						continue
+					}
+					played++
+					if p.HumanRig == nil {
+						continue
+					}
+					if rig == nil {
+						rig = p.HumanRig
+					} else if rig != any(p.HumanRig) {
+						t.Errorf("clip %q: humanoid rig built again", c.Name)
+					}
+				}
+			}
+			if decodes != tc.decodes {
+				t.Errorf("%d avatar decodes for %d clips loaded twice, want %d", decodes, len(clips), tc.decodes)
+			}
+			if played != tc.played {
+				t.Errorf("%d clips played, want %d", played, tc.played)
+			}
+		})
+	}
+}
+
+// openCorpus opens the corpus files and decodes every clip in them.
+func openCorpus(tb testing.TB, rel []string) (*catalog.Catalog, []*model.Clip) {
+	tb.Helper()
+	var paths []string
+	for _, r := range rel {
+		paths = append(paths, corpustest.Path(tb, r))
+	}
+	cat, errs := catalog.Open(paths, assets.Options{})
+	if len(errs) > 0 {
+		tb.Fatalf("open: %v", errs)
+	}
+	tb.Cleanup(func() { cat.Close() })
+	var clips []*model.Clip
+	for _, o := range cat.ByClass(model.ClassAnimationClip) {
+		c, err := cat.Clip(o)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		clips = append(clips, c)
+	}
+	return cat, clips
 }

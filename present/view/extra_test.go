@@ -162,11 +162,7 @@ func BenchmarkPlayEveryClip(b *testing.B) {
 			for _, f := range sc.files {
 				paths = append(paths, corpustest.Path(b, f))
 			}
-			cat, errs := catalog.Open(paths, assets.Options{})
-			if len(errs) > 0 {
-				b.Fatalf("open: %v", errs)
-			}
-			b.Cleanup(func() { cat.Close() })
+			cat := openServer(b, Options{}, paths...).cat
 			b.ReportAllocs()
 			for b.Loop() {
 				s, err := New(cat, Options{})

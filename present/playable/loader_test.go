@@ -3,6 +3,8 @@ package playable
 import (
 	"fmt"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -155,6 +157,42 @@ func TestLoaderDecodesEachAvatarOnce(t *testing.T) {
 				t.Errorf("%d clips played, want %d", played, tc.played)
 			}
 		})
+	}
+}
+
+// TestLoaderDecodesOnceUnderConcurrentLoads loads the same clips from
+// several goroutines through one Loader: still one decode per avatar and
+// one humanoid rig (run with -race).
+func TestLoaderDecodesOnceUnderConcurrentLoads(t *testing.T) {
+	cat, clips := openCorpus(t, loadScenes[0].files)
+	l := NewLoader(cat)
+	var decodes atomic.Int32
+	l.decode = func(o catalog.Object) (*model.Avatar, error) {
+		decodes.Add(1)
+		return cat.Avatar(o)
+	}
+	var wg sync.WaitGroup
+	last := make([]*Playable, 8)
+	for g := range last {
+		wg.Go(func() {
+			for _, c := range clips {
+				p, err := l.LoadClip(c, Options{})
+				if err != nil {
+					t.Errorf("clip %q: %v", c.Name, err)
+					return
+				}
+				last[g] = p
+			}
+		})
+	}
+	wg.Wait()
+	if n := decodes.Load(); n != 1 {
+		t.Errorf("%d avatar decodes, want 1", n)
+	}
+	for _, p := range last {
+		if p != nil && p.HumanRig != last[0].HumanRig {
+			t.Errorf("humanoid rig built more than once")
+		}
 	}
 }
 

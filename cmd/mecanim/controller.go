@@ -68,6 +68,28 @@ type layerJSON struct {
 	StoredWeight jsonFloat `json:"stored_weight"`
 	SkeletonMask int       `json:"skeleton_mask_entries"`
 	SyncedLayer  int       `json:"synced_layer"`
+	// BodyMask is the humanoid body mask the layer plays with
+	// (model.HumanMask.String: "full", "none", "Body+Head"...), nil when
+	// the layer names an AvatarMask (MaskKey) that was not read.
+	BodyMask *string `json:"body_mask"`
+	MaskKey  string  `json:"mask_key,omitempty"`
+}
+
+// layerBodyMask returns what layerJSON.BodyMask holds for a layer.
+func layerBodyMask(l *model.Layer) *string {
+	if l.MaskKey != "" && len(l.BodyMask) == 0 {
+		return nil
+	}
+	s := l.HumanMask().String()
+	return &s
+}
+
+// bodyMaskText is a layer's body mask as the text output gives it.
+func bodyMaskText(l layerJSON) string {
+	if l.BodyMask == nil {
+		return "unresolved AvatarMask " + l.MaskKey
+	}
+	return *l.BodyMask
 }
 
 type parameterJSON struct {
@@ -98,7 +120,8 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 	for _, p := range c.Parameters {
 		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), p.Default})
 	}
-	for li, l := range c.Layers {
+	for li := range c.Layers {
+		l := &c.Layers[li]
 		b := "override"
 		if l.Blending == model.BlendAdditive {
 			b = "additive"
@@ -107,7 +130,8 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 		if li == 0 {
 			w = 1 // the base layer always plays at full weight
 		}
-		v.Layers = append(v.Layers, layerJSON{l.Name, l.StateMachine, b, jsonFloat(w), jsonFloat(l.Weight), len(l.SkeletonMask), l.SyncedLayer})
+		v.Layers = append(v.Layers, layerJSON{l.Name, l.StateMachine, b, jsonFloat(w), jsonFloat(l.Weight), len(l.SkeletonMask), l.SyncedLayer,
+			layerBodyMask(l), l.MaskKey})
 	}
 	clipName := func(i int) string {
 		if i < 0 || i >= len(c.Clips) {
@@ -217,41 +241,44 @@ func runController(e *env, args []string) error {
 			}
 			return controllerView(o, c), nil
 		},
-		text: func(w io.Writer, x any) {
-			v := x.(controllerJSON)
-			fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
-			for _, p := range v.Parameters {
-				fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
-			}
-			for li, l := range v.Layers {
-				stored := "" // the base layer plays at 1 whatever is stored
-				if li == 0 && l.StoredWeight != 1 {
-					stored = fmt.Sprintf(", stored %g", float32(l.StoredWeight))
-				}
-				fmt.Fprintf(w, "  layer %d %q (%s, weight %g%s)\n", li, l.Name, l.Blending, float32(l.Weight), stored)
-				if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
-					continue
-				}
-				sm := v.StateMachines[l.StateMachine]
-				fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
-				for _, s := range sm.States {
-					var clips []string
-					for _, m := range s.Motions {
-						for _, n := range m {
-							if n.Clip != "" {
-								clips = append(clips, n.Clip)
-							}
-						}
-					}
-					fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
-					for _, t := range s.Transitions {
-						fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
-					}
-				}
-				for _, t := range sm.AnyState {
-					fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
-				}
-			}
-		},
+		text: controllerText,
 	}.run(e, args)
+}
+
+// controllerText writes a controller view (controllerJSON) for people.
+func controllerText(w io.Writer, x any) {
+	v := x.(controllerJSON)
+	fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
+	for _, p := range v.Parameters {
+		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
+	}
+	for li, l := range v.Layers {
+		stored := "" // the base layer plays at 1 whatever is stored
+		if li == 0 && l.StoredWeight != 1 {
+			stored = fmt.Sprintf(", stored %g", float32(l.StoredWeight))
+		}
+		fmt.Fprintf(w, "  layer %d %q (%s, weight %g%s) body mask: %s\n", li, l.Name, l.Blending, float32(l.Weight), stored, bodyMaskText(l))
+		if l.StateMachine < 0 || l.StateMachine >= len(v.StateMachines) {
+			continue
+		}
+		sm := v.StateMachines[l.StateMachine]
+		fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
+		for _, s := range sm.States {
+			var clips []string
+			for _, m := range s.Motions {
+				for _, n := range m {
+					if n.Clip != "" {
+						clips = append(clips, n.Clip)
+					}
+				}
+			}
+			fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
+			for _, t := range s.Transitions {
+				fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+			}
+		}
+		for _, t := range sm.AnyState {
+			fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
+		}
+	}
 }

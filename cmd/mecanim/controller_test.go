@@ -2,10 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
 )
 
 // TestControllerPrintsTheBaseLayerAtFullWeight: the enemy controller stores
@@ -46,6 +52,111 @@ func TestControllerPrintsTheBaseLayerAtFullWeight(t *testing.T) {
 	for i, want := range [][2]float64{{1, 0}, {1, 1}, {1, 1}} {
 		if l := v.Layers[i]; l.Weight != want[0] || l.Stored != want[1] {
 			t.Errorf("layer %d %q: weight %g stored %g, want %g stored %g", i, l.Name, l.Weight, l.Stored, want[0], want[1])
+		}
+	}
+}
+
+// TestControllerShowsEachLayersBodyMask: every layer carries its humanoid
+// body mask, "full", "none" or the parts that are on, in the text and as
+// "body_mask" in the JSON; a layer naming an AvatarMask that was not read
+// (a YAML source's MaskKey without mask words) says so instead of passing
+// for the full mask.
+func TestControllerShowsEachLayersBodyMask(t *testing.T) {
+	words := func(m model.HumanMask) []uint32 { return m[:] }
+	on := func(parts ...model.BodyPart) []uint32 {
+		list := make([]uint32, model.BodyPartCount)
+		for _, p := range parts {
+			list[p] = 1
+		}
+		return words(model.HumanMaskFromParts(list))
+	}
+	cases := []struct {
+		name     string
+		layer    model.Layer
+		wantJSON string // the raw "body_mask" value
+		wantKey  string // "mask_key", "" for none
+		wantText string
+	}{
+		{"the full mask compiled", model.Layer{BodyMask: words(model.FullHumanMask())}, `"full"`, "", "body mask: full"},
+		{"no mask recorded is the full mask", model.Layer{}, `"full"`, "", "body mask: full"},
+		{"an empty mask", model.Layer{BodyMask: []uint32{0, 0, 0}}, `"none"`, "", "body mask: none"},
+		{"a partial mask names its parts", model.Layer{BodyMask: on(model.PartBody, model.PartHead, model.PartLeftArm)},
+			`"Body+Head+LeftArm"`, "", "body mask: Body+Head+LeftArm"},
+		{"an AvatarMask not read", model.Layer{MaskKey: "0123abcd:31900000"},
+			`null`, "0123abcd:31900000", "body mask: unresolved AvatarMask 0123abcd:31900000"},
+		{"an AvatarMask read keeps its key", model.Layer{MaskKey: ":9100", BodyMask: on(model.PartRoot, model.PartBody)},
+			`"Root+Body"`, ":9100", "body mask: Root+Body"},
+	}
+	obj := catalog.Object{File: &assets.File{File: &serialized.File{Name: "f"}, Container: &assets.Container{Path: "c"}},
+		Object: &serialized.Object{PathID: 1}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := c.layer
+			l.Name, l.Weight, l.StateMachine, l.SyncedLayer = "L", 1, -1, -1
+			v := controllerView(obj, &model.Controller{Name: "C", Layers: []model.Layer{l}})
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var j struct {
+				Layers []map[string]json.RawMessage `json:"layers"`
+			}
+			if err := json.Unmarshal(b, &j); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := j.Layers[0]["body_mask"]
+			if !ok || string(got) != c.wantJSON {
+				t.Errorf("body_mask %s (present %v), want %s", got, ok, c.wantJSON)
+			}
+			key, ok := j.Layers[0]["mask_key"]
+			if c.wantKey == "" && ok {
+				t.Errorf("mask_key %s, want none", key)
+			}
+			if c.wantKey != "" && string(key) != strconv.Quote(c.wantKey) {
+				t.Errorf("mask_key %s, want %q", key, c.wantKey)
+			}
+			for _, k := range []string{"name", "state_machine", "blending", "weight", "stored_weight", "skeleton_mask_entries", "synced_layer"} {
+				if _, ok := j.Layers[0][k]; !ok {
+					t.Errorf("layer lacks %q: %s", k, b)
+				}
+			}
+			var text strings.Builder
+			controllerText(&text, v)
+			if want := `layer 0 "L" (override, weight 1) ` + c.wantText + "\n"; !strings.Contains(text.String(), want) {
+				t.Errorf("text lacks %q:\n%s", want, text.String())
+			}
+		})
+	}
+}
+
+// Every layer of every corpus controller stores the full mask.
+func TestControllerCorpusLayersHaveTheFullBodyMask(t *testing.T) {
+	dir := corpustest.Dir(t)
+	for _, f := range []string{"lc-example-enemy/modassets", "plateup-emotes/morbman", "jotunn/kitbash",
+		"lethal-emotes/customemotespackage", "unitydatatools/2020.3.0f1/assetbundle"} {
+		path := filepath.Join(dir, f)
+		out, stderr, code := runCLI("controller", path, "--json")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", f, code, stderr)
+		}
+		layers := 0
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var v struct {
+				Layers []map[string]json.RawMessage `json:"layers"`
+			}
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for _, l := range v.Layers {
+				layers++
+				if m := string(l["body_mask"]); m != `"full"` {
+					t.Errorf("%s: layer %s: body_mask %s, want \"full\"", f, l["name"], m)
+				}
+			}
+		}
+		text, _, _ := runCLI("controller", path)
+		if n := strings.Count(text, ") body mask: full\n"); layers == 0 || n != layers {
+			t.Errorf("%s: %d layers, %d text lines with the full body mask", f, layers, n)
 		}
 	}
 }

@@ -19,20 +19,24 @@ import (
 )
 
 // session is one running controller: its Animator on the server and, when
-// some clip of it plays on a skeleton in the files, the Poser that turns
+// some clip of it plays on a skeleton in the files, the poser that turns
 // its layers into a pose. One per controller: the viewer has one user.
 type session struct {
-	mu      sync.Mutex
-	ctl     *model.Controller
-	a       *animator.Animator
-	poser   *animator.Poser
-	scratch *animator.PoseScratch
-	skel    *anim.Skeleton
-	base    *playable.Playable // the clip that chose the skeleton
-	on      string
-	local   []geom.Transform
-	world   []geom.Transform
-	notes   []string
+	mu  sync.Mutex
+	ctl *model.Controller
+	a   *animator.Animator
+	// pose writes a's local pose over skel into dst, allocating nothing;
+	// nil when no clip plays on a skeleton. It blends in muscle space
+	// (animator.HumanPoser) when every clip is humanoid, in local-transform
+	// space (animator.Poser) otherwise; human says which.
+	pose  func(a *animator.Animator, dst []geom.Transform)
+	human bool
+	skel  *anim.Skeleton
+	base  *playable.Playable // the clip that chose the skeleton
+	on    string
+	local []geom.Transform
+	world []geom.Transform
+	notes []string
 }
 
 // ControllerInfo is what GET /api/controller/{id} answers.
@@ -174,36 +178,78 @@ func (s *Server) newSession(o catalog.Object) (*session, error) {
 		se.notes = append(se.notes, "no clip of the controller plays on a skeleton in the files given: states only")
 		return se, nil
 	}
+	pose, human, notes, err := newPose(a.Definition(), base, clips)
+	if err != nil {
+		return nil, err
+	}
+	se.notes = append(se.notes, notes...)
+	n := base.Skeleton.Len()
+	se.pose, se.human, se.skel, se.on, se.base = pose, human, base.Skeleton, base.On, base
+	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
+	return se, nil
+}
+
+// newPose bakes clips (parallel to the controller's clips) onto base's
+// skeleton and returns the function that poses an Animator of d, whether
+// it blends in muscle space, and notes on the clips that cannot play.
+//
+// On a humanoid rig whose clips are all humanoid it is an
+// animator.HumanPoser, which blends muscles as Unity does and applies the
+// layers' body masks. A generic clip among them cannot be blended in
+// muscle space, so such a controller (and any on a generic skeleton) goes
+// through animator.Poser: local transforms, skeleton masks only.
+func newPose(d *animator.Definition, base *playable.Playable, clips []*model.Clip) (func(*animator.Animator, []geom.Transform), bool, []string, error) {
+	var notes []string
 	pcs := make([]animator.PoseClip, len(clips))
+	var hcs []*humanoid.Clip
+	if base.HumanRig != nil {
+		hcs = make([]*humanoid.Clip, len(clips))
+	}
+	var generic []string // generic clips on a humanoid rig
 	for i, c := range clips {
 		if c == nil {
 			continue
 		}
 		if c.Humanoid && base.HumanRig == nil {
-			se.notes = append(se.notes, fmt.Sprintf("clip %q is humanoid but plays on %s", c.Name, base.On))
+			notes = append(notes, fmt.Sprintf("clip %q is humanoid but plays on %s", c.Name, base.On))
 			continue
 		}
-		var pc animator.PoseClip
-		var err error
 		if c.Humanoid {
-			pc, err = humanoid.Bake(c, base.HumanRig)
-		} else {
-			pc, err = anim.Bake(c, base.Skeleton)
-		}
-		if err != nil {
-			se.notes = append(se.notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+			hc, err := humanoid.Bake(c, base.HumanRig)
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+				continue
+			}
+			pcs[i], hcs[i] = hc, hc
 			continue
 		}
-		pcs[i] = pc
+		gc, err := anim.Bake(c, base.Skeleton)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("clip %q: %v", c.Name, err))
+			continue
+		}
+		pcs[i] = gc
+		if base.HumanRig != nil {
+			generic = append(generic, c.Name)
+		}
 	}
-	poser, err := animator.NewPoser(a.Definition(), base.Skeleton, pcs)
+	if base.HumanRig != nil && len(generic) == 0 {
+		hp, err := animator.NewHumanPoser(d, base.HumanRig, hcs)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		sc := hp.NewScratch()
+		return func(a *animator.Animator, dst []geom.Transform) { hp.Apply(a, sc, dst) }, true, notes, nil
+	}
+	for _, name := range generic {
+		notes = append(notes, fmt.Sprintf("clip %q is generic on %s: the layers blend bone rotations, not muscles, and body masks are not applied", name, base.On))
+	}
+	p, err := animator.NewPoser(d, base.Skeleton, pcs)
 	if err != nil {
-		return nil, err
+		return nil, false, nil, err
 	}
-	n := base.Skeleton.Len()
-	se.poser, se.scratch, se.skel, se.on, se.base = poser, poser.NewScratch(), base.Skeleton, base.On, base
-	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
-	return se, nil
+	sc := p.NewScratch()
+	return func(a *animator.Animator, dst []geom.Transform) { p.Pose(a, sc, dst) }, false, notes, nil
 }
 
 func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
@@ -340,8 +386,8 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 		}
 		res.Layers = append(res.Layers, lr)
 	}
-	if se.poser != nil {
-		se.poser.Pose(se.a, se.scratch, se.local)
+	if se.pose != nil {
+		se.pose(se.a, se.local)
 		anim.LocalToModel(se.skel, se.local, se.world)
 		rebase(se.world, Origin(se.skel))
 		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)

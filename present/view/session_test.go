@@ -1,0 +1,224 @@
+package view
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
+)
+
+// controllerSession starts the session of the controller named name and
+// returns it with the controller's clips, decoded afresh.
+func controllerSession(t *testing.T, s *Server, name string) (*session, []*model.Clip) {
+	t.Helper()
+	for id, o := range s.ctls {
+		ctl, err := s.cat.Controller(o)
+		if err != nil || ctl.Name != name {
+			continue
+		}
+		se, err := s.session(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if se.pose == nil {
+			t.Fatalf("%s plays on no skeleton: %q", name, se.notes)
+		}
+		clips, errs := s.cat.ControllerClips(o, ctl)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return se, clips
+	}
+	t.Fatalf("no controller %q", name)
+	return nil, nil
+}
+
+// positions is what a tick answers for the local pose local.
+func positions(skel *anim.Skeleton, local []geom.Transform) []float32 {
+	world := make([]geom.Transform, len(local))
+	anim.LocalToModel(skel, local, world)
+	rebase(world, Origin(skel))
+	p, _ := appendPositions(nil, world, 0)
+	return p
+}
+
+func samePose(t *testing.T, what string, got, want []geom.Transform) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d joints, want %d", what, len(got), len(want))
+	}
+	for j := range got {
+		if got[j] != want[j] {
+			t.Fatalf("%s: joint %d is %v, want %v", what, j, got[j], want[j])
+		}
+	}
+}
+
+// A humanoid controller's session blends in muscle space: during a
+// cross-fade of dancecontroller's emotes on their avatar, a tick answers
+// exactly animator.HumanPoser's pose of the same Animator, which is not
+// what blending the bones' local rotations gives. Posing allocates
+// nothing.
+func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
+	s := openServer(t, Options{}, corpustest.Path(t, "lethal-emotes/customemotespackage"))
+	se, clips := controllerSession(t, s, "dancecontroller")
+	hr := se.base.HumanRig
+	if !se.human || hr == nil {
+		t.Fatalf("dancecontroller poses through Poser (human rig %v); notes %q", hr != nil, se.notes)
+	}
+	hcs := make([]*humanoid.Clip, len(clips))
+	pcs := make([]animator.PoseClip, len(clips))
+	for i, c := range clips {
+		if c == nil {
+			continue
+		}
+		if !c.Humanoid {
+			t.Fatalf("clip %q is generic", c.Name)
+		}
+		hc, err := humanoid.Bake(c, hr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hcs[i], pcs[i] = hc, hc
+	}
+	d := se.a.Definition()
+	hp, err := animator.NewHumanPoser(d, hr, hcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := animator.NewPoser(d, hr.Skeleton(), pcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, bones := make([]geom.Transform, hr.Len()), make([]geom.Transform, hr.Len())
+
+	if _, err := se.tick(&Tick{Reset: true}); err != nil {
+		t.Fatal(err)
+	}
+	se.a.Play(0, d.StateIndex(0, "Loop"), 0)
+	if _, err := se.tick(&Tick{DT: 0.4}); err != nil {
+		t.Fatal(err)
+	}
+	se.a.CrossFade(0, d.StateIndex(0, "Poop"), 1, 0)
+	for step := 0; step < 3; step++ {
+		res, err := se.tick(&Tick{DT: 0.1, Mesh: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(se.a.Contributions(0, nil)) != 2 {
+			t.Fatalf("step %d: not cross-fading: %+v", step, se.a.Contributions(0, nil))
+		}
+		hp.Apply(se.a, hp.NewScratch(), want)
+		samePose(t, "session pose", se.local, want)
+		if got, w := res.Positions, positions(se.skel, want); len(got) != len(w) {
+			t.Fatalf("%d positions, want %d", len(got), len(w))
+		} else {
+			for i := range got {
+				if got[i] != w[i] {
+					t.Fatalf("position value %d: %v, want HumanPoser's %v", i, got[i], w[i])
+				}
+			}
+		}
+		lp.Pose(se.a, lp.NewScratch(), bones)
+		differ := false
+		for j := range bones {
+			differ = differ || bones[j] != want[j]
+		}
+		if !differ {
+			t.Fatalf("step %d: blending bones gives the muscle blend: the test proves nothing", step)
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { se.pose(se.a, se.local) }); n != 0 {
+		t.Errorf("%v allocs per pose", n)
+	}
+}
+
+// A controller on a generic rig poses through animator.Poser exactly as
+// before: the example enemy's walk answers Poser's pose of the same
+// Animator.
+func TestGenericControllerSessionBlendsBones(t *testing.T) {
+	s := openServer(t, Options{}, corpustest.Path(t, "lc-example-enemy/modassets"))
+	se, clips := controllerSession(t, s, s.Scene().Controllers[0].Name)
+	if se.human || se.base.HumanRig != nil {
+		t.Fatalf("generic controller poses in muscle space (human rig %v)", se.base.HumanRig != nil)
+	}
+	pcs := make([]animator.PoseClip, len(clips))
+	for i, c := range clips {
+		if c == nil {
+			continue
+		}
+		gc, err := anim.Bake(c, se.skel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcs[i] = gc
+	}
+	p, err := animator.NewPoser(se.a.Definition(), se.skel, pcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]geom.Transform, se.skel.Len())
+	if _, err := se.tick(&Tick{Reset: true}); err != nil {
+		t.Fatal(err)
+	}
+	for step, tk := range []Tick{{DT: 0.05, Set: map[string]json.RawMessage{"startWalk": json.RawMessage("true")}}, {DT: 0.3}, {DT: 0.3}} {
+		res, err := se.tick(&tk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Pose(se.a, p.NewScratch(), want)
+		samePose(t, "session pose", se.local, want)
+		w := positions(se.skel, want)
+		for i := range w {
+			if res.Positions[i] != w[i] {
+				t.Fatalf("step %d: position value %d: %v, want Poser's %v", step, i, res.Positions[i], w[i])
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { se.pose(se.a, se.local) }); n != 0 {
+		t.Errorf("%v allocs per pose", n)
+	}
+}
+
+// A generic clip among a humanoid avatar's clips cannot blend in muscle
+// space: the controller falls back to Poser and says why.
+func TestGenericClipOnHumanoidAvatarKeepsPoser(t *testing.T) {
+	s := openServer(t, Options{}, corpustest.Path(t, "lethal-emotes/customemotespackage"))
+	se, clips := controllerSession(t, s, "dancecontroller")
+	skel := se.base.HumanRig.Skeleton()
+	bone := skel.Paths[1]
+	generic := &model.Clip{Name: "GenericNod", SampleRate: 30, Stop: 1, Curves: []model.Curve{{Kind: model.CurveConstant, Value: 0.5,
+		Target: model.Target{Path: bone, PathHash: model.PathHash(bone), PathKnown: true, ClassID: model.ClassTransform,
+			Attribute: uint32(model.PropPosition), Transform: model.PropPosition}}}}
+	for _, tc := range []struct {
+		name  string
+		clips []*model.Clip
+		human bool
+		note  string
+	}{
+		{"all humanoid", clips, true, ""},
+		{"one generic", append(append([]*model.Clip(nil), clips[:len(clips)-1]...), generic), false, `clip "GenericNod" is generic on`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pose, human, notes, err := newPose(se.a.Definition(), se.base, tc.clips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if human != tc.human || pose == nil {
+				t.Errorf("muscle space %v, want %v", human, tc.human)
+			}
+			joined := strings.Join(notes, "\n")
+			if tc.note == "" && len(notes) > 0 || !strings.Contains(joined, tc.note) {
+				t.Errorf("notes %q, want one containing %q", notes, tc.note)
+			}
+			dst := make([]geom.Transform, skel.Len())
+			pose(se.a, dst)
+		})
+	}
+}

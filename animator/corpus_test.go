@@ -492,21 +492,29 @@ func BenchmarkPoseExampleEnemy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	sc := p.NewScratch()
+	pose := make([]geom.Transform, skel.Len())
+	benchPosedCrowd(b, d, func(a *animator.Animator) { a.SetTrigger(d.Param("startWalk")) },
+		func(a *animator.Animator) { p.Pose(a, sc, pose) })
+}
+
+// benchPosedCrowd ticks and poses 100 Animators of d per iteration at 60 Hz,
+// each started by start and spread over the first 100 ticks, and reports
+// ns per Animator per tick and pose.
+func benchPosedCrowd(b *testing.B, d *animator.Definition, start, pose func(*animator.Animator)) {
 	var as []*animator.Animator
 	for i := 0; i < 100; i++ {
 		a := animator.NewAnimator(d)
-		a.SetTrigger(d.Param("startWalk"))
+		start(a)
 		a.Tick(float32(i) / 60)
 		as = append(as, a)
 	}
-	sc := p.NewScratch()
-	pose := make([]geom.Transform, skel.Len())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, a := range as {
 			a.Tick(1.0 / 60)
-			p.Pose(a, sc, pose)
+			pose(a)
 		}
 	}
 	b.StopTimer()
@@ -668,31 +676,29 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 }
 
 func muscleIndex(t *testing.T, name string) int {
-	for i, n := range model.MuscleNames {
-		if n == name {
-			return i
-		}
+	a, ok := model.HumanAttributeByName(name)
+	if !ok || a < model.FirstMuscleAttribute {
+		t.Fatalf("no muscle %q", name)
 	}
-	t.Fatalf("no muscle %q", name)
-	return -1
+	return int(a - model.FirstMuscleAttribute)
 }
 
-// maskedDance returns dancecontroller with a second layer running the same
-// machine with body mask m, blending b, and the Animator, poser and the two
-// layers' single contributions after playing "Loop" below and "Poop" above.
-func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMask *model.HumanMask) (got, below, above, aboveRef humanoid.Pose) {
-	t.Helper()
-	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(t, cc)
-	c := *cc.c
-	c.Layers = append([]model.Layer(nil), cc.c.Layers...)
-	if baseMask != nil {
-		c.Layers[0].BodyMask = baseMask[:]
-	}
+// withTopLayer returns a copy of c with a layer "Top" over its layers: a
+// copy of the base layer (its machine, full weight) changed by mod.
+func withTopLayer(c *model.Controller, mod func(*model.Layer)) *model.Controller {
+	out := *c
+	out.Layers = append([]model.Layer(nil), c.Layers...)
 	top := c.Layers[0]
-	top.Name, top.Hash, top.Blending, top.Weight, top.BodyMask = "Top", 1, b, 1, m[:]
-	c.Layers = append(c.Layers, top)
-	d, err := animator.Compile(&c, hc)
+	top.Name, top.Hash, top.Weight = "Top", 1, 1
+	mod(&top)
+	out.Layers = append(out.Layers, top)
+	return &out
+}
+
+// humanPoser compiles c with clips hc and prepares posing rig hr.
+func humanPoser(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc animator.HumanoidClips) (*animator.Definition, *animator.HumanPoser) {
+	t.Helper()
+	d, err := animator.Compile(c, hc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -700,10 +706,42 @@ func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMas
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, hp
+}
+
+// loopUnderPoop plays dancecontroller's "Loop" on the base layer and
+// "Poop" on the Top layer (see withTopLayer).
+func loopUnderPoop(d *animator.Definition) func(*animator.Animator) {
+	return func(a *animator.Animator) {
+		a.Play(0, d.StateIndex(0, "Loop"), 0)
+		a.Play(1, d.StateIndex(1, "Poop"), 0)
+	}
+}
+
+// danceOverDance prepares c (dancecontroller with a Top layer) on hr with
+// clips hc and plays loopUnderPoop for 0.4 s.
+func danceOverDance(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc animator.HumanoidClips) (*animator.Animator, *animator.HumanPoser) {
+	t.Helper()
+	d, hp := humanPoser(t, c, hr, hc)
 	a := animator.NewAnimator(d)
-	a.Play(0, d.StateIndex(0, "Loop"), 0)
-	a.Play(1, d.StateIndex(1, "Poop"), 0)
+	loopUnderPoop(d)(a)
 	a.Tick(0.4)
+	return a, hp
+}
+
+// maskedDance poses dancecontroller with a Top layer of body mask m and
+// blending b (and the base layer's mask replaced by baseMask when given),
+// and returns the pose with what each layer's clip gives alone (and the
+// top clip's first frame).
+func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMask *model.HumanMask) (got, below, above, aboveRef humanoid.Pose) {
+	t.Helper()
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(t, cc)
+	c := withTopLayer(cc.c, func(top *model.Layer) { top.Blending, top.BodyMask = b, m[:] })
+	if baseMask != nil {
+		c.Layers[0].BodyMask = baseMask[:]
+	}
+	a, hp := danceOverDance(t, c, hr, hc)
 	hp.Pose(a, hp.NewScratch(), &got)
 	lo, hi := a.Contributions(0, nil), a.Contributions(1, nil)
 	if len(lo) != 1 || len(hi) != 1 || lo[0].Clip == hi[0].Clip {
@@ -717,16 +755,18 @@ func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMas
 
 func near(a, b float32) bool { return math.Abs(float64(a-b)) <= 1e-5 }
 
+// armsOnly is the body mask of an AvatarMask with both arms on only.
+var armsOnly = model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
+
 // A layer's body mask limits it to its body parts: over the base layer an
 // override layer masked to the arms gives the arms' muscles its clip's
 // values and leaves every other muscle, the body's position and the goals
 // to the base layer; an additive one adds its change to the arms only;
 // a masked base layer leaves out parts at the zero pose.
 func TestHumanPoserAppliesBodyMasks(t *testing.T) {
-	arms := model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
 	inArms := func(m int) bool { return m >= 37 && m < 55 }
 	t.Run("override", func(t *testing.T) {
-		got, below, above, _ := maskedDance(t, arms, model.BlendOverride, nil)
+		got, below, above, _ := maskedDance(t, armsOnly, model.BlendOverride, nil)
 		moved := 0
 		for m := range got.Muscles {
 			want := below.Muscles[m]
@@ -748,7 +788,7 @@ func TestHumanPoserAppliesBodyMasks(t *testing.T) {
 		}
 	})
 	t.Run("additive", func(t *testing.T) {
-		got, below, above, ref := maskedDance(t, arms, model.BlendAdditive, nil)
+		got, below, above, ref := maskedDance(t, armsOnly, model.BlendAdditive, nil)
 		for m := range got.Muscles {
 			want := below.Muscles[m]
 			if inArms(m) {
@@ -772,8 +812,7 @@ func TestHumanPoserAppliesBodyMasks(t *testing.T) {
 	})
 	t.Run("masked base layer", func(t *testing.T) {
 		noHead := model.HumanMaskFromParts([]uint32{0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
-		none := model.HumanMask{}
-		got, below, _, _ := maskedDance(t, none, model.BlendOverride, &noHead)
+		got, below, _, _ := maskedDance(t, model.HumanMask{}, model.BlendOverride, &noHead)
 		for m := range got.Muscles {
 			want := below.Muscles[m]
 			if m >= 9 && m < 21 { // head: neck, head, eyes, jaw
@@ -806,21 +845,16 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 	if node < 0 {
 		t.Skip("the dance avatar has no non-human bone")
 	}
-	d0, err := animator.Compile(cc.c, hc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a0 := animator.NewAnimator(d0)
-	a0.Play(0, d0.StateIndex(0, "Poop"), 0)
-	poop := a0.Contributions(0, nil)[0].Clip
-
-	// Poop now also moves the node 0.5 along x.
+	// Poop also moves the node 0.5 along x.
+	a0, _ := danceOverDance(t, withTopLayer(cc.c, func(*model.Layer) {}), hr, hc)
+	poop := a0.Contributions(1, nil)[0].Clip
 	moved := *cc.clips[poop]
 	x := skel.Rest[node].T.X + 0.5
 	moved.Curves = append(append([]model.Curve(nil), moved.Curves...), model.Curve{Kind: model.CurveConstant, Value: x,
 		Target: model.Target{Path: skel.Paths[node], PathHash: model.PathHash(skel.Paths[node]), PathKnown: true,
 			ClassID: model.ClassTransform, Attribute: uint32(model.PropPosition), Transform: model.PropPosition, Component: 0}})
 	hc2 := append(animator.HumanoidClips(nil), hc...)
+	var err error
 	if hc2[poop], err = humanoid.Bake(&moved, hr); err != nil {
 		t.Fatal(err)
 	}
@@ -837,23 +871,8 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := *cc.c
-			c.Layers = append([]model.Layer(nil), cc.c.Layers...)
-			top := c.Layers[0]
-			top.Name, top.Hash, top.Weight, top.SkeletonMask = "Top", 1, 1, tc.mask
-			c.Layers = append(c.Layers, top)
-			d, err := animator.Compile(&c, hc2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			hp, err := animator.NewHumanPoser(d, hr, hc2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := animator.NewAnimator(d)
-			a.Play(0, d.StateIndex(0, "Loop"), 0)
-			a.Play(1, d.StateIndex(1, "Poop"), 0)
-			a.Tick(0.4)
+			c := withTopLayer(cc.c, func(top *model.Layer) { top.SkeletonMask = tc.mask })
+			a, hp := danceOverDance(t, c, hr, hc2)
 			sc := hp.NewScratch()
 			dst := make([]geom.Transform, hr.Len())
 			hp.Apply(a, sc, dst)
@@ -877,43 +896,15 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 }
 
 // BenchmarkHumanPoseDance ticks and poses 100 humanoid Animators of
-// dancecontroller with a second, arms-only override layer: muscle-space
-// blending under a body mask, then muscles to bones on the dance avatar.
+// dancecontroller with a second, arms-only override layer at weight 0.7:
+// muscle-space blending under a body mask, then muscles to bones on the
+// dance avatar.
 func BenchmarkHumanPoseDance(b *testing.B) {
 	cc := loadController(b, "lethal-emotes/customemotespackage", "dancecontroller")
 	hr, hc, _ := danceRig(b, cc)
-	c := *cc.c
-	c.Layers = append([]model.Layer(nil), cc.c.Layers...)
-	arms := model.HumanMaskFromParts([]uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
-	top := c.Layers[0]
-	top.Name, top.Hash, top.Weight, top.BodyMask = "Arms", 1, 0.7, arms[:]
-	c.Layers = append(c.Layers, top)
-	d, err := animator.Compile(&c, hc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	hp, err := animator.NewHumanPoser(d, hr, hc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var as []*animator.Animator
-	for i := 0; i < 100; i++ {
-		a := animator.NewAnimator(d)
-		a.Play(0, d.StateIndex(0, "Loop"), 0)
-		a.Play(1, d.StateIndex(1, "Poop"), 0)
-		a.Tick(float32(i) / 60)
-		as = append(as, a)
-	}
+	c := withTopLayer(cc.c, func(top *model.Layer) { top.Weight, top.BodyMask = 0.7, armsOnly[:] })
+	d, hp := humanPoser(b, c, hr, hc)
 	sc := hp.NewScratch()
 	pose := make([]geom.Transform, hr.Len())
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, a := range as {
-			a.Tick(1.0 / 60)
-			hp.Apply(a, sc, pose)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/animator-tick+pose")
+	benchPosedCrowd(b, d, loopUnderPoop(d), func(a *animator.Animator) { hp.Apply(a, sc, pose) })
 }

@@ -7,13 +7,11 @@ import (
 )
 
 func muscle(t *testing.T, name string) int {
-	for i, n := range model.MuscleNames {
-		if n == name {
-			return i
-		}
+	a, ok := model.HumanAttributeByName(name)
+	if !ok || a < model.FirstMuscleAttribute {
+		t.Fatalf("no muscle %q", name)
 	}
-	t.Fatalf("no muscle %q", name)
-	return -1
+	return int(a - model.FirstMuscleAttribute)
 }
 
 func TestMirrorMapSwapsSidesAndFlipsSideways(t *testing.T) {

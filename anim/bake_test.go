@@ -410,3 +410,31 @@ func TestBakeWeightedFitsWholeSegment(t *testing.T) {
 		})
 	}
 }
+
+// Animates names the properties each joint has channels for, constant
+// ones included; joints without channels and out-of-range joints have none.
+func TestAnimatesNamesEachJointsDrivenProperties(t *testing.T) {
+	sk := chainSkeleton(4)
+	mc := &model.Clip{Name: "a", Stop: 1, Curves: []model.Curve{
+		{Target: tgt(sk.Paths[1], model.PropPosition, 0), Kind: model.CurveStreamed, Segments: streamedCurve(wobble(1), 10, 1)},
+		{Target: tgt(sk.Paths[1], model.PropScale, 2), Kind: model.CurveConstant, Value: 2},
+		{Target: tgt(sk.Paths[2], model.PropRotation, 3), Kind: model.CurveConstant, Value: 1},
+		{Target: tgt(sk.Paths[3], model.PropEuler, 1), Kind: model.CurveConstant, Value: 30},
+	}}
+	c, err := Bake(mc, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		joint int
+		want  Props
+	}{{-1, 0}, {0, 0}, {1, PropT | PropS}, {2, PropR}, {3, PropR}, {4, 0}}
+	for _, tc := range tests {
+		if got := c.Animates(tc.joint); got != tc.want {
+			t.Errorf("joint %d: %03b, want %03b", tc.joint, got, tc.want)
+		}
+	}
+	if c.TrackCount() != 3 {
+		t.Errorf("TrackCount %d, want 3 joints", c.TrackCount())
+	}
+}

@@ -60,8 +60,19 @@ type Clip struct {
 
 	unresolved int
 	tracks     int
+	animated   []Props // per joint: which properties a channel drives
 	events     []model.Event
 }
+
+// Props is a set of a joint's transform properties.
+type Props uint8
+
+// The transform properties of a joint.
+const (
+	PropT Props = 1 << iota // position
+	PropR                   // rotation (quaternion or Euler)
+	PropS                   // scale
+)
 
 // poseSet evaluates the joint channels of some joints (all of them, or the
 // root alone) into their float slots.
@@ -181,12 +192,20 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	}
 	cl.floats = fb.build()
 
-	driven := make([]bool, s.Len())
+	cl.animated = make([]Props, s.Len())
 	for i := range cl.jchans {
-		driven[cl.jchans[i].joint] = true
+		ch := &cl.jchans[i]
+		switch ch.prop {
+		case model.PropPosition:
+			cl.animated[ch.joint] |= PropT
+		case model.PropRotation, model.PropEuler:
+			cl.animated[ch.joint] |= PropR
+		case model.PropScale:
+			cl.animated[ch.joint] |= PropS
+		}
 	}
-	for _, d := range driven {
-		if d {
+	for _, a := range cl.animated {
+		if a != 0 {
 			cl.tracks++
 		}
 	}
@@ -464,6 +483,16 @@ func (c *Clip) SampleRate() float32 { return c.rate }
 
 // TrackCount returns how many joints the clip drives.
 func (c *Clip) TrackCount() int { return c.tracks }
+
+// Animates reports which of joint j's properties the clip has channels
+// for, constant ones included: what a layer playing the clip overrides
+// (0 for a joint out of range).
+func (c *Clip) Animates(j int) Props {
+	if j < 0 || j >= len(c.animated) {
+		return 0
+	}
+	return c.animated[j]
+}
 
 // RootJoint returns the joint that carries the motion through the world,
 // or -1 if none does (see RootRule).

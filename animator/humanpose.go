@@ -23,7 +23,9 @@ import (
 // each IK goal; what it does not set stays as the layers below left it. On
 // the base layer what the mask leaves out is the zero pose (muscles 0, the
 // body and goals at the origin, unrotated), as Unity's runtime copies the
-// base layer. The clips' Transform curves of bones that are not human
+// base layer. As in Poser, a layer whose clips' weights sum to less than 1
+// (a direct blend tree, a fade into a state without a clip) blends in only
+// by that sum. The clips' Transform curves of bones that are not human
 // bones are blended as Poser does, with the layers' skeleton masks (Apply).
 // It is immutable and shared; per-call buffers live in a HumanScratch.
 type HumanPoser struct {
@@ -165,14 +167,14 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 		}
 		scaleHuman(&sc.layer, 1/total)
 		m := &p.masks[li]
-		switch {
-		case li == 0 && !m.full:
-			copyMasked(out, &sc.layer, m)
-		case additive:
+		if li == 0 && !m.full {
+			zeroUnmasked(out, m)
+		}
+		if additive {
 			scaleHuman(&sc.ref, 1/total)
-			addDelta(out, &sc.layer, &sc.ref, w, m)
-		default:
-			lerpHuman(out, &sc.layer, w, m)
+			addDelta(out, &sc.layer, &sc.ref, w*total, m)
+		} else {
+			lerpHuman(out, &sc.layer, w*min(total, 1), m)
 		}
 	}
 }
@@ -233,24 +235,22 @@ func scaleHuman(p *humanoid.Pose, inv float32) {
 	}
 }
 
-// copyMasked sets dst to x where m sets it and to the zero pose elsewhere
-// (the base layer under a body mask).
-func copyMasked(dst, x *humanoid.Pose, m *humanMask) {
+// zeroUnmasked sets what m leaves out to the zero pose (muscles 0, the
+// body and goals at the origin, unrotated): the base layer under a body
+// mask.
+func zeroUnmasked(dst *humanoid.Pose, m *humanMask) {
 	id := geom.Quat{W: 1}
-	dst.RootT, dst.RootQ = geom.Vec3{}, id
-	if m.root {
-		dst.RootT, dst.RootQ = x.RootT, x.RootQ
+	if !m.root {
+		dst.RootT, dst.RootQ = geom.Vec3{}, id
 	}
 	for i := range dst.Muscles {
-		dst.Muscles[i] = 0
-		if m.muscle[i] {
-			dst.Muscles[i] = x.Muscles[i]
+		if !m.muscle[i] {
+			dst.Muscles[i] = 0
 		}
 	}
 	for g := range dst.Goals {
-		dst.Goals[g] = humanoid.Goal{Q: id}
-		if m.goal[g] {
-			dst.Goals[g] = x.Goals[g]
+		if !m.goal[g] {
+			dst.Goals[g] = humanoid.Goal{Q: id}
 		}
 	}
 }

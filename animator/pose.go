@@ -9,7 +9,9 @@ import (
 )
 
 // PoseClip is a clip that can pose a skeleton: an *anim.Clip, or a
-// humanoid clip baked onto a rig.
+// humanoid clip baked onto a rig. A clip that also has a method
+// Animates(joint int) anim.Props (both of those do) overrides only what it
+// animates; another is taken to animate every joint.
 type PoseClip interface {
 	Duration() float32
 	Sample(t float32, dst []geom.Transform)
@@ -17,20 +19,30 @@ type PoseClip interface {
 
 // Poser turns an Animator's layers into a local pose of one skeleton: per
 // layer the clips it plays blended by their weights, then layers applied
-// bottom-up, an override layer blending over what is below by its weight
-// times its skeleton mask, an additive layer adding its difference from the
-// clips' first frames. It is immutable and shared by every Animator of one
-// Definition and skeleton; per-call buffers live in a PoseScratch.
+// bottom-up, an override layer blending over what is below, an additive
+// layer adding its difference from the clips' first frames. It is
+// immutable and shared by every Animator of one Definition and skeleton;
+// per-call buffers live in a PoseScratch.
+//
+// A layer changes only what its clips animate, property by property
+// (position, rotation, scale of each joint: see anim.Clip.Animates); the
+// rest is left as the layers below made it (the rest pose under the base
+// layer). Where the weights of the clips animating a property sum to less
+// than 1 (a direct blend tree's 0.2, a fade into a state without a clip)
+// the layer blends that property in only by that sum, so it fades
+// towards what is below instead of snapping; where they sum to more, they
+// are normalised.
 //
 // Skeleton masks: a joint listed in a layer's mask plays at the element's
 // weight, a joint not listed at 0; a layer without a mask covers every
-// joint. Humanoid body masks are not applied here.
+// joint. Humanoid body masks are not applied here (see HumanPoser).
 type Poser struct {
 	def   *Definition
 	skel  *anim.Skeleton
 	clips []PoseClip
 	masks [][]float32        // per layer, per joint (nil: every joint at 1)
 	refs  [][]geom.Transform // per clip: its first frame (additive reference)
+	anim  [][]anim.Props     // per clip, per joint: what it animates
 	// contribs bounds the contributions of one layer.
 	contribs int
 }
@@ -56,6 +68,7 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 		}
 		p.masks[li] = m
 	}
+	p.anim = make([][]anim.Props, len(clips))
 	for i, c := range clips {
 		if c == nil {
 			continue
@@ -63,6 +76,13 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 		r := make([]geom.Transform, s.Len())
 		c.Sample(0, r)
 		p.refs[i] = r
+		p.anim[i] = make([]anim.Props, s.Len())
+		for j := range p.anim[i] {
+			p.anim[i][j] = anim.PropT | anim.PropR | anim.PropS
+			if a, ok := c.(interface{ Animates(int) anim.Props }); ok {
+				p.anim[i][j] = a.Animates(j)
+			}
+		}
 	}
 	p.contribs = (maxFrozen + 1) * (d.maxLeaves + 1)
 	return p, nil
@@ -73,13 +93,15 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 type PoseScratch struct {
 	contrib            []Contribution
 	sample, layer, ref []geom.Transform
+	sum                []float32 // per joint ×3: weight of the clips animating T, R, S
 }
 
 // NewScratch returns buffers for p.Pose.
 func (p *Poser) NewScratch() *PoseScratch {
 	n := p.skel.Len()
 	return &PoseScratch{contrib: make([]Contribution, 0, p.contribs),
-		sample: make([]geom.Transform, n), layer: make([]geom.Transform, n), ref: make([]geom.Transform, n)}
+		sample: make([]geom.Transform, n), layer: make([]geom.Transform, n), ref: make([]geom.Transform, n),
+		sum: make([]float32, 3*n)}
 }
 
 // Pose writes a's current local pose into dst (at least the skeleton's
@@ -95,62 +117,123 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
-		var total float32
 		for j := range sc.layer {
 			sc.layer[j], sc.ref[j] = geom.Transform{}, geom.Transform{}
 		}
+		clear(sc.sum)
+		played := false
 		for _, c := range sc.contrib {
 			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || c.Weight <= 0 {
 				continue
 			}
 			p.clips[c.Clip].Sample(c.Time, sc.sample)
-			accumulate(sc.layer, sc.sample, c.Weight)
+			props := p.anim[c.Clip]
+			addAnimated(sc.layer, sc.sample, props, sc.sum, c.Weight)
 			if additive {
-				accumulate(sc.ref, p.refs[c.Clip], c.Weight)
+				addAnimated(sc.ref, p.refs[c.Clip], props, nil, c.Weight)
 			}
-			total += c.Weight
+			played = true
 		}
-		if total <= 0 {
+		if played {
+			p.blendLayer(dst, sc, li, w, additive)
+		}
+	}
+}
+
+// addAnimated adds w × src to acc for the properties each joint's clip
+// animates (translations and scales linearly, rotations as sign-aligned
+// sums), and w to the property's weight sum (when sum is not nil).
+func addAnimated(acc, src []geom.Transform, props []anim.Props, sum []float32, w float32) {
+	for j := range acc {
+		a := props[j]
+		if a == 0 {
 			continue
 		}
-		inv := 1 / total
-		normalise(sc.layer, inv)
-		mask := p.masks[li]
-		if additive {
-			normalise(sc.ref, inv)
-			for j := range dst {
-				wj := w
-				if mask != nil {
-					wj *= mask[j]
-				}
-				if wj > 0 {
-					anim.AddPose(dst[j:j+1], dst[j:j+1], sc.layer[j:j+1], sc.ref[j:j+1], wj)
-				}
-			}
-			continue
+		d, s := &acc[j], &src[j]
+		if a&anim.PropT != 0 {
+			d.T = d.T.Add(s.T.Scale(w))
 		}
-		for j := range dst {
-			wj := w
-			if mask != nil {
-				wj *= mask[j]
+		if a&anim.PropR != 0 {
+			q := s.R
+			if d.R.Dot(q) < 0 {
+				q = q.Neg()
 			}
-			if wj > 0 {
-				anim.BlendPoses(dst[j:j+1], dst[j:j+1], sc.layer[j:j+1], wj)
+			d.R = geom.Quat{X: d.R.X + q.X*w, Y: d.R.Y + q.Y*w, Z: d.R.Z + q.Z*w, W: d.R.W + q.W*w}
+		}
+		if a&anim.PropS != 0 {
+			d.S = d.S.Add(s.S.Scale(w))
+		}
+		if sum != nil {
+			for k, bit := range [3]anim.Props{anim.PropT, anim.PropR, anim.PropS} {
+				if a&bit != 0 {
+					sum[3*j+k] += w
+				}
 			}
 		}
 	}
 }
 
-// normalise divides accumulated translations and scales by the total weight
-// (inv is its reciprocal) and normalises the rotations.
-func normalise(pose []geom.Transform, inv float32) {
-	for j := range pose {
-		t := &pose[j]
-		t.T, t.S = t.T.Scale(inv), t.S.Scale(inv)
-		if t.R.Dot(t.R) > 0 {
-			t.R = t.R.Normalize()
-		} else {
-			t.R = geom.Quat{W: 1}
+// blendLayer lays layer li's accumulated pose (weight w) over dst, property
+// by property: a property no clip animates is left alone; one the clips
+// animate with weight sum s is normalised and blended in by w × the
+// skeleton mask × min(s, 1) (override), or its difference from the
+// reference added by w × the mask × s (additive: the weighted sum of the
+// clips' differences).
+func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w float32, additive bool) {
+	mask := p.masks[li]
+	id := geom.Quat{W: 1}
+	one := geom.Vec3{X: 1, Y: 1, Z: 1}
+	for j := range dst {
+		wj := w
+		if mask != nil {
+			wj *= mask[j]
+		}
+		if wj <= 0 {
+			continue
+		}
+		d, x, r := &dst[j], &sc.layer[j], &sc.ref[j]
+		for k := 0; k < 3; k++ {
+			s := sc.sum[3*j+k]
+			if s <= 0 {
+				continue
+			}
+			inv, f := 1/s, wj*min(s, 1)
+			if additive {
+				f = wj * s
+			}
+			switch k {
+			case 0:
+				v := x.T.Scale(inv)
+				if additive {
+					d.T = d.T.Add(v.Sub(r.T.Scale(inv)).Scale(f))
+				} else {
+					d.T = d.T.Lerp(v, f)
+				}
+			case 1:
+				v := normQuat(x.R)
+				if additive {
+					d.R = d.R.Mul(id.Nlerp(normQuat(r.R).Conj().Mul(v), f)).Normalize()
+				} else {
+					d.R = d.R.Nlerp(v, f)
+				}
+			case 2:
+				v := x.S.Scale(inv)
+				if additive {
+					rs := r.S.Scale(inv)
+					ds := geom.Vec3{X: ratio(v.X, rs.X), Y: ratio(v.Y, rs.Y), Z: ratio(v.Z, rs.Z)}
+					d.S = d.S.Mul(one.Lerp(ds, f))
+				} else {
+					d.S = d.S.Lerp(v, f)
+				}
+			}
 		}
 	}
+}
+
+// ratio is a/r, or 1 (no change) for a zero reference.
+func ratio(a, r float32) float32 {
+	if r == 0 {
+		return 1
+	}
+	return a / r
 }

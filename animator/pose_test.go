@@ -103,3 +103,97 @@ func TestAnimClipsGiveRootMotion(t *testing.T) {
 		t.Errorf("root moved %v in 0.5 s at 1 m/s", x)
 	}
 }
+
+// layeredSetup: the base layer plays "move" (hips x 0→1 over 1 s); layer
+// "Over" (override, weight 1) starts in a state playing over (nil: a
+// constant-root clip that animates only the root joint "", x = 3) and has
+// a second state without a clip that trigger "off" fades to over 0.4 s.
+func layeredSetup(t *testing.T, over func(s *anim.Skeleton) *anim.Clip) (*Animator, *Poser, *anim.Skeleton, int) {
+	s := testSkeleton(t)
+	b := newCtl()
+	top := over(s)
+	clips := AnimClips{moveClip(t, s, "move", 1, 1, 0, true), top}
+	for range clips {
+		b.c.Clips = append(b.c.Clips, model.Ref{PathID: 1})
+	}
+	off := b.param("off", model.ParamTrigger, 0)
+	b.c.StateMachines = append(b.c.StateMachines, model.StateMachine{})
+	b.c.Layers = append(b.c.Layers, model.Layer{Name: "Over", StateMachine: 1, Weight: 1, SyncedLayer: -1})
+	b.state(0, "Move", 0)
+	s0 := b.state(1, "Top", 1)
+	s1 := b.state(1, "Empty", model.NoClip)
+	b.trans(1, s0, s1, cond(model.CondIf, off, 0)).Duration = 0.4
+	d, err := Compile(b.c, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPoser(d, s, []PoseClip{clips[0], clips[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewAnimator(d), p, s, off
+}
+
+func rootOnlyClip(t *testing.T, s *anim.Skeleton) *anim.Clip {
+	c, err := anim.Bake(&model.Clip{Name: "root", SampleRate: 30, Stop: 1, Curves: []model.Curve{{Kind: model.CurveConstant, Value: 3,
+		Target: model.Target{Path: "", PathKnown: true, ClassID: model.ClassTransform, Attribute: uint32(model.PropPosition),
+			Transform: model.PropPosition, Component: 0}}}}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// An override layer changes only what its clips animate: a clip that
+// moves only the root leaves the hips to the base layer.
+func TestOverrideLayerLeavesWhatItsClipsDoNotAnimate(t *testing.T) {
+	a, p, s, _ := layeredSetup(t, func(s *anim.Skeleton) *anim.Clip { return rootOnlyClip(t, s) })
+	a.Tick(0.5)
+	pose := make([]geom.Transform, s.Len())
+	p.Pose(a, p.NewScratch(), pose)
+	if x := pose[1].T.X; math.Abs(float64(x)-0.5) > 1e-4 {
+		t.Errorf("hips x %v, want the base layer's 0.5", x)
+	}
+	if x := pose[0].T.X; x != 3 {
+		t.Errorf("root x %v, want the override layer's 3", x)
+	}
+	if r := pose[1].R; math.Abs(float64(r.W)-1) > 1e-6 {
+		t.Errorf("hips rotation %v, want the base layer's identity", r)
+	}
+}
+
+// A layer fading into a state without a clip fades out: what is below
+// shows through in proportion, instead of the layer holding full weight
+// until the fade ends.
+func TestLayerFadingToAnEmptyStateFadesOut(t *testing.T) {
+	a, p, s, off := layeredSetup(t, func(s *anim.Skeleton) *anim.Clip { return moveClip(t, s, "still", 1, 0, 0, true) })
+	pose := make([]geom.Transform, s.Len())
+	sc := p.NewScratch()
+	a.Tick(0.5)
+	p.Pose(a, sc, pose)
+	if x := pose[1].T.X; math.Abs(float64(x)) > 1e-4 {
+		t.Fatalf("hips x %v before the fade, want the override's 0", x)
+	}
+	a.SetTrigger(off)
+	fading := 0
+	for i := 0; i < 6; i++ {
+		a.Tick(0.1)
+		p.Pose(a, sc, pose)
+		// The override's share is the weight of its clip; the base hips x
+		// is the base clip's time (x 0→1 over 1 s).
+		var share float32
+		for _, c := range a.Contributions(1, nil) {
+			share += c.Weight
+		}
+		base := a.Contributions(0, nil)[0].Time
+		if share > 0 && share < 1 {
+			fading++
+		}
+		if want := base * (1 - share); math.Abs(float64(pose[1].T.X-want)) > 1e-4 {
+			t.Errorf("tick %d: hips x %.4f, want %.4f (override share %.2f of base %.2f)", i+1, pose[1].T.X, want, share, base)
+		}
+	}
+	if fading < 2 {
+		t.Errorf("the fade was seen in %d ticks", fading)
+	}
+}

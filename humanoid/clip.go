@@ -120,6 +120,16 @@ func (c *Clip) Rig() *Rig { return c.rig }
 // Base returns the underlying baked clip (its float tracks, events, timing).
 func (c *Clip) Base() *anim.Clip { return c.base }
 
+// Animates reports which properties of avatar node j the clip drives:
+// all of a human bone's (the muscles and the body set them), else those
+// its Transform curves drive (anim.Clip.Animates).
+func (c *Clip) Animates(j int) anim.Props {
+	if c.rig.IsHumanNode(j) {
+		return anim.PropT | anim.PropR | anim.PropS
+	}
+	return c.base.Animates(j)
+}
+
 // SamplePose evaluates the clip's humanoid channels at time t into p.
 func (c *Clip) SamplePose(t float32, p *Pose) {
 	var buf [maxFloatTracks]float32

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
@@ -490,5 +491,44 @@ func TestApplyHumanWritesOnlyHumanBones(t *testing.T) {
 	}
 	if human == 0 || human == r.Len() {
 		t.Errorf("%d of %d nodes are human bones", human, r.Len())
+	}
+}
+
+// A humanoid clip drives every property of every human bone, and of other
+// nodes what its Transform curves drive.
+func TestClipAnimatesHumanBonesAndItsCurves(t *testing.T) {
+	r := chadRig(t)
+	skel := r.Skeleton()
+	other := -1
+	for j := 1; j < r.Len(); j++ {
+		if !r.IsHumanNode(j) && skel.Paths[j] != "" {
+			other = j
+			break
+		}
+	}
+	if other < 0 {
+		t.Skip("no non-human node")
+	}
+	mc := &model.Clip{Name: "c", Humanoid: true, SampleRate: 30, Stop: 1, Curves: []model.Curve{
+		{Kind: model.CurveConstant, Value: 0.5, Target: model.Target{ClassID: model.ClassAnimator, Attribute: model.FirstMuscleAttribute}},
+		{Kind: model.CurveConstant, Value: 2, Target: model.Target{Path: skel.Paths[other], PathKnown: true, ClassID: model.ClassTransform,
+			Attribute: uint32(model.PropScale), Transform: model.PropScale, Component: 1}},
+	}}
+	c, err := Bake(mc, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := anim.PropT | anim.PropR | anim.PropS
+	for j := 0; j < r.Len(); j++ {
+		want := anim.Props(0)
+		switch {
+		case r.IsHumanNode(j):
+			want = all
+		case j == other:
+			want = anim.PropS
+		}
+		if got := c.Animates(j); got != want {
+			t.Errorf("node %d %q: %03b, want %03b", j, skel.Paths[j], got, want)
+		}
 	}
 }

@@ -28,8 +28,9 @@ type Event struct {
 	State int
 	Clip  int
 	// Weight is the clip's weight in its layer: its blend-tree weight times
-	// its state's share of the layer's transition. LayerWeight is the
-	// layer's own weight.
+	// its state's share of the layer's transition, the larger of that share
+	// at the start and at the end of the tick (a destination fading in
+	// reports its share at the end). LayerWeight is the layer's own weight.
 	Weight, LayerWeight float32
 	// Event is the event as authored, shared with the clip (do not modify).
 	Event *model.Event
@@ -57,7 +58,11 @@ type slot struct {
 	state int32
 	nt    float32 // normalised time now
 	prev  float32 // normalised time before the last advance
-	fresh bool    // entered since the last advance: events at its start fire
+	fresh bool    // entered and not advanced yet
+	// first marks the tick of the first advance after the state was
+	// entered: its start counts as crossed (events and exit times at it
+	// fire).
+	first bool
 }
 
 type frozenSlot struct {
@@ -367,22 +372,23 @@ func (a *Animator) machine(li int) *model.StateMachine {
 	return &a.def.c.StateMachines[a.def.machine[li]]
 }
 
-// stepLayer advances one (non-synced) layer and evaluates its transitions.
+// stepLayer advances one (non-synced) layer, collects the events and root
+// motion of the advance and evaluates its transitions.
+//
+// A clip's events fire at its weight at the start or at the end of the
+// tick, whichever is larger (a destination fading in counts with its weight
+// at the end, so its first tick's events fire; a source fading out with its
+// weight at the start); root motion is weighted by the shares at the start
+// of the tick, so a transition's weights sum to 1.
 func (a *Animator) stepLayer(li int, dt float32) {
 	l := &a.layers[li]
 	if l.cur.state < 0 {
 		return
 	}
-	w := float32(1)
+	st := a.step(li, &l.cur, dt)
+	var p0, p1 float32
 	if l.inTrans {
-		w = 1 - clamp01(l.progress)
-	}
-	if l.srcFrozen {
-		w = 0 // the frozen pose stands still; the source state only keeps time
-	}
-	a.advance(li, &l.cur, dt, w)
-	if l.inTrans {
-		a.advance(li, &l.next, dt, clamp01(l.progress))
+		p0 = clamp01(l.progress)
 		dur, fixed := l.fade, true
 		if l.trans.from != crossFade {
 			tr := a.transition(li, l.trans)
@@ -400,6 +406,14 @@ func (a *Animator) stepLayer(li int, dt float32) {
 			}
 			l.progress += d / dur
 		}
+		p1 = clamp01(l.progress)
+	}
+	if !l.srcFrozen { // a frozen source pose stands still; its state only keeps time
+		a.emit(li, &l.cur, st, 1-p0, 1-p0)
+	}
+	if l.inTrans {
+		st = a.step(li, &l.next, dt)
+		a.emit(li, &l.next, st, p1, p0)
 		if l.progress >= 1 {
 			a.complete(l)
 		}
@@ -495,9 +509,9 @@ func (a *Animator) StateLength(l, s int) float32 {
 	return a.stateLength(l, &m.States[s])
 }
 
-// advance moves slot s by dt at its state's speed (or to its time
-// parameter) and collects its events and root motion at weight w.
-func (a *Animator) advance(li int, s *slot, dt, w float32) {
+// step moves slot s by dt at its state's speed (or to its time parameter)
+// and returns its state, leaving its leaves in a.leaves.
+func (a *Animator) step(li int, s *slot, dt float32) *model.State {
 	st := &a.machine(li).States[s.state]
 	length := a.timedLength(li, st)
 	s.prev = s.nt
@@ -506,10 +520,8 @@ func (a *Animator) advance(li int, s *slot, dt, w float32) {
 	} else {
 		s.nt += dt * a.stateSpeed(st) / length
 	}
-	if w > 0 {
-		a.emit(li, s, st, w)
-	}
-	s.fresh = false
+	s.first, s.fresh = s.fresh, false
+	return st
 }
 
 // emitLayer collects a synced layer's events and root motion from the
@@ -530,18 +542,22 @@ func (a *Animator) emitLayer(li int) {
 	if w > 0 {
 		st := &m.States[l.cur.state]
 		a.stateLength(li, st)
-		a.emit(li, &l.cur, st, w)
+		a.emit(li, &l.cur, st, w, w)
 	}
 	if l.inTrans {
 		st := &m.States[l.next.state]
 		a.stateLength(li, st)
-		a.emit(li, &l.next, st, clamp01(l.progress))
+		a.emit(li, &l.next, st, clamp01(l.progress), clamp01(l.progress))
 	}
 }
 
-// emit collects the events and root motion of the leaves in a.leaves for
-// slot s's advance from s.prev to s.nt.
-func (a *Animator) emit(li int, s *slot, st *model.State, w float32) {
+// emit collects the events (at state weight we) and root motion (at
+// state weight wr) of the leaves in a.leaves for slot s's advance from
+// s.prev to s.nt.
+func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
+	if !(we > 0) && !(wr > 0) {
+		return
+	}
 	l := &a.layers[li]
 	nodes := a.def.nodes(li, st)
 	cyc := a.cycleOffset(st)
@@ -550,14 +566,13 @@ func (a *Animator) emit(li int, s *slot, st *model.State, w float32) {
 		if n <= 0 || lw.Clip < 0 {
 			continue
 		}
-		weight := lw.Weight * w
 		off := float64(cyc + nodes[lw.Node].CycleOffset)
 		u0, u1 := float64(s.prev)+off, float64(s.nt)+off
 		loop := a.def.clips.ClipLoops(lw.Clip)
-		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 {
-			a.collect(li, int(s.state), lw.Clip, weight, l.weight, ev, float64(n), loop, u0, u1, s.fresh)
+		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 && we > 0 && lw.Weight > 0 {
+			a.collect(li, int(s.state), lw.Clip, lw.Weight*we, l.weight, ev, float64(n), loop, u0, u1, s.first)
 		}
-		if a.def.root != nil && u1 != u0 {
+		if weight := lw.Weight * wr; a.def.root != nil && weight > 0 && u1 != u0 {
 			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
 			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
 			l.rootT = l.rootT.Add(dt.Scale(weight))
@@ -700,7 +715,7 @@ func exitCrossed(s *slot, e float32) bool {
 		}
 		x = e + k
 	}
-	return (x > p || s.fresh && x >= p) && x <= c
+	return (x > p || s.first && x >= p) && x <= c
 }
 
 // cond evaluates one condition against the parameters (exit-time conditions

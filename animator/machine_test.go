@@ -454,8 +454,8 @@ func TestEventsFireOncePerLoopWithWeights(t *testing.T) {
 	if len(got) != 1 || got[0].State != B || got[0].Event.Time != 0.2 {
 		t.Fatalf("during the transition: %+v", got)
 	}
-	if w := got[0].Weight; w != 0.125 {
-		t.Errorf("event weight %v, want the destination's 0.125 share", w)
+	if w := got[0].Weight; w != 0.25 {
+		t.Errorf("event weight %v, want the destination's 0.25 share at the end of the tick", w)
 	}
 	got = got[:0]
 	for i := 0; i < 12; i++ {
@@ -674,7 +674,7 @@ func TestExitCrossed(t *testing.T) {
 	tests := []struct {
 		name      string
 		prev, now float32
-		fresh     bool
+		first     bool
 		exit      float32
 		want      bool
 	}{
@@ -690,7 +690,7 @@ func TestExitCrossed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := slot{prev: tc.prev, nt: tc.now, fresh: tc.fresh}
+			s := slot{prev: tc.prev, nt: tc.now, first: tc.first}
 			if got := exitCrossed(&s, tc.exit); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}

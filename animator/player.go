@@ -216,7 +216,8 @@ func (p *Player) Events() []PlayerEvent { return p.events }
 
 // Tick advances every playing clip by dt seconds (scaled by its speed and
 // frame-rate override), moves the fades on, drops clips faded out, and
-// collects the events crossed by clips with weight.
+// collects the events crossed by clips with weight at the start or the end
+// of the tick (PlayerEvent.Weight is the larger of the two).
 func (p *Player) Tick(dt float32) {
 	p.events = p.events[:0]
 	k := 0
@@ -224,10 +225,7 @@ func (p *Player) Tick(dt float32) {
 		s := p.states[i]
 		s.prev = s.Time
 		s.Time += dt * s.Clip.timeScale()
-		if s.Weight > 0 {
-			p.collect(&s)
-		}
-		s.fresh = false
+		w0 := s.Weight
 		if s.Weight < s.target {
 			s.Weight += s.speed * dt
 			if s.Weight > s.target {
@@ -239,6 +237,13 @@ func (p *Player) Tick(dt float32) {
 				s.Weight = s.target
 			}
 		}
+		// Events fire at the larger of the weights at the tick's start and
+		// end: a clip fading in fires its first tick's events, one fading
+		// out its last tick's.
+		if w := max(w0, s.Weight); w > 0 {
+			p.collect(&s, w)
+		}
+		s.fresh = false
 		if s.Weight <= 0 && s.target <= 0 {
 			continue
 		}
@@ -248,14 +253,13 @@ func (p *Player) Tick(dt float32) {
 	p.n = k
 }
 
-func (p *Player) collect(s *PlayerState) {
+func (p *Player) collect(s *PlayerState, w float32) {
 	ev := s.Clip.Clip.Events()
 	if len(ev) == 0 {
 		return
 	}
 	d := float64(s.Clip.Clip.Duration())
 	loop := s.Clip.Extrapolation == ExtrapolateNone && s.Clip.loops()
-	w := s.Weight
 	c := s.Clip
 	crossings(ev, d, loop, float64(s.prev)/d, float64(s.Time)/d, s.fresh, func(e *model.Event) {
 		p.events = append(p.events, PlayerEvent{Clip: c, Weight: w, Event: e})

@@ -42,8 +42,11 @@
 //     drop the lightest) and is the new transition's source; the state whose
 //     transition interrupted becomes the current state.
 //   - Events fire for clips of weight > 0 in (before, now] of their clip
-//     time (a state just entered includes its start); a looping clip's event
-//     at its length counts as at 0; at most four loops are scanned per tick.
+//     time (a state just entered includes its start); a clip's weight for
+//     this is the larger of its weights at the tick's start and end, so a
+//     destination fading in fires its first tick's events; a looping clip's
+//     event at its length counts as at 0; at most four loops are scanned
+//     per tick.
 //   - Negative or NaN direct blend values play nothing. The base layer plays
 //     at weight 1 whatever its stored weight.
 //   - Poses: Poser blends any clips in local-transform space with

@@ -177,10 +177,12 @@ func (a *Animator) Reset() {
 	a.releaseTriggers()
 }
 
+// copyTimeline makes synced layer dst follow src's states, times and
+// transition, keeping its own weight and root motion.
 func (a *Animator) copyTimeline(dst, src *layerState) {
-	w := dst.weight
+	w, t, q, rw := dst.weight, dst.rootT, dst.rootQ, dst.rootW
 	*dst = *src
-	dst.weight = w
+	dst.weight, dst.rootT, dst.rootQ, dst.rootW = w, t, q, rw
 }
 
 // Time returns the time ticked since the last Reset, in seconds.
@@ -343,17 +345,19 @@ func (a *Animator) Tick(dt float32) {
 	if !geom.Finite(dt) {
 		dt = 0
 	}
-	for _, li := range a.def.order {
+	for li := range a.layers {
 		l := &a.layers[li]
 		l.rootT, l.rootQ, l.rootW = geom.Vec3{}, geom.Quat{}, 0
+	}
+	for _, li := range a.def.order {
 		if sl := a.def.c.Layers[li].SyncedLayer; sl >= 0 {
-			a.copyTimeline(l, &a.layers[sl])
-			l.rootT, l.rootQ, l.rootW = geom.Vec3{}, geom.Quat{}, 0
-			a.emitLayer(li)
+			// Its events and root motion were collected with its source's.
+			a.copyTimeline(&a.layers[li], &a.layers[sl])
 			continue
 		}
 		a.stepLayer(li, dt)
 	}
+	a.sortEvents()
 	a.combineRoot()
 	a.releaseTriggers()
 	a.time += float64(dt)
@@ -410,10 +414,12 @@ func (a *Animator) stepLayer(li int, dt float32) {
 	}
 	if !l.srcFrozen { // a frozen source pose stands still; its state only keeps time
 		a.emit(li, &l.cur, st, 1-p0, 1-p0)
+		a.emitSynced(li, &l.cur, st, 1-p0, 1-p0)
 	}
 	if l.inTrans {
 		st = a.step(li, &l.next, dt)
 		a.emit(li, &l.next, st, p1, p0)
+		a.emitSynced(li, &l.next, st, p1, p0)
 		if l.progress >= 1 {
 			a.complete(l)
 		}
@@ -524,30 +530,26 @@ func (a *Animator) step(li int, s *slot, dt float32) *model.State {
 	return st
 }
 
-// emitLayer collects a synced layer's events and root motion from the
-// timeline copied from its source layer.
-func (a *Animator) emitLayer(li int) {
-	l := &a.layers[li]
-	if l.cur.state < 0 {
-		return
+// emitSynced collects, for each layer synced to li, the events and root
+// motion of its own motion of state st over source slot s's advance: a
+// synced layer follows exactly its source's timeline (collected before the
+// source's transitions are evaluated, so a transition firing or completing
+// in the tick changes neither).
+func (a *Animator) emitSynced(li int, s *slot, st *model.State, we, wr float32) {
+	for _, lj := range a.def.synced[li] {
+		a.stateLength(lj, st)
+		a.emit(lj, s, st, we, wr)
 	}
-	m := a.machine(li)
-	w := float32(1)
-	if l.inTrans {
-		w = 1 - clamp01(l.progress)
-		if l.srcFrozen {
-			w = 0
+}
+
+// sortEvents puts the tick's events in layer order (a synced layer's are
+// collected with its source's), keeping each layer's order.
+func (a *Animator) sortEvents() {
+	ev := a.events
+	for i := 1; i < len(ev); i++ {
+		for j := i; j > 0 && ev[j].Layer < ev[j-1].Layer; j-- {
+			ev[j], ev[j-1] = ev[j-1], ev[j]
 		}
-	}
-	if w > 0 {
-		st := &m.States[l.cur.state]
-		a.stateLength(li, st)
-		a.emit(li, &l.cur, st, w, w)
-	}
-	if l.inTrans {
-		st := &m.States[l.next.state]
-		a.stateLength(li, st)
-		a.emit(li, &l.next, st, clamp01(l.progress), clamp01(l.progress))
 	}
 }
 

@@ -27,8 +27,10 @@ type Definition struct {
 	machine []int
 	order   []int
 	entry   []int // per machine: its entry selector, -1 for none
-	// timing lists per layer the layers synced to it with SyncedTiming.
+	// timing lists per layer the layers synced to it with SyncedTiming;
+	// synced all the layers synced to it.
 	timing   [][]int
+	synced   [][]int
 	numTrig  int
 	defaults []float64
 }
@@ -178,8 +180,11 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 	}
 	d.order = append(d.order, synced...)
 	d.timing = make([][]int, len(c.Layers))
+	d.synced = make([][]int, len(c.Layers))
 	for _, li := range synced {
-		if l := &c.Layers[li]; l.SyncedTiming {
+		l := &c.Layers[li]
+		d.synced[l.SyncedLayer] = append(d.synced[l.SyncedLayer], li)
+		if l.SyncedTiming {
 			d.timing[l.SyncedLayer] = append(d.timing[l.SyncedLayer], li)
 		}
 	}

@@ -2,7 +2,11 @@ package animator
 
 import (
 	"fmt"
+	"math"
 	"testing"
+
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/geom"
 
 	"github.com/mecanim/mecanim/model"
 )
@@ -104,4 +108,142 @@ func TestExitTimeAtTheStartOfAJustEnteredStateFires(t *testing.T) {
 			t.Errorf("C reached at tick %d, want 2", got)
 		}
 	})
+}
+
+// evKey is an event as a synced layer must repeat it.
+type evKey struct {
+	state  int
+	time   float32
+	weight float32
+}
+
+func TestSyncedLayerReportsItsSourcesEventsOnTransitionTicks(t *testing.T) {
+	for _, dur := range []float32{0, 0.2} {
+		t.Run(fmt.Sprintf("duration %v", dur), func(t *testing.T) {
+			b := newCtl()
+			go_ := b.param("go", model.ParamTrigger, 0)
+			A, B := b.state(0, "A", b.clip(1, true, 0.15)), b.state(0, "B", b.clip(1, true, 0, 0.05))
+			for _, s := range []int{A, B} {
+				st := b.st(0, s)
+				st.Motions = append(st.Motions, st.Motions[0])
+			}
+			b.trans(0, A, B, cond(model.CondIf, go_, 0)).Duration = dur
+			b.c.Layers = append(b.c.Layers, model.Layer{Name: "Synced", StateMachine: 0, MotionSet: 1, Weight: 1, SyncedLayer: 0})
+			a := b.build(t)
+			a.Tick(0.1)
+			a.SetTrigger(go_) // A crosses its event at 0.15 in the tick the transition fires
+			total := 0
+			for i := 0; i < 6; i++ {
+				a.Tick(0.1)
+				var per [2][]evKey
+				for _, e := range a.Events() {
+					per[e.Layer] = append(per[e.Layer], evKey{e.State, e.Event.Time, e.Weight})
+				}
+				if fmt.Sprint(per[0]) != fmt.Sprint(per[1]) {
+					t.Errorf("tick %d: source layer events %v, synced layer %v", i+2, per[0], per[1])
+				}
+				total += len(per[0])
+			}
+			if total != 3 {
+				t.Errorf("%d events on the source layer, want 3 (A at 0.15, B at 0 and 0.05)", total)
+			}
+		})
+	}
+}
+
+func TestEventsAreInLayerOrder(t *testing.T) {
+	b := newCtl()
+	b.state(0, "A", b.clip(1, true, 0.05))
+	st := b.st(0, 0)
+	st.Motions = append(st.Motions, st.Motions[0])
+	b.c.StateMachines = append(b.c.StateMachines, model.StateMachine{})
+	b.state(1, "Other", b.clip(1, true, 0.05))
+	b.c.Layers = append(b.c.Layers,
+		model.Layer{Name: "Synced", StateMachine: 0, MotionSet: 1, Weight: 1, SyncedLayer: 0},
+		model.Layer{Name: "Other", StateMachine: 1, Weight: 1, SyncedLayer: -1})
+	a := b.build(t)
+	a.Tick(0.1)
+	var layers []int
+	for _, e := range a.Events() {
+		layers = append(layers, e.Layer)
+	}
+	if fmt.Sprint(layers) != "[0 1 2]" {
+		t.Errorf("events of layers %v, want [0 1 2]", layers)
+	}
+}
+
+// rootSkeleton is the Animator's transform ("") with an "arm" below it.
+func rootSkeleton(t testing.TB) *anim.Skeleton {
+	s, err := anim.NewSkeleton([]string{"", "arm"}, []int{-1, 0},
+		[]geom.Transform{geom.Identity, {T: geom.V3(0, 1, 0), R: geom.Quat{W: 1}, S: geom.V3(1, 1, 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// pathMove bakes a 1 s looping clip moving path along z at speed m/s (a
+// constant position when speed is 0).
+func pathMove(t testing.TB, s *anim.Skeleton, path string, speed float32) *anim.Clip {
+	tgt := func(comp int, prop string) model.Target {
+		return model.Target{Path: path, PathHash: model.PathHash(path), PathKnown: true, ClassID: model.ClassTransform,
+			Attribute: uint32(model.PropPosition), Transform: model.PropPosition, Component: comp, Property: prop}
+	}
+	z := model.Curve{Target: tgt(2, "m_LocalPosition.z"), Kind: model.CurveConstant}
+	if speed != 0 {
+		z.Kind, z.Keys, z.PreInfinity, z.PostInfinity = model.CurveKeyframed, linearKeys(0, speed, 1), model.InfinityClamp, model.InfinityClamp
+	}
+	c := &model.Clip{Name: path, SampleRate: 30, Stop: 1, Settings: model.LoopSettings{LoopTime: true}, Curves: []model.Curve{
+		{Target: tgt(0, "m_LocalPosition.x"), Kind: model.CurveConstant},
+		{Target: tgt(1, "m_LocalPosition.y"), Kind: model.CurveConstant, Value: 1},
+		z,
+	}}
+	b, err := anim.Bake(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = b.WithRoot(0); err != nil { // the Animator's transform carries root motion
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSyncedLayerKeepsRootMotionOnTransitionTicks(t *testing.T) {
+	s := rootSkeleton(t)
+	run := func(synced bool) []float32 {
+		clips := AnimClips{pathMove(t, s, "", 1), pathMove(t, s, "", 2)}
+		b := newCtl()
+		b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
+		go_ := b.param("go", model.ParamTrigger, 0)
+		A, B := b.state(0, "A", 0), b.state(0, "B", 1)
+		b.trans(0, A, B, cond(model.CondIf, go_, 0)).Duration = 0.2
+		if synced {
+			for _, s := range []int{A, B} {
+				st := b.st(0, s)
+				st.Motions = append(st.Motions, st.Motions[0])
+			}
+			b.c.Layers = append(b.c.Layers, model.Layer{Name: "Synced", StateMachine: 0, MotionSet: 1, Weight: 1, SyncedLayer: 0})
+		}
+		d, err := Compile(b.c, clips)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewAnimator(d)
+		var out []float32
+		for i := 0; i < 8; i++ {
+			if i == 2 {
+				a.SetTrigger(go_)
+			}
+			a.Tick(0.1)
+			dt, _ := a.RootMotion()
+			out = append(out, dt.Z)
+		}
+		return out
+	}
+	alone, withSynced := run(false), run(true)
+	for i := range alone {
+		if math.Abs(float64(alone[i]-withSynced[i])) > 1e-5 {
+			t.Errorf("tick %d: root moved %v with a synced override copying the base, %v without", i+1, withSynced[i], alone[i])
+		}
+	}
 }

@@ -574,7 +574,7 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 && we > 0 && lw.Weight > 0 {
 			a.collect(li, int(s.state), lw.Clip, lw.Weight*we, l.weight, ev, float64(n), loop, u0, u1, s.first)
 		}
-		if weight := lw.Weight * wr; a.def.root != nil && weight > 0 && u1 != u0 {
+		if weight := lw.Weight * wr * a.def.rootWeight(li, lw.Clip); a.def.root != nil && weight > 0 && u1 != u0 {
 			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
 			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
 			l.rootT = l.rootT.Add(dt.Scale(weight))
@@ -676,26 +676,29 @@ func crossings(ev []model.Event, n float64, loop bool, u0, u1 float64, fresh boo
 }
 
 // combineRoot blends the layers' root motion bottom-up: an override layer
-// replaces what is below by its weight, an additive layer adds to it.
+// replaces what is below by its weight times the share of it its clips
+// that move the root cover (so a layer whose clips do not move the root,
+// or whose mask leaves the root out, keeps the motion below), an additive
+// layer adds to it.
 func (a *Animator) combineRoot() {
 	t, r := geom.Vec3{}, geom.Quat{W: 1}
 	for li := range a.layers {
 		l := &a.layers[li]
-		if l.rootW <= 0 {
+		if !(l.rootW > 0) {
 			continue
 		}
-		q := l.rootQ
-		if rest := 1 - l.rootW; rest > 0 {
-			q.W += rest // the uncovered share stands still
+		cover, m := l.rootW, l.rootT
+		if cover > 1 {
+			m, cover = m.Scale(1/cover), 1
 		}
-		q = q.Normalize()
+		q := l.rootQ.Normalize()
 		w := l.weight
 		if a.def.c.Layers[li].Blending == model.BlendAdditive {
-			t = t.Add(l.rootT.Scale(w))
-			r = r.Mul(geom.Quat{W: 1}.Nlerp(q, w)).Normalize()
+			t = t.Add(m.Scale(w))
+			r = r.Mul(geom.Quat{W: 1}.Nlerp(q, w*cover)).Normalize()
 		} else {
-			t = t.Scale(1 - w).Add(l.rootT.Scale(w))
-			r = r.Nlerp(q, w)
+			t = t.Scale(1 - w*cover).Add(m.Scale(w))
+			r = r.Nlerp(q, w*cover)
 		}
 	}
 	a.rootT, a.rootR = t, r

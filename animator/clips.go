@@ -27,6 +27,29 @@ type RootMotionClips interface {
 	ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat)
 }
 
+// RootSource says where a clip's root motion comes from, so that a layer
+// takes root motion only from the clips that move the root.
+type RootSource struct {
+	// Moves reports that the clip animates the root motion joint (for a
+	// humanoid clip: the body, RootT and RootQ). A clip that does not adds
+	// neither root motion nor weight to its layer, so the layers below keep
+	// theirs.
+	Moves bool
+	// Masked reports that a layer's skeleton mask weighs the motion, by the
+	// mask's weight for the joint whose path hash is PathHash (a generic
+	// rig's root motion joint); humanoid body motion is never masked.
+	Masked   bool
+	PathHash uint32
+}
+
+// RootSourceClips is RootMotionClips that also says, per clip, whether and
+// from which joint it moves the root. Over plain RootMotionClips every clip
+// counts as moving the root and skeleton masks do not weigh it.
+type RootSourceClips interface {
+	RootMotionClips
+	ClipRootSource(i int) RootSource
+}
+
 // ClipTable is Clips from plain slices (any of them may be shorter than the
 // controller's clip list; missing entries read as zero).
 type ClipTable struct {

@@ -1,6 +1,8 @@
 package animator
 
 import (
+	"fmt"
+
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
@@ -39,6 +41,71 @@ func (c AnimClips) ClipEvents(i int) []model.Event {
 		return x.Events()
 	}
 	return nil
+}
+
+// ClipRootSource implements RootSourceClips: a clip moves the root when
+// it animates (the translation or rotation of) its root joint, masked by
+// that joint's path. A clip whose channels all hold still has no root
+// joint (anim.RootRule); it holds the root still when it animates the
+// shallowest root joint of the other clips, else it has no root motion.
+// Unity takes a rig's root motion from one joint for every clip: root all
+// the clips at it (WithRoot), or each clip picks its own.
+func (c AnimClips) ClipRootSource(i int) RootSource {
+	x := c.at(i)
+	if x == nil {
+		return RootSource{}
+	}
+	j := x.RootJoint()
+	if j < 0 {
+		j = c.sharedRoot(x.Skeleton())
+	}
+	if j < 0 || x.Animates(j)&(anim.PropT|anim.PropR) == 0 {
+		return RootSource{}
+	}
+	return RootSource{Moves: true, Masked: true, PathHash: model.PathHash(x.Skeleton().Paths[j])}
+}
+
+// sharedRoot is the shallowest root joint (then the lowest index) of the
+// clips baked on s, or -1.
+func (c AnimClips) sharedRoot(s *anim.Skeleton) int {
+	depth := func(j int) int {
+		d := 0
+		for p := s.Parents[j]; p >= 0 && d <= len(s.Parents); p = s.Parents[p] {
+			d++
+		}
+		return d
+	}
+	best, bestDepth := -1, 0
+	for _, y := range c {
+		if y == nil || y.Skeleton() != s {
+			continue
+		}
+		if j := y.RootJoint(); j >= 0 {
+			if d := depth(j); best < 0 || d < bestDepth || d == bestDepth && j < best {
+				best, bestDepth = j, d
+			}
+		}
+	}
+	return best
+}
+
+// WithRoot returns the clips re-rooted at joint j of their skeleton (see
+// anim.Clip.WithRoot), so that all take root motion from one joint as an
+// Animator does: its avatar's root motion bone, or its own transform (the
+// skeleton root, path "").
+func (c AnimClips) WithRoot(j int) (AnimClips, error) {
+	out := make(AnimClips, len(c))
+	for i, x := range c {
+		if x == nil {
+			continue
+		}
+		r, err := x.WithRoot(j)
+		if err != nil {
+			return nil, fmt.Errorf("animator: clip %d: %w", i, err)
+		}
+		out[i] = r
+	}
+	return out, nil
 }
 
 // ClipRootMotion implements RootMotionClips with anim.Clip.ExtractRootMotion.
@@ -83,6 +150,23 @@ func (c HumanoidClips) ClipEvents(i int) []model.Event {
 		return x.Base().Events()
 	}
 	return nil
+}
+
+// ClipRootSource implements RootSourceClips: a humanoid clip moves the
+// root (its body) when it has RootT or RootQ curves; body motion is not
+// weighed by skeleton masks (nor, in Unity, by body masks).
+func (c HumanoidClips) ClipRootSource(i int) RootSource {
+	x := c.at(i)
+	if x == nil {
+		return RootSource{}
+	}
+	for _, t := range x.Base().FloatTargets() {
+		if t.ClassID == model.ClassAnimator && t.Path == "" &&
+			t.Attribute >= model.FirstRootAttribute && t.Attribute < model.FirstRootAttribute+7 {
+			return RootSource{Moves: true}
+		}
+	}
+	return RootSource{}
 }
 
 // ClipRootMotion implements RootMotionClips: the body's motion from clip

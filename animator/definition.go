@@ -17,9 +17,13 @@ const maxSelectorDepth = 16
 // every Animator that plays it and never written after Compile, so it is
 // safe to use from many goroutines.
 type Definition struct {
-	c          *model.Controller
-	clips      Clips
-	root       RootMotionClips // nil when clips cannot give root motion
+	c     *model.Controller
+	clips Clips
+	root  RootMotionClips // nil when clips cannot give root motion
+	// rootW is per layer, per clip, the share of the clip's root motion the
+	// layer takes: 0 for a clip that does not move the root, its skeleton
+	// mask's weight of the root motion joint (nil: every clip at 1).
+	rootW      [][]float32
 	maxLeaves  int
 	paramIndex map[string]int
 	// machine is the state machine each layer runs: its own, or its synced
@@ -179,6 +183,9 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 		d.machine[li] = mi
 	}
 	d.order = append(d.order, synced...)
+	if d.root != nil {
+		d.rootW = rootWeights(c, d.root)
+	}
 	d.timing = make([][]int, len(c.Layers))
 	d.synced = make([][]int, len(c.Layers))
 	for _, li := range synced {
@@ -189,6 +196,48 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 		}
 	}
 	return d, nil
+}
+
+// rootWeights returns per layer, per clip, the share of the clip's root
+// motion the layer takes (see Definition.rootW).
+func rootWeights(c *model.Controller, root RootMotionClips) [][]float32 {
+	rs, ok := root.(RootSourceClips)
+	if !ok {
+		return nil
+	}
+	out := make([][]float32, len(c.Layers))
+	for li := range c.Layers {
+		mask := c.Layers[li].SkeletonMask
+		w := make([]float32, len(c.Clips))
+		for i := range w {
+			src := rs.ClipRootSource(i)
+			switch {
+			case !src.Moves:
+			case !src.Masked || len(mask) == 0:
+				w[i] = 1
+			default:
+				for _, e := range mask {
+					if e.PathHash == src.PathHash {
+						w[i] = clamp01(e.Weight)
+						break
+					}
+				}
+			}
+		}
+		out[li] = w
+	}
+	return out
+}
+
+// rootWeight is the share of clip i's root motion layer li takes.
+func (d *Definition) rootWeight(li, i int) float32 {
+	if d.rootW == nil {
+		return 1
+	}
+	if w := d.rootW[li]; i >= 0 && i < len(w) {
+		return w[i]
+	}
+	return 0
 }
 
 // Param returns the index of the parameter called name (or whose hash is

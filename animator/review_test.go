@@ -247,3 +247,108 @@ func TestSyncedLayerKeepsRootMotionOnTransitionTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestOverrideLayerWithoutRootMotionKeepsTheRootMotionBelow(t *testing.T) {
+	s := rootSkeleton(t)
+	arm := []model.MaskElement{{PathHash: model.PathHash("arm"), Weight: 1}}
+	both := []model.MaskElement{{PathHash: model.PathHash(""), Weight: 1}, {PathHash: model.PathHash("arm"), Weight: 1}}
+	half := []model.MaskElement{{PathHash: model.PathHash(""), Weight: 0.5}}
+	tests := []struct {
+		name  string
+		upper *anim.Clip
+		mask  []model.MaskElement
+		want  float32
+	}{
+		{"an upper clip that does not animate the root keeps the walk", pathMove(t, s, "arm", 0), nil, 1},
+		{"an upper clip moving only the arm keeps the walk", pathMove(t, s, "arm", 3), nil, 1},
+		{"an upper clip holding the root still stops it", pathMove(t, s, "", 0), nil, 0},
+		{"an upper clip moving the root replaces the walk", pathMove(t, s, "", 2), nil, 2},
+		{"a mask without the root keeps the walk under a moving clip", pathMove(t, s, "", 2), arm, 1},
+		{"a mask with the root lets a moving clip replace it", pathMove(t, s, "", 2), both, 2},
+		{"a mask weighs the root motion", pathMove(t, s, "", 2), half, 1.5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clips := AnimClips{pathMove(t, s, "", 1), tc.upper}
+			b := newCtl()
+			b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
+			b.state(0, "Walk", 0)
+			b.c.StateMachines = append(b.c.StateMachines, model.StateMachine{})
+			b.c.Layers = append(b.c.Layers, model.Layer{Name: "Upper", StateMachine: 1, Weight: 1, SyncedLayer: -1, SkeletonMask: tc.mask})
+			b.state(1, "Upper", 1)
+			d, err := Compile(b.c, clips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAnimator(d)
+			var z float32
+			for i := 0; i < 60; i++ {
+				a.Tick(1.0 / 60)
+				dt, _ := a.RootMotion()
+				z += dt.Z
+			}
+			if math.Abs(float64(z-tc.want)) > 1e-3 {
+				t.Errorf("root moved %v m in 1 s, want %v", z, tc.want)
+			}
+		})
+	}
+}
+
+func TestTransitionRootMotionKeepsFullWeight(t *testing.T) {
+	// Two clips walking at the same speed: a transition between them
+	// must not change the speed.
+	s := rootSkeleton(t)
+	clips := AnimClips{pathMove(t, s, "", 1), pathMove(t, s, "", 1)}
+	b := newCtl()
+	b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
+	go_ := b.param("go", model.ParamTrigger, 0)
+	A, B := b.state(0, "A", 0), b.state(0, "B", 1)
+	b.trans(0, A, B, cond(model.CondIf, go_, 0)).Duration = 0.25
+	d, err := Compile(b.c, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnimator(d)
+	a.Tick(0.1)
+	a.SetTrigger(go_)
+	for i := 0; i < 6; i++ {
+		a.Tick(0.1)
+		if dt, _ := a.RootMotion(); math.Abs(float64(dt.Z)-0.1) > 1e-4 {
+			t.Errorf("tick %d: root moved %v, want 0.1", i+2, dt.Z)
+		}
+	}
+}
+
+func TestUnrootedClipsTakeRootMotionFromTheirSharedRootJoint(t *testing.T) {
+	s := rootSkeleton(t)
+	// Baked by anim's own rule: the walk's root joint is "" (it moves), a
+	// still pose has none (WithRoot(-1) stands for it).
+	bake := func(path string, speed float32) *anim.Clip {
+		c, err := pathMove(t, s, path, speed).WithRoot(-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	walk, err := anim.Bake(&model.Clip{Name: "walk", SampleRate: 30, Stop: 1, Curves: []model.Curve{{
+		Target: model.Target{Path: "", PathHash: model.PathHash(""), PathKnown: true, ClassID: model.ClassTransform,
+			Attribute: uint32(model.PropPosition), Transform: model.PropPosition, Component: 2, Property: "m_LocalPosition.z"},
+		Kind: model.CurveKeyframed, Keys: linearKeys(0, 1, 1), PreInfinity: model.InfinityClamp, PostInfinity: model.InfinityClamp}},
+		Settings: model.LoopSettings{LoopTime: true}}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if walk.RootJoint() != 0 {
+		t.Fatalf("walk root joint %d, want 0", walk.RootJoint())
+	}
+	clips := AnimClips{walk, bake("arm", 0), bake("", 0)}
+	for i, want := range []RootSource{
+		{Moves: true, Masked: true, PathHash: model.PathHash("")},
+		{},
+		{Moves: true, Masked: true, PathHash: model.PathHash("")},
+	} {
+		if got := clips.ClipRootSource(i); got != want {
+			t.Errorf("clip %d: %+v, want %+v", i, got, want)
+		}
+	}
+}

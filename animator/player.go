@@ -22,7 +22,8 @@ const (
 	// ExtrapolateContinuous keeps every joint moving past the end at the
 	// velocity of the last two frames: position by linear velocity, rotation
 	// by angular velocity (the rotation between the last two frames, applied
-	// once per frame time).
+	// once per frame time). A clip shorter than a frame moves at the
+	// velocity between its start and its end.
 	ExtrapolateContinuous
 )
 
@@ -304,10 +305,19 @@ func (p *Player) sample(s *PlayerState, dst []geom.Transform) {
 	if extra <= 0 {
 		return
 	}
-	ft := c.frameTime()
+	// The velocity of the last frame: over the time actually between the
+	// two samples (less than a frame for a clip shorter than one).
+	prevAt := at - c.frameTime()
+	if prevAt < 0 {
+		prevAt = 0
+	}
+	span := at - prevAt
+	if !(span > 0) {
+		return // a single instant has no velocity: hold
+	}
 	prev := p.scratch[1]
-	c.Clip.Sample(at-ft, prev)
-	f := extra / ft
+	c.Clip.Sample(prevAt, prev)
+	f := extra / span
 	for j := range dst {
 		d := &dst[j]
 		d.T = d.T.Add(d.T.Sub(prev[j].T).Scale(f))

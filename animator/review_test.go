@@ -352,3 +352,19 @@ func TestUnrootedClipsTakeRootMotionFromTheirSharedRootJoint(t *testing.T) {
 		}
 	}
 }
+
+func TestPlayerContinuousExtrapolationOfAClipShorterThanAFrame(t *testing.T) {
+	s := testSkeleton(t)
+	pose := make([]geom.Transform, s.Len())
+	// 0.01 s moving 0.01 m (1 m/s) at 30 frames per second.
+	c := &PlayerClip{Clip: moveClip(t, s, "short", 0.01, 0.01, 0, false), Extrapolation: ExtrapolateContinuous}
+	p := NewPlayer(s)
+	p.Play(c, 0)
+	for i := 0; i < 60; i++ {
+		p.Tick(1.0 / 60)
+	}
+	p.Pose(pose)
+	if x := pose[1].T.X; math.Abs(float64(x)-1) > 1e-3 {
+		t.Errorf("after 1 s at 1 m/s the clip is at x=%v, want 1", x)
+	}
+}

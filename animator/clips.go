@@ -12,7 +12,8 @@ type Clips interface {
 	// ClipLength is the clip's length in seconds; 0 for a null or unknown
 	// clip (which then adds nothing to a state's length).
 	ClipLength(i int) float32
-	// ClipLoops reports whether the clip loops (its Loop Time setting).
+	// ClipLoops reports whether the clip loops: its Loop Time setting (the
+	// Animator ignores a legacy clip's wrap mode).
 	ClipLoops(i int) bool
 	// ClipEvents returns the clip's events sorted by time.
 	ClipEvents(i int) []model.Event
@@ -79,7 +80,10 @@ func (t *ClipTable) ClipEvents(i int) []model.Event {
 
 // TableFromModel builds a ClipTable from decoded clips parallel to
 // Controller.Clips (nil for a null or unresolved slot): each clip's length,
-// its Loop Time setting and its events (sorted by time).
+// its Loop Time setting and its events (sorted by time). It agrees with
+// AnimClips and HumanoidClips over the same clips baked: Mecanim loops a
+// clip by its Loop Time setting alone (a legacy wrap mode does not count),
+// and a zero-length clip lasts one frame, as anim.Clip.Duration says.
 func TableFromModel(clips []*model.Clip) *ClipTable {
 	t := &ClipTable{
 		Lengths: make([]float32, len(clips)),
@@ -90,13 +94,25 @@ func TableFromModel(clips []*model.Clip) *ClipTable {
 		if c == nil {
 			continue
 		}
-		t.Lengths[i] = c.Length()
+		t.Lengths[i] = clipDuration(c)
 		t.Loop[i] = c.Settings.LoopTime
 		ev := append([]model.Event(nil), c.Events...)
 		sortEvents(ev)
 		t.Events[i] = ev
 	}
 	return t
+}
+
+// clipDuration is c's length as anim.Bake gives it: Stop - Start, or one
+// frame (1/SampleRate, 1/60 s without a usable rate) for a zero-length clip.
+func clipDuration(c *model.Clip) float32 {
+	if l := c.Stop - c.Start; l > 0 && geom.Finite(l) {
+		return l
+	}
+	if f := 1 / c.SampleRate; f > 0 && geom.Finite(f) {
+		return f
+	}
+	return 1.0 / 60
 }
 
 func sortEvents(ev []model.Event) {

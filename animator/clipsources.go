@@ -29,10 +29,10 @@ func (c AnimClips) ClipLength(i int) float32 {
 	return 0
 }
 
-// ClipLoops implements Clips.
+// ClipLoops implements Clips: Loop Time only, as TableFromModel.
 func (c AnimClips) ClipLoops(i int) bool {
 	x := c.at(i)
-	return x != nil && (x.Settings().LoopTime || x.WrapMode() == model.WrapLoop)
+	return x != nil && x.Settings().LoopTime
 }
 
 // ClipEvents implements Clips.
@@ -138,10 +138,10 @@ func (c HumanoidClips) ClipLength(i int) float32 {
 	return 0
 }
 
-// ClipLoops implements Clips.
+// ClipLoops implements Clips: Loop Time only, as TableFromModel.
 func (c HumanoidClips) ClipLoops(i int) bool {
 	x := c.at(i)
-	return x != nil && (x.Base().Settings().LoopTime || x.Base().WrapMode() == model.WrapLoop)
+	return x != nil && x.Base().Settings().LoopTime
 }
 
 // ClipEvents implements Clips.

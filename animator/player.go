@@ -14,8 +14,8 @@ type Extrapolation uint8
 
 // Extrapolation modes.
 const (
-	// ExtrapolateNone follows the clip's own looping: a looping clip wraps,
-	// any other holds its last frame.
+	// ExtrapolateNone follows the clip's own looping (Loop Time or a Loop
+	// wrap mode): a looping clip wraps, any other holds its last frame.
 	ExtrapolateNone Extrapolation = iota
 	// ExtrapolateHold holds the last frame, even for a looping clip.
 	ExtrapolateHold
@@ -62,6 +62,11 @@ func (c *PlayerClip) timeScale() float32 {
 	return s
 }
 
+// loops reports whether the clip wraps under ExtrapolateNone: its Loop
+// Time setting, or a Loop wrap mode. The game-playback spec says nothing of
+// looping; a Player stands for code playing clips directly, where a legacy
+// clip's wrap mode is what loops it (a Mecanim clip's is normally Default,
+// and the Animator's clip sources use Loop Time alone).
 func (c *PlayerClip) loops() bool {
 	return c.Clip.Settings().LoopTime || c.Clip.WrapMode() == model.WrapLoop
 }

@@ -368,3 +368,48 @@ func TestPlayerContinuousExtrapolationOfAClipShorterThanAFrame(t *testing.T) {
 		t.Errorf("after 1 s at 1 m/s the clip is at x=%v, want 1", x)
 	}
 }
+
+// wrapClip bakes a 1 s clip with the given loop settings.
+func wrapClip(t testing.TB, s *anim.Skeleton, wrap model.WrapMode, loopTime bool, stop float32) (*model.Clip, *anim.Clip) {
+	c := &model.Clip{Name: "c", SampleRate: 30, Stop: stop, WrapMode: wrap, Settings: model.LoopSettings{LoopTime: loopTime}}
+	b, err := anim.Bake(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, b
+}
+
+func TestAnimatorClipSourcesLoopByLoopTimeOnly(t *testing.T) {
+	s := testSkeleton(t)
+	for _, tc := range []struct {
+		name     string
+		wrap     model.WrapMode
+		loopTime bool
+		stop     float32
+	}{
+		{"loop time loops", model.WrapDefault, true, 1},
+		{"a loop wrap mode without loop time does not", model.WrapLoop, false, 1},
+		{"a clamped clip does not", model.WrapDefault, false, 1},
+		{"a zero-length looping clip", model.WrapDefault, true, 0},
+		{"a zero-length clip with a loop wrap mode", model.WrapLoop, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, b := wrapClip(t, s, tc.wrap, tc.loopTime, tc.stop)
+			table, baked := TableFromModel([]*model.Clip{m}), AnimClips{b}
+			if table.ClipLoops(0) != tc.loopTime || baked.ClipLoops(0) != tc.loopTime {
+				t.Errorf("loops: table %v, AnimClips %v, want %v", table.ClipLoops(0), baked.ClipLoops(0), tc.loopTime)
+			}
+			if table.ClipLength(0) != baked.ClipLength(0) || !(table.ClipLength(0) > 0) {
+				t.Errorf("length: table %v, AnimClips %v, want equal and positive", table.ClipLength(0), baked.ClipLength(0))
+			}
+		})
+	}
+}
+
+func TestPlayerLoopsALegacyLoopWrapMode(t *testing.T) {
+	s := testSkeleton(t)
+	_, b := wrapClip(t, s, model.WrapLoop, false, 1)
+	if pc := (&PlayerClip{Clip: b}); !pc.loops() {
+		t.Error("the Player should loop a clip whose wrap mode is Loop")
+	}
+}

@@ -37,7 +37,15 @@
 //     layers' any-state transitions at once).
 //   - A transition with neither conditions nor exit time never fires; a
 //     selector with no passing transition leads to the machine's default
-//     state; a state with no clip is one second long.
+//     state; a state with no clip is one second long; a zero-length clip
+//     lasts one frame; a clip loops by its Loop Time setting alone (a
+//     legacy wrap mode loops only in the Player).
+//   - Root motion: a layer takes it only from its clips that move the root
+//     (animate the root motion joint; a humanoid clip's body), weighed by
+//     its skeleton mask's weight of that joint (body motion is not masked);
+//     an override layer replaces the motion below by its weight times the
+//     share those clips cover, so one whose clips leave the root alone
+//     keeps the motion below.
 //   - An interrupted transition's blend is frozen (up to four states; more
 //     drop the lightest) and is the new transition's source; the state whose
 //     transition interrupted becomes the current state.

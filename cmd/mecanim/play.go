@@ -112,18 +112,18 @@ func runPlay(e *env, args []string) error {
 	}
 	var src animator.Clips = animator.TableFromModel(clips)
 	if rig != nil {
-		// Bake on the rig so that root motion is accumulated.
+		// Bake on the rig so that root motion is accumulated, every clip
+		// from the Animator's one root motion joint.
 		s, err := anim.SkeletonFromRig(rig.Rig)
 		if err == nil {
-			baked := make(animator.AnimClips, len(clips))
-			for i, c := range clips {
-				if c == nil || c.Humanoid {
-					continue
-				}
-				if b, err := anim.Bake(c, s); err == nil {
-					baked[i] = b
+			var av *model.Avatar
+			if o, ok := cat.RigAvatar(*rig); ok {
+				if av, err = cat.Avatar(o); err != nil {
+					fmt.Fprintf(e.stderr, "mecanim play: avatar of %q: %v (root motion from the Animator's transform)\n", *animatorName, err)
+					av = nil
 				}
 			}
+			baked := bakeRooted(clips, s, rootMotionJoint(av, s))
 			src = mixedClips{baked, animator.TableFromModel(clips)}
 		}
 	}
@@ -198,6 +198,39 @@ func runPlay(e *env, args []string) error {
 	return nil
 }
 
+// rootMotionJoint is the joint of s an Animator takes root motion from, for
+// all its clips: its avatar's root motion bone when the avatar names one
+// that s has, else its own transform (the skeleton root, path "").
+func rootMotionJoint(av *model.Avatar, s *anim.Skeleton) int {
+	if av != nil && av.RootMotionBone >= 0 && av.RootMotionBone < len(av.Skeleton.Nodes) {
+		if j, ok := s.IndexHash(av.Skeleton.Nodes[av.RootMotionBone].PathHash); ok {
+			return j
+		}
+	}
+	if j, ok := s.Index(""); ok {
+		return j
+	}
+	return 0
+}
+
+// bakeRooted bakes the generic clips on s with root joint root (humanoid
+// clips and those that fail to bake stay nil: no root motion). Baking
+// alone would let each clip pick its own root joint (anim.RootRule).
+func bakeRooted(clips []*model.Clip, s *anim.Skeleton, root int) animator.AnimClips {
+	baked := make(animator.AnimClips, len(clips))
+	for i, c := range clips {
+		if c == nil || c.Humanoid {
+			continue
+		}
+		if b, err := anim.Bake(c, s); err == nil {
+			if b, err = b.WithRoot(root); err == nil {
+				baked[i] = b
+			}
+		}
+	}
+	return baked
+}
+
 // mixedClips is root motion from baked clips where there are some, and
 // lengths, loops and events from the decoded clips for every slot (humanoid
 // clips included).
@@ -209,6 +242,15 @@ type mixedClips struct {
 func (m mixedClips) ClipLength(i int) float32       { return m.table.ClipLength(i) }
 func (m mixedClips) ClipLoops(i int) bool           { return m.table.ClipLoops(i) }
 func (m mixedClips) ClipEvents(i int) []model.Event { return m.table.ClipEvents(i) }
+
+// ClipRootSource implements animator.RootSourceClips: a clip not baked
+// (humanoid, or failed) has no root motion.
+func (m mixedClips) ClipRootSource(i int) animator.RootSource {
+	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
+		return m.baked.ClipRootSource(i)
+	}
+	return animator.RootSource{}
+}
 
 // ClipRootMotion implements animator.RootMotionClips.
 func (m mixedClips) ClipRootMotion(i int, from, to float32, loops int) (geomVec3, geomQuat) {

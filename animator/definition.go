@@ -46,7 +46,9 @@ func (d *Definition) Controller() *model.Controller { return d.c }
 // missing machines, transitions to missing states or selectors, conditions
 // on missing parameters, blend trees nested too deep) and prepares what every
 // instance shares. clips gives the clips' lengths, looping and events; if it
-// is also a RootMotionClips, Animators accumulate root motion.
+// is also a RootMotionClips, Animators accumulate root motion, and if it is
+// a RootSourceClips, each layer takes root motion only from the clips that
+// move the root, weighed by its skeleton mask.
 func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 	if c == nil {
 		return nil, fmt.Errorf("animator: nil controller")

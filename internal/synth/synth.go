@@ -11,8 +11,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 
 	"github.com/mecanim/mecanim/geom"
@@ -43,9 +45,15 @@ type F = unitywrite.Fields
 
 // Tree returns the built-in type tree of a class for UnityVersion.
 func Tree(classID int32) (*typetree.Tree, error) {
-	v, err := unityversion.Parse(UnityVersion)
+	return TreeFor(UnityVersion, classID)
+}
+
+// TreeFor returns the built-in type tree of a class for a Unity version
+// (by the lookup rule of unity/layouts).
+func TreeFor(version string, classID int32) (*typetree.Tree, error) {
+	v, err := unityversion.Parse(version)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("synth: version %q: %w", version, err)
 	}
 	t, _, err := layouts.Lookup(v, classID)
 	if err != nil {
@@ -176,6 +184,58 @@ func HumanAvatar() *model.Avatar {
 	}
 }
 
+// DescribedHumanAvatar is HumanAvatar with the HumanDescription it would
+// have been built from: every human bone mapped to its bone with default
+// limits except the left upper arm's, the skeleton's rest pose, and the
+// build settings.
+func DescribedHumanAvatar() *model.Avatar {
+	a := HumanAvatar()
+	h := a.Human
+	d := &model.HumanDescription{
+		ArmTwist: h.ArmTwist, ForeArmTwist: h.ForeArmTwist, UpperLegTwist: h.UpperLegTwist, LegTwist: h.LegTwist,
+		ArmStretch: h.ArmStretch, LegStretch: h.LegStretch, FeetSpacing: h.FeetSpacing,
+		GlobalScale: 1, RootMotionBoneName: "", HasTranslationDoF: true,
+	}
+	for i, b := range Bones {
+		parent := ""
+		if b.Parent >= 0 {
+			parent = Bones[b.Parent].Name
+		}
+		d.Skeleton = append(d.Skeleton, model.SkeletonBone{Name: b.Name, ParentName: parent,
+			Local: geom.Transform{T: b.Pos, R: geom.Identity.R, S: geom.V3(1, 1, 1)}})
+		if b.Human < 0 {
+			continue
+		}
+		m := model.HumanBoneMapping{HumanName: b.Name, BoneName: b.Name, Limit: model.HumanLimit{UseDefault: true}}
+		if b.Human == hLeftUpperArm {
+			m.Limit = model.HumanLimit{Min: geom.V3(-60, -100, -90), Max: geom.V3(100, 100, 90),
+				Center: geom.V3(0, 10, 0), AxisLength: Bones[i+1].Pos.Len()}
+		}
+		d.Human = append(d.Human, m)
+	}
+	a.Description = d
+	return a
+}
+
+// descriptionFields encodes a HumanDescription (m_HumanDescription).
+func descriptionFields(d *model.HumanDescription) F {
+	var human, skel []any
+	for _, m := range d.Human {
+		human = append(human, F{"m_BoneName": m.BoneName, "m_HumanName": m.HumanName, "m_Limit": F{
+			"m_Min": v3(m.Limit.Min), "m_Max": v3(m.Limit.Max), "m_Value": v3(m.Limit.Center),
+			"m_Length": m.Limit.AxisLength, "m_Modified": !m.Limit.UseDefault}})
+	}
+	for _, b := range d.Skeleton {
+		skel = append(skel, F{"m_Name": b.Name, "m_ParentName": b.ParentName,
+			"m_Position": v3(b.Local.T), "m_Rotation": quat(b.Local.R), "m_Scale": v3(b.Local.S)})
+	}
+	return F{"m_Human": human, "m_Skeleton": skel,
+		"m_ArmTwist": d.ArmTwist, "m_ForeArmTwist": d.ForeArmTwist, "m_UpperLegTwist": d.UpperLegTwist,
+		"m_LegTwist": d.LegTwist, "m_ArmStretch": d.ArmStretch, "m_LegStretch": d.LegStretch,
+		"m_FeetSpacing": d.FeetSpacing, "m_GlobalScale": d.GlobalScale, "m_RootMotionBoneName": d.RootMotionBoneName,
+		"m_HasTranslationDoF": d.HasTranslationDoF}
+}
+
 func v3(v geom.Vec3) F { return F{"x": v.X, "y": v.Y, "z": v.Z} }
 
 func v4(v geom.Vec3) F { return F{"x": v.X, "y": v.Y, "z": v.Z, "w": float32(0)} }
@@ -253,7 +313,11 @@ func AvatarFields(a *model.Avatar) F {
 		tos = append(tos, [2]any{hash, p})
 	}
 	sortPairs(tos)
-	return F{"m_Name": a.Name, "m_Avatar": av, "m_TOS": tos}
+	out := F{"m_Name": a.Name, "m_Avatar": av, "m_TOS": tos}
+	if a.Description != nil {
+		out["m_HumanDescription"] = descriptionFields(a.Description)
+	}
+	return out
 }
 
 func sortPairs(p [][2]any) {
@@ -267,7 +331,15 @@ func sortPairs(p [][2]any) {
 // ControllerFields is a controller of one layer whose one state, "Move",
 // plays a 1D blend tree on the float parameter "Speed" between clips 0 and
 // 1, with a transition to itself on the trigger "Again".
-func ControllerFields() F {
+func ControllerFields() F { return controllerFields(false) }
+
+// ExtendedControllerFields is ControllerFields with a second layer,
+// "Synced", synced to the first (it runs the same state machine with
+// motion set 1, which plays clip 1 alone), additive at weight 0.5, and
+// the state's speed and cycle offset driven by "Speed".
+func ExtendedControllerFields() F { return controllerFields(true) }
+
+func controllerFields(extended bool) F {
 	leaf := func(clip uint32) F {
 		return F{"data": F{"m_BlendEventID": uint32(0xFFFFFFFF), "m_BlendEventYID": uint32(0xFFFFFFFF), "m_ClipID": clip, "m_Duration": float32(1)}}
 	}
@@ -275,6 +347,9 @@ func ControllerFields() F {
 		"m_ChildIndices": []uint32{1, 2}, "m_Blend1dData": F{"data": F{"m_ChildThresholdArray": []float32{0, 1}}},
 		"m_ClipID": uint32(0xFFFFFFFF)}}
 	names := []string{"Speed", "Again", "Base Layer", "Move", "Base Layer.Move"}
+	if extended {
+		names = append(names, "Synced")
+	}
 	var tos [][2]any
 	for _, n := range names {
 		tos = append(tos, [2]any{model.PathHash(n), n})
@@ -293,17 +368,37 @@ func ControllerFields() F {
 		"m_FullPathID": model.PathHash("Base Layer.Move"), "m_SpeedParamID": uint32(0), "m_Speed": float32(1),
 		"m_WriteDefaultValues": true, "m_Loop": true,
 	}}
+	layers := []any{F{"data": F{"m_StateMachineIndex": 0, "m_Binding": model.PathHash("Base Layer"),
+		"m_DefaultWeight": float32(1), "m_BodyMask": F{"word0": uint32(0xFFFFFFFF), "word1": uint32(0xFFFFFFFF), "word2": uint32(0xFFFFFFFF)}}}}
+	motionSets := 1
+	if extended {
+		sd := state["data"].(F)
+		sd["m_BlendTreeConstantIndexArray"] = []int32{0, 1}
+		sd["m_BlendTreeConstantArray"] = []any{
+			F{"data": F{"m_NodeArray": []any{root, leaf(0), leaf(1)}}},
+			F{"data": F{"m_NodeArray": []any{leaf(1)}}},
+		}
+		sd["m_SpeedParamID"] = model.PathHash("Speed")
+		sd["m_CycleOffsetParamID"] = model.PathHash("Speed")
+		motionSets = 2
+		// The motion set index had another name up to 2018.1.
+		layers = append(layers, F{"data": F{"m_StateMachineIndex": 0,
+			"m_StateMachineSynchronizedLayerIndex": 1, "m_StateMachineMotionSetIndex": 1,
+			"m_Binding": model.PathHash("Synced"), "m_DefaultWeight": float32(0.5), "m_LayerBlendingMode": 1,
+			"(int&)m_LayerBlendingMode": 1, "m_SyncedLayerAffectsTiming": true, "m_IKPass": true,
+			"m_BodyMask": F{"word0": uint32(0xF0F0F0F0), "word1": uint32(0x0F0F0F0F), "word2": uint32(0x3)}}})
+	}
 	entry := F{"data": F{"m_FullPathID": model.PathHash("Base Layer"), "m_IsEntry": true,
 		"m_TransitionConstantArray": []any{F{"data": F{"m_Destination": 0}}}}}
 	return F{
 		"m_Name": "SynthController",
 		"m_Controller": F{
-			"m_LayerArray": []any{F{"data": F{"m_StateMachineIndex": 0, "m_Binding": model.PathHash("Base Layer"),
-				"m_DefaultWeight": float32(1), "m_BodyMask": F{"word0": uint32(0xFFFFFFFF), "word1": uint32(0xFFFFFFFF), "word2": uint32(0xFFFFFFFF)}}}},
+			"m_LayerArray": layers,
 			"m_StateMachineArray": []any{F{"data": F{
 				"m_StateConstantArray":         []any{state},
 				"m_SelectorStateConstantArray": []any{entry},
-				"m_DefaultState":               0, "m_SynchronizedLayerCount": 1,
+				"m_DefaultState":               0, "m_SynchronizedLayerCount": motionSets,
+				"m_MotionSetCount": motionSets, // the count's name up to 2018.1
 			}}},
 			"m_Values": F{"data": F{"m_ValueArray": []any{
 				F{"m_ID": model.PathHash("Speed"), "m_Type": uint32(model.ParamFloat), "m_Index": 0},
@@ -320,14 +415,72 @@ func ControllerFields() F {
 // position curves over frames frames at 10 per second) and the head's scale
 // is constant.
 func ClipFields(name string, frames int, amp float32) F {
+	return clipFields(name, frames, amp, false)
+}
+
+// ExtendedClipFields is ClipFields with the hips also turning: four
+// streamed rotation curves (cubic segments at every frame, so the values
+// between frames are not those at the frames), the first block of the
+// clip's curves; and a constant muscle curve (an Animator binding, which
+// makes the clip humanoid) after the head's scale.
+func ExtendedClipFields(name string, frames int, amp float32) F {
+	return clipFields(name, frames, amp, true)
+}
+
+// ExtendedMuscle is the muscle ExtendedClipFields animates (index into
+// model's muscle names) and its value.
+const (
+	ExtendedMuscle      = 9
+	ExtendedMuscleValue = float32(0.25)
+)
+
+// streamedRotation encodes m_StreamedClip.data for the hips' rotation
+// curves 0..3 (x, y, z, w): a frame at each of frames frames at 10 per
+// second with one key per curve, then the closing +Inf frame.
+func streamedRotation(frames int, amp float32) []uint32 {
+	var w []uint32
+	f := func(x float32) { w = append(w, math.Float32bits(x)) }
+	for i := 0; i < frames; i++ {
+		f(float32(i) / 10)
+		w = append(w, 4)
+		y := amp * float32(i)
+		// x, y, z, w with a small cubic term on y and a slope on w.
+		for c, k := range [4][4]float32{{0, 0, 0, 0}, {amp, -amp, 2 * amp, y}, {0, 0, 0, 0}, {0, 0, -amp, 1}} {
+			w = append(w, uint32(c))
+			for _, x := range k {
+				f(x)
+			}
+		}
+	}
+	f(float32(math.Inf(1)))
+	w = append(w, 0)
+	return w
+}
+
+func clipFields(name string, frames int, amp float32, extended bool) F {
 	var dense []float32
 	for i := 0; i < frames; i++ {
 		dense = append(dense, 0, 1+amp*float32(i%3), 0)
 	}
 	binding := func(p string, attr model.TransformProp) F {
-		return F{"path": model.PathHash(p), "attribute": uint32(attr), "script": pptr(0), "typeID": model.ClassTransform}
+		// classID is the field's name up to 5.6 (a UInt16).
+		return F{"path": model.PathHash(p), "attribute": uint32(attr), "script": pptr(0),
+			"typeID": model.ClassTransform, "classID": model.ClassTransform}
 	}
 	ident := xform(geom.Identity)
+	bindings := []any{binding(BonePath(1), model.PropPosition), binding(BonePath(11), model.PropScale)}
+	sc := F{}
+	constants := []float32{1.1, 1.1, 1.1}
+	if extended {
+		bindings = append([]any{binding(BonePath(1), model.PropRotation)}, bindings...)
+		// curveCount is a UInt32 before 2022.3.19 and 2023.2.8 and a
+		// UInt16 followed by discreteCurveCount after: by name, both fit.
+		sc = F{"data": streamedRotation(frames, amp), "curveCount": 4, "discreteCurveCount": 0}
+		const customMuscle = 8
+		bindings = append(bindings, F{"path": 0, "attribute": uint32(42 + ExtendedMuscle), "script": pptr(0),
+			"typeID": model.ClassAnimator, "classID": model.ClassAnimator, "customType": customMuscle})
+		constants = append(constants, ExtendedMuscleValue)
+	}
 	return F{
 		"m_Name":       name,
 		"m_SampleRate": float32(10),
@@ -335,16 +488,15 @@ func ClipFields(name string, frames int, amp float32) F {
 			"m_DeltaPose": F{"m_RootX": ident},
 			"m_StartX":    ident, "m_StopX": ident, "m_LeftFootStartX": ident, "m_RightFootStartX": ident,
 			"m_Clip": F{"data": F{
+				"m_StreamedClip": sc,
 				"m_DenseClip": F{"m_FrameCount": frames, "m_CurveCount": 3, "m_SampleRate": float32(10),
 					"m_SampleArray": dense},
-				"m_ConstantClip": F{"data": []float32{1.1, 1.1, 1.1}},
+				"m_ConstantClip": F{"data": constants},
 			}},
 			"m_StopTime": float32(frames-1) / 10, "m_LoopTime": true,
 		},
-		"m_ClipBindingConstant": F{"genericBindings": []any{
-			binding(BonePath(1), model.PropPosition), binding(BonePath(11), model.PropScale),
-		}},
-		"m_Events": []any{F{"time": float32(0.1), "functionName": "Step", "objectReferenceParameter": pptr(0)}},
+		"m_ClipBindingConstant": F{"genericBindings": bindings},
+		"m_Events":              []any{F{"time": float32(0.1), "functionName": "Step", "objectReferenceParameter": pptr(0)}},
 	}
 }
 
@@ -353,30 +505,86 @@ func ClipFields(name string, frames int, amp float32) F {
 // a Transform, the Animator on the root, and, when full, the humanoid
 // avatar, the controller and its two clips.
 func Objects(bones int, full bool) ([]unitywrite.Object, error) {
+	return ObjectsWith(Options{Bones: bones, Full: full})
+}
+
+// Options choose the scene ObjectsWith builds and the Unity version whose
+// layouts encode it.
+type Options struct {
+	// Version is the engine version the objects are encoded for, by its
+	// built-in layouts (unity/layouts); "" means UnityVersion. The values
+	// are given by field name, so one scene fits every version's layout:
+	// a field the layout lacks is left out, a field the values lack is
+	// zero, and a field that was renamed gets its value under each name
+	// (see Dropped).
+	Version string
+	// Bones is how many of Bones get a GameObject and a Transform (all
+	// when <= 0 or beyond len(Bones)).
+	Bones int
+	// Full adds the humanoid avatar, the controller and its two clips.
+	Full bool
+	// Extended adds what the fuzz seeds leave out, for tests that check
+	// the decoders field by field across versions: streamed and muscle
+	// curves in the clips (ExtendedClipFields), a synced layer and state
+	// parameters in the controller (ExtendedControllerFields) and the
+	// avatar's HumanDescription (DescribedHumanAvatar).
+	Extended bool
+}
+
+func (o Options) version() string {
+	if o.Version == "" {
+		return UnityVersion
+	}
+	return o.Version
+}
+
+// Values is one object of the scene before encoding: its path id, class
+// and field values.
+type Values struct {
+	PathID  int64
+	ClassID int32
+	Fields  F
+}
+
+// ObjectsWith encodes every object of the scene o describes (see Objects)
+// with the layouts of o.Version.
+func ObjectsWith(o Options) ([]unitywrite.Object, error) {
+	vals := SceneValues(o)
+	objs := make([]unitywrite.Object, 0, len(vals))
+	for _, v := range vals {
+		t, err := TreeFor(o.version(), v.ClassID)
+		if err != nil {
+			return nil, err
+		}
+		b, err := unitywrite.Encode(t, v.Fields)
+		if err != nil {
+			return nil, fmt.Errorf("synth: object %d (Unity %s): %w", v.PathID, o.version(), err)
+		}
+		objs = append(objs, unitywrite.Object{PathID: v.PathID, ClassID: v.ClassID, Tree: t, Data: b})
+	}
+	return objs, nil
+}
+
+// SceneValues returns the field values of every object of the scene o
+// describes, in file order (o.Version plays no part: the values fit every
+// layout by name).
+func SceneValues(o Options) []Values {
+	bones := o.Bones
 	if bones <= 0 || bones > len(Bones) {
 		bones = len(Bones)
 	}
-	var objs []unitywrite.Object
-	add := func(pid int64, class int32, v F) error {
-		t, err := Tree(class)
-		if err != nil {
-			return err
-		}
-		b, err := unitywrite.Encode(t, v)
-		if err != nil {
-			return fmt.Errorf("synth: object %d: %w", pid, err)
-		}
-		objs = append(objs, unitywrite.Object{PathID: pid, ClassID: class, Tree: t, Data: b})
-		return nil
+	var objs []Values
+	add := func(pid int64, class int32, v F) {
+		objs = append(objs, Values{pid, class, v})
 	}
 	for i, b := range Bones[:bones] {
-		comps := []any{F{"component": pptr(int64(TransformBase + i))}}
+		// Up to 5.4 a component entry is a pair of the class id (first)
+		// and the reference (second).
+		comps := []any{F{"component": pptr(int64(TransformBase + i)), "first": model.ClassTransform, "second": pptr(int64(TransformBase + i))}}
 		if i == 0 {
-			comps = append(comps, F{"component": pptr(AnimatorID)})
+			comps = append(comps, F{"component": pptr(AnimatorID), "first": model.ClassAnimator, "second": pptr(AnimatorID)})
 		}
-		if err := add(int64(GameObjectBase+i), model.ClassGameObject, F{"m_Component": comps, "m_Name": b.Name, "m_IsActive": true}); err != nil {
-			return nil, err
-		}
+		add(int64(GameObjectBase+i), model.ClassGameObject, F{"m_Component": comps, "m_Name": b.Name, "m_IsActive": true})
 		var kids []any
 		for j, c := range Bones[:bones] {
 			if c.Parent == i {
@@ -387,59 +595,62 @@ func Objects(bones int, full bool) ([]unitywrite.Object, error) {
 		if b.Parent >= 0 {
 			father = int64(TransformBase + b.Parent)
 		}
-		if err := add(int64(TransformBase+i), model.ClassTransform, F{
+		add(int64(TransformBase+i), model.ClassTransform, F{
 			"m_GameObject": pptr(int64(GameObjectBase + i)), "m_LocalRotation": quat(geom.Identity.R),
 			"m_LocalPosition": v3(b.Pos), "m_LocalScale": v3(geom.V3(1, 1, 1)), "m_Children": kids, "m_Father": pptr(father),
-		}); err != nil {
-			return nil, err
-		}
+		})
 	}
 	anim := F{"m_GameObject": pptr(GameObjectBase), "m_Enabled": 1, "m_HasTransformHierarchy": true}
-	if full {
+	if o.Full {
 		anim["m_Avatar"] = pptr(AvatarID)
 		anim["m_Controller"] = pptr(ControllerID)
 	}
-	if err := add(AnimatorID, model.ClassAnimator, anim); err != nil {
-		return nil, err
+	add(AnimatorID, model.ClassAnimator, anim)
+	if !o.Full {
+		return objs
 	}
-	if !full {
-		return objs, nil
+	clip, ctl, avatar := ClipFields, ControllerFields, HumanAvatar
+	if o.Extended {
+		clip, ctl, avatar = ExtendedClipFields, ExtendedControllerFields, DescribedHumanAvatar
 	}
-	for _, o := range []struct {
-		pid   int64
-		class int32
-		v     F
-	}{
-		{AvatarID, model.ClassAvatar, AvatarFields(HumanAvatar())},
-		{ControllerID, model.ClassAnimatorController, ControllerFields()},
-		{ClipID, model.ClassAnimationClip, ClipFields("Idle", 3, 0.01)},
-		{ClipID + 1, model.ClassAnimationClip, ClipFields("Walk", 4, 0.05)},
-	} {
-		if err := add(o.pid, o.class, o.v); err != nil {
-			return nil, err
-		}
-	}
-	return objs, nil
+	add(AvatarID, model.ClassAvatar, AvatarFields(avatar()))
+	add(ControllerID, model.ClassAnimatorController, ctl())
+	add(ClipID, model.ClassAnimationClip, clip("Idle", 3, 0.01))
+	add(ClipID+1, model.ClassAnimationClip, clip("Walk", 4, 0.05))
+	return objs
 }
 
 // SerializedFile writes Objects(bones, full) as a serialized file, with
 // their type trees embedded or (stripped) left to the built-in layouts.
 func SerializedFile(bones int, full, stripped bool) ([]byte, error) {
-	objs, err := Objects(bones, full)
-	if err != nil {
-		return nil, err
-	}
-	return unitywrite.SerializedFile(UnityVersion, 5, objs, nil, stripped)
+	return SerializedFileWith(Options{Bones: bones, Full: full}, stripped)
 }
 
 // Bundle writes SerializedFile(bones, full, true) into a UnityFS bundle of
 // LZ4 blocks of blockSize bytes.
 func Bundle(bones int, full bool, blockSize int) ([]byte, error) {
-	sf, err := SerializedFile(bones, full, true)
+	return BundleWith(Options{Bones: bones, Full: full}, true, blockSize)
+}
+
+// SerializedFileWith writes ObjectsWith(o) as a serialized file claiming
+// o.Version, with the objects' type trees embedded or (stripped) left to
+// the reader's built-in layouts.
+func SerializedFileWith(o Options, stripped bool) ([]byte, error) {
+	objs, err := ObjectsWith(o)
 	if err != nil {
 		return nil, err
 	}
-	return unitywrite.Bundle(UnityVersion, []unitywrite.Entry{{Path: "CAB-synth", Data: sf, Flags: 4}}, blockSize)
+	return unitywrite.SerializedFile(o.version(), 5, objs, nil, stripped)
+}
+
+// BundleWith writes SerializedFileWith(o, stripped) into a UnityFS bundle
+// claiming o.Version, of LZ4 blocks of blockSize bytes.
+func BundleWith(o Options, stripped bool, blockSize int) ([]byte, error) {
+	sf, err := SerializedFileWith(o, stripped)
+	if err != nil {
+		return nil, err
+	}
+	return unitywrite.Bundle(o.version(), []unitywrite.Entry{{Path: "CAB-synth", Data: sf, Flags: 4}}, blockSize)
 }
 
 // Object returns the encoded bytes of one object of Objects(0, true) by
@@ -579,4 +790,89 @@ func moduleRoot() (string, bool) {
 		}
 		dir = up
 	}
+}
+
+// Dropped returns, sorted and without repeats, the dotted paths of the
+// values in v that the type tree t has no field for: what the encoder
+// leaves out when it writes v by t (renamed fields under their other name,
+// fields of other versions). Elements of arrays are walked as "[]".
+func Dropped(t *typetree.Tree, v any) []string {
+	if t == nil || len(t.Nodes) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	walkDropped(t.Nodes, 0, v, "", seen)
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// walkDropped records in seen the values under node i of nodes (whose
+// value is v, at path) that have no node.
+func walkDropped(nodes []typetree.Node, i int, v any, path string, seen map[string]bool) {
+	var kids []int
+	for j := i + 1; j < len(nodes) && nodes[j].Level > nodes[i].Level; j++ {
+		if nodes[j].Level == nodes[i].Level+1 {
+			kids = append(kids, j)
+		}
+	}
+	n := &nodes[i]
+	arr := -1
+	switch {
+	case n.Type == "string" || len(kids) == 0:
+		return
+	case n.IsArray():
+		arr = i
+	case len(kids) == 1 && nodes[kids[0]].IsArray():
+		arr = kids[0]
+	}
+	if arr >= 0 {
+		var elem int
+		for j := arr + 1; j < len(nodes) && nodes[j].Level > nodes[arr].Level; j++ {
+			if nodes[j].Level == nodes[arr].Level+1 {
+				elem = j // the second child: the element
+			}
+		}
+		var items []any
+		switch s := v.(type) {
+		case []any:
+			items = s
+		case []F:
+			for _, x := range s {
+				items = append(items, x)
+			}
+		case [][2]any:
+			for _, x := range s {
+				items = append(items, F{"first": x[0], "second": x[1]})
+			}
+		}
+		for _, it := range items {
+			walkDropped(nodes, elem, it, path+"[]", seen)
+		}
+		return
+	}
+	f, _ := v.(F)
+	for name, x := range f {
+		found := false
+		for _, k := range kids {
+			if nodes[k].Name == name {
+				found = true
+				walkDropped(nodes, k, x, joinPath(path, name), seen)
+				break
+			}
+		}
+		if !found {
+			seen[joinPath(path, name)] = true
+		}
+	}
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }

@@ -2,6 +2,7 @@ package synth_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/mecanim/mecanim/animator"
@@ -91,6 +92,47 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 			}
 			if len(ctl.Parameters) != 2 || ctl.Parameters[0].Name != "Speed" || len(ctl.ClipNames) != 2 || ctl.ClipNames[1] != "Walk" {
 				t.Fatalf("controller %+v", ctl)
+			}
+		})
+	}
+}
+
+// TestEveryVersionsLayoutsEncodeTheScene proves the scene's values fit
+// the layouts of versions far apart (renamed fields given under both
+// names), and that Dropped names exactly what a layout leaves out.
+func TestEveryVersionsLayoutsEncodeTheScene(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		class   int32
+		dropped string // one value the layout lacks
+		kept    string // one it has
+	}{
+		{"5.0.0f4", model.ClassAnimationClip, "m_ClipBindingConstant.genericBindings[].typeID", "m_ClipBindingConstant.genericBindings[].classID"},
+		{synth.UnityVersion, model.ClassAnimationClip, "m_ClipBindingConstant.genericBindings[].classID", "m_MuscleClip.m_Clip.data.m_StreamedClip.curveCount"},
+		{"5.4.6f3", model.ClassGameObject, "m_Component[].component", "m_Component[].second"},
+		{"2018.1.9f2", model.ClassAnimatorController, "m_Controller.m_StateMachineArray[].data.m_SynchronizedLayerCount", "m_Controller.m_StateMachineArray[].data.m_MotionSetCount"},
+		{"6000.7.0a1", model.ClassAvatar, "", "m_HumanDescription"},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			opts := synth.Options{Version: tc.version, Full: true, Extended: true}
+			if _, err := synth.SerializedFileWith(opts, false); err != nil {
+				t.Fatal(err)
+			}
+			tree, err := synth.TreeFor(tc.version, tc.class)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range synth.SceneValues(opts) {
+				if v.ClassID != tc.class {
+					continue
+				}
+				d := synth.Dropped(tree, v.Fields)
+				if tc.dropped != "" && !slices.Contains(d, tc.dropped) {
+					t.Errorf("object %d: Dropped %v lacks %s", v.PathID, d, tc.dropped)
+				}
+				if slices.Contains(d, tc.kept) {
+					t.Errorf("object %d: Dropped %v has %s", v.PathID, d, tc.kept)
+				}
 			}
 		})
 	}

@@ -200,7 +200,211 @@ func BenchmarkGoals(b *testing.B) {
 	p := restPose(r)
 	var g [4]Goal
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.Goals(&p, &g)
+	}
+}
+
+// legMuscle reports whether muscle m moves a leg (upper leg, lower leg, foot).
+func legMuscle(m int) bool {
+	switch Muscles[m].Bone {
+	case LeftUpperLeg, RightUpperLeg, LeftLowerLeg, RightLowerLeg, LeftFoot, RightFoot:
+		return true
+	}
+	return false
+}
+
+// solveRigs are the avatars the IK tests run on: the YAML ChadRig and the
+// corpus avatars with a full leg chain and ordinary proportions.
+func solveRigs(t *testing.T) []*Rig {
+	rigs := []*Rig{chadRig(t)}
+	for _, r := range corpusRigs(t) {
+		switch r.Name() {
+		case "Y BotAvatar", "bandit1Avatar", "morbmanAvatar", "drifterAvatar", "vultureBossAvatar":
+			rigs = append(rigs, r)
+		}
+	}
+	return rigs
+}
+
+// reachableGoals returns p with goals its own legs could reach: the feet's
+// goals of q (p with other leg muscles), expressed relative to p's body
+// with the hips where p puts them.
+func reachableGoals(r *Rig, p *Pose, rng *rand.Rand, spread float32) Pose {
+	q := *p
+	for m := range q.Muscles {
+		if legMuscle(m) {
+			q.Muscles[m] = (rng.Float32()*2 - 1) * spread
+		}
+	}
+	hp, hq := humanGlobals(r, p), humanGlobals(r, &q)
+	var g [4]Goal
+	r.Goals(&q, &g)
+	// Same RootQ and trunk, so the hips differ only in position.
+	shift := p.RootQ.Normalize().Conj().Rotate(hq[r.hips].T.Sub(hp[r.hips].T).Scale(1 / r.scale))
+	shift = shift.Add(p.RootQ.Normalize().Conj().Rotate(q.RootT.Sub(p.RootT)))
+	out := *p
+	for k := GoalLeftFoot; k <= GoalRightFoot; k++ {
+		out.Goals[k] = Goal{T: g[k].T.Sub(shift), Q: g[k].Q}
+	}
+	return out
+}
+
+// randomBody returns a pose with random trunk, arm and leg muscles.
+func randomBody(r *Rig, rng *rand.Rand) Pose {
+	p := restPose(r)
+	for m := range p.Muscles {
+		p.Muscles[m] = (rng.Float32()*2 - 1) * 0.5
+	}
+	p.RootT = geom.V3(rng.Float32()-0.5, 0.9+rng.Float32()*0.2, rng.Float32()-0.5)
+	p.RootQ = geom.AxisAngle(geom.V3(0, 1, 0), rng.Float32()*6).Mul(geom.AxisAngle(geom.V3(1, 0, 0), rng.Float32()-0.5))
+	var g [4]Goal
+	r.Goals(&p, &g)
+	p.Goals = g
+	return p
+}
+
+// worldGoals returns the feet's goal points and rotations in the avatar
+// root's frame (normalised units).
+func worldGoals(p *Pose) (t [2]geom.Vec3, q [2]geom.Quat) {
+	rq := p.RootQ.Normalize()
+	for k := range t {
+		t[k] = p.RootT.Add(rq.Rotate(p.Goals[k].T))
+		q[k] = rq.Mul(p.Goals[k].Q)
+	}
+	return
+}
+
+// SolveFeet brings the feet onto goals another pose of the same legs
+// reached: the soles to the goal points, the feet to the goals' rotations,
+// the hips where they were.
+func TestSolveFeetReachesReachableGoals(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, r := range solveRigs(t) {
+		var worstT, worstQ float64
+		for i := 0; i < 40; i++ {
+			base := randomBody(r, rng)
+			p := reachableGoals(r, &base, rng, 0.6)
+			wantT, wantQ := worldGoals(&p)
+			hips := humanGlobals(r, &p)[r.hips]
+			r.SolveFeet(&p, 1)
+			var g [4]Goal
+			r.Goals(&p, &g)
+			rq := p.RootQ.Normalize()
+			for k := range wantT {
+				gotT := p.RootT.Add(rq.Rotate(g[k].T))
+				worstT = math.Max(worstT, float64(gotT.Sub(wantT[k]).Len()))
+				worstQ = math.Max(worstQ, angleDeg(rq.Mul(g[k].Q), wantQ[k]))
+				if d := g[k].T.Sub(p.Goals[k].T).Len(); d > 1e-3 {
+					t.Errorf("%s pose %d foot %d: goal not re-expressed for the new RootT (%v off)", r.Name(), i, k, d)
+				}
+			}
+			if d := humanGlobals(r, &p)[r.hips].T.Sub(hips.T).Len() / abs(r.scale); d > 1e-4 {
+				t.Errorf("%s pose %d: hips moved by %v", r.Name(), i, d)
+			}
+		}
+		t.Logf("%s: worst sole %.2g (normalised), worst foot rotation %.2g°", r.Name(), worstT, worstQ)
+		if worstT > 1e-5 {
+			t.Errorf("%s: a sole missed its goal by %.4f (normalised)", r.Name(), worstT)
+		}
+		if worstQ > 0.01 {
+			t.Errorf("%s: a foot missed its goal rotation by %.2f°", r.Name(), worstQ)
+		}
+	}
+}
+
+// Goals the pose already meets (its own Rig.Goals) leave it unchanged, at
+// any weight; weight 0 leaves any pose unchanged.
+func TestSolveFeetLeavesAPoseThatMeetsItsGoals(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, r := range solveRigs(t) {
+		for i := 0; i < 20; i++ {
+			p := randomBody(r, rng)
+			for _, w := range []float32{1, 0.5} {
+				q := p
+				r.SolveFeet(&q, w)
+				for m := range q.Muscles {
+					if d := abs(q.Muscles[m] - p.Muscles[m]); d > 2e-3 {
+						t.Errorf("%s pose %d weight %v: muscle %d moved %v", r.Name(), i, w, m, d)
+					}
+				}
+				if d := q.RootT.Sub(p.RootT).Len(); d > 1e-4 {
+					t.Errorf("%s pose %d weight %v: RootT moved %v", r.Name(), i, w, d)
+				}
+			}
+			far := reachableGoals(r, &p, rng, 0.8)
+			q := far
+			r.SolveFeet(&q, 0)
+			if q != far {
+				t.Errorf("%s pose %d: weight 0 changed the pose", r.Name(), i)
+			}
+		}
+	}
+}
+
+// Half the weight puts the soles about half way; goals out of reach
+// straighten the leg towards them without NaNs.
+func TestSolveFeetWeightsAndUnreachableGoals(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	r := chadRig(t)
+	for i := 0; i < 20; i++ {
+		base := randomBody(r, rng)
+		p := reachableGoals(r, &base, rng, 0.6)
+		wantT, _ := worldGoals(&p)
+		var g0 [4]Goal
+		r.Goals(&p, &g0)
+		fromT, _ := worldGoals(&Pose{RootT: p.RootT, RootQ: p.RootQ, Goals: g0})
+		half := p
+		r.SolveFeet(&half, 0.5)
+		var g [4]Goal
+		r.Goals(&half, &g)
+		gotT, _ := worldGoals(&Pose{RootT: half.RootT, RootQ: half.RootQ, Goals: g})
+		for k := range gotT {
+			mid := fromT[k].Lerp(wantT[k], 0.5)
+			if d := gotT[k].Sub(mid).Len(); d > 1e-3 {
+				t.Errorf("pose %d foot %d: half weight %v from the midpoint", i, k, d)
+			}
+		}
+		// Out of reach: two metres (normalised) below the body.
+		far := base
+		far.Goals[GoalLeftFoot].T = geom.V3(0, -3, 0)
+		before := humanGlobals(r, &far)
+		r.SolveFeet(&far, 1)
+		after := humanGlobals(r, &far)
+		for m := range far.Muscles {
+			if !geom.Finite(far.Muscles[m]) {
+				t.Fatalf("pose %d: muscle %d is %v", i, m, far.Muscles[m])
+			}
+		}
+		leg := func(g []geom.Transform) float32 {
+			return g[r.bone[LeftFoot]].T.Sub(g[r.bone[LeftUpperLeg]].T).Len()
+		}
+		if leg(after) < leg(before) || leg(after) < 0.99*r.legLength(0) {
+			t.Errorf("pose %d: out-of-reach goal left the leg bent (hip to ankle %v, full %v)", i, leg(after), r.legLength(0))
+		}
+	}
+}
+
+func TestSolveFeetDoesNotAllocate(t *testing.T) {
+	r := chadRig(t)
+	rng := rand.New(rand.NewSource(2))
+	base := randomBody(r, rng)
+	p := reachableGoals(r, &base, rng, 0.6)
+	if n := testing.AllocsPerRun(20, func() { q := p; r.SolveFeet(&q, 1) }); n != 0 {
+		t.Errorf("SolveFeet allocates %v times", n)
+	}
+}
+
+func BenchmarkSolveFeet(b *testing.B) {
+	r := chadRig(b)
+	rng := rand.New(rand.NewSource(1))
+	base := randomBody(r, rng)
+	p := reachableGoals(r, &base, rng, 0.6)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q := p
+		r.SolveFeet(&q, 1)
 	}
 }

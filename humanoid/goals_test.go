@@ -14,6 +14,7 @@ import (
 type goalResiduals struct {
 	t, q    [4]float64 // rule: position (normalised units) and rotation (degrees)
 	noSole  [2]float64 // feet positions with the goal at the ankle (no foot height)
+	down    [2]float64 // feet positions with the sole straight below the ankle
 	absT    [4]float64 // positions with the goals read as absolute (no body frame)
 	samples int
 }
@@ -47,6 +48,10 @@ func measureGoals(t *testing.T, c *model.Clip, r *Rig, n int) goalResiduals {
 				h := r.footHeight(r.bone[GoalBones[k]]) / r.scale
 				ankle := g[k].T.Sub(g[k].Q.Rotate(geom.Vec3{X: h})).Sub(stored.T)
 				res.noSole[k] += float64(ankle.Dot(ankle))
+				// The sole straight below the ankle (the avatar root's
+				// down), not along the foot's joint axis.
+				below := ankle.Add(rq.Conj().Rotate(geom.Vec3{Y: -h}))
+				res.down[k] += float64(below.Dot(below))
 			}
 		}
 	}
@@ -57,6 +62,7 @@ func measureGoals(t *testing.T, c *model.Clip, r *Rig, n int) goalResiduals {
 	}
 	for k := range res.noSole {
 		res.noSole[k] = math.Sqrt(res.noSole[k] / float64(n))
+		res.down[k] = math.Sqrt(res.down[k] / float64(n))
 	}
 	return res
 }
@@ -99,6 +105,7 @@ func TestCorpusGoalsFollowTheLimbs(t *testing.T) {
 		{"hiphop", "Y BotAvatar", 0.070, 4.0, 0.042, 5.0},
 	}
 	const headroom = 1.05
+	var ruleSum, downSum float64
 	for _, tc := range cases {
 		t.Run(tc.clip+"/"+tc.avatar, func(t *testing.T) {
 			c, r := clips[tc.clip], rigs[tc.avatar]
@@ -115,9 +122,11 @@ func TestCorpusGoalsFollowTheLimbs(t *testing.T) {
 					t.Errorf("%s rms %.4f, measured %.4f", names[i], got[i], want[i])
 				}
 			}
-			t.Logf("rms feet %.3f %.3f (%.1f° %.1f°) hands %.3f %.3f (%.1f° %.1f°); ankle %.3f %.3f; absolute %.3f %.3f",
+			t.Logf("rms feet %.3f %.3f (%.1f° %.1f°) hands %.3f %.3f (%.1f° %.1f°); ankle %.3f %.3f; straight down %.3f %.3f; absolute %.3f %.3f",
 				res.t[0], res.t[1], res.q[0], res.q[1], res.t[2], res.t[3], res.q[2], res.q[3],
-				res.noSole[0], res.noSole[1], res.absT[0], res.absT[1])
+				res.noSole[0], res.noSole[1], res.down[0], res.down[1], res.absT[0], res.absT[1])
+			ruleSum += res.t[0] + res.t[1]
+			downSum += res.down[0] + res.down[1]
 			for k := 0; k < 2; k++ {
 				if res.noSole[k] <= res.t[k] {
 					t.Errorf("foot %d: the ankle (%.4f) fits better than the sole (%.4f)", k, res.noSole[k], res.t[k])
@@ -129,6 +138,13 @@ func TestCorpusGoalsFollowTheLimbs(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The sole along the foot's joint axis against straight below the
+	// ankle: better on 6 of the 9 pairs, and over all (0.95 against 1.10,
+	// feet rms summed).
+	t.Logf("feet rms summed: along the joint axis %.3f, straight down %.3f", ruleSum, downSum)
+	if ruleSum >= downSum {
+		t.Errorf("the sole straight down (%.3f) fits better than along the foot's joint axis (%.3f)", downSum, ruleSum)
 	}
 }
 

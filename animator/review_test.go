@@ -6,9 +6,12 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/geom"
-
+	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
 )
 
 // countEvents ticks a n times at dt and counts the events of state s.
@@ -411,5 +414,76 @@ func TestPlayerLoopsALegacyLoopWrapMode(t *testing.T) {
 	_, b := wrapClip(t, s, model.WrapLoop, false, 1)
 	if pc := (&PlayerClip{Clip: b}); !pc.loops() {
 		t.Error("the Player should loop a clip whose wrap mode is Loop")
+	}
+}
+
+// TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves checks, on the
+// corpus's humanoid emotes, that a humanoid clip moves the root exactly
+// when it has RootT or RootQ curves, unmasked.
+func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
+	ct, err := assets.Open(corpustest.Path(t, "lethal-emotes/customemotespackage"), assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ct.Close()
+	var rig *humanoid.Rig
+	var clips []*model.Clip
+	for _, f := range ct.Files {
+		for j := range f.Objects {
+			o := &f.Objects[j]
+			if o.ClassID != model.ClassAvatar && o.ClassID != model.ClassAnimationClip {
+				continue
+			}
+			v, err := f.Decode(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.ClassID == model.ClassAnimationClip {
+				c, err := compiled.Clip(v, f.UnityVersion)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Humanoid && len(clips) < 12 {
+					clips = append(clips, c)
+				}
+				continue
+			}
+			av, err := compiled.Avatar(v, f.UnityVersion)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rig == nil && av.IsHuman() {
+				if rig, err = humanoid.NewRig(av); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if rig == nil || len(clips) == 0 {
+		t.Fatalf("no humanoid avatar (%v) or clips (%d)", rig != nil, len(clips))
+	}
+	hc := make(HumanoidClips, len(clips))
+	moving := 0
+	for i, c := range clips {
+		if hc[i], err = humanoid.Bake(c, rig); err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, cv := range c.Curves {
+			a := cv.Target.Attribute
+			has = has || cv.Target.ClassID == model.ClassAnimator && a >= model.FirstRootAttribute && a < model.FirstRootAttribute+7
+		}
+		if got := hc.ClipRootSource(i); got != (RootSource{Moves: has}) {
+			t.Errorf("clip %q: %+v, want Moves %v unmasked", c.Name, got, has)
+		}
+		if has {
+			moving++
+		}
+	}
+	if moving == 0 {
+		t.Error("no emote has body motion")
+	}
+	if got := hc.ClipRootSource(len(hc)); got != (RootSource{}) {
+		t.Errorf("a missing clip: %+v", got)
 	}
 }

@@ -38,6 +38,7 @@ const (
 	AvatarID       = 400
 	ControllerID   = 500
 	ClipID         = 600 // and ClipID+1
+	LegacyClipID   = 602 // the extended scene's legacy clip
 )
 
 // F is shorthand for the encoder's struct values.
@@ -508,6 +509,63 @@ func Objects(bones int, full bool) ([]unitywrite.Object, error) {
 	return ObjectsWith(Options{Bones: bones, Full: full})
 }
 
+// LegacyClipFields is a legacy clip named name, keyframed: the spine
+// turns (a quaternion curve), the chest turns by Euler angles (in order
+// XYZ), the hips move, the head scales, and a float curve drives the
+// Animator's "m_Enabled"; the second key of each curve is weighted (both
+// sides) and the curves clamp before and loop after their keys.
+func LegacyClipFields(name string) F {
+	key := func(t float32, v, slope any, weighted bool) F {
+		k := F{"time": t, "value": v, "inSlope": slope, "outSlope": slope}
+		if weighted {
+			k["weightedMode"] = 3
+			k["inWeight"], k["outWeight"] = fill(v, 0.2), fill(v, 0.5)
+		} else {
+			k["inWeight"], k["outWeight"] = fill(v, float32(1.0/3)), fill(v, float32(1.0/3))
+		}
+		return k
+	}
+	curve := func(keys ...F) F {
+		var ks []any
+		for _, k := range keys {
+			ks = append(ks, k)
+		}
+		return F{"m_Curve": ks, "m_PreInfinity": 1, "m_PostInfinity": 2, "m_RotationOrder": 4}
+	}
+	q := func(y, w float32) F { return F{"x": float32(0), "y": y, "z": float32(0), "w": w} }
+	vec := func(x, y, z float32) F { return v3(geom.V3(x, y, z)) }
+	return F{
+		"m_Name": name, "m_Legacy": true, "m_SampleRate": float32(30), "m_WrapMode": 2,
+		"m_RotationCurves": []any{F{"path": BonePath(8), "curve": curve(
+			key(0, q(0, 1), q(0, 0), false), key(0.5, q(0.3827, 0.9239), q(0.5, -0.1), true), key(1, q(0, 1), q(0, 0), false))}},
+		"m_EulerCurves": []any{F{"path": BonePath(9), "curve": curve(
+			key(0, vec(0, 0, 0), vec(0, 0, 0), false), key(0.5, vec(10, 20, 30), vec(5, 0, -5), true), key(1, vec(0, 0, 0), vec(0, 0, 0), false))}},
+		"m_PositionCurves": []any{F{"path": BonePath(1), "curve": curve(
+			key(0, vec(0, 1, 0), vec(0, 0, 0), false), key(0.5, vec(0, 1.1, 0.2), vec(0, 0.4, 0), true), key(1, vec(0, 1, 0.4), vec(0, 0, 0), false))}},
+		"m_ScaleCurves": []any{F{"path": BonePath(11), "curve": curve(
+			key(0, vec(1, 1, 1), vec(0, 0, 0), false), key(0.5, vec(1.2, 1.2, 1.2), vec(0, 0, 0), true))}},
+		// classID is an int up to 5.6 and a Type* of the same size after.
+		"m_FloatCurves": []any{F{"path": "", "attribute": "m_Enabled", "classID": model.ClassAnimator, "script": pptr(0),
+			"curve": curve(key(0, float32(1), float32(0), false), key(0.5, float32(0), float32(-2), true))}},
+		"m_MuscleClip": F{"m_StopTime": float32(1)},
+		"m_Events":     []any{F{"time": float32(0.5), "functionName": "Wave", "data": "hello", "floatParameter": float32(2.5), "intParameter": 7, "objectReferenceParameter": pptr(0)}},
+	}
+}
+
+// fill is a value of v's shape (a float, or a vector's fields) with every
+// component x.
+func fill(v any, x float32) any {
+	f, ok := v.(F)
+	if !ok {
+		return x
+	}
+	out := F{}
+	for k := range f {
+		out[k] = x
+	}
+	return out
+}
+
 // Options choose the scene ObjectsWith builds and the Unity version whose
 // layouts encode it.
 type Options struct {
@@ -527,7 +585,9 @@ type Options struct {
 	// the decoders field by field across versions: streamed and muscle
 	// curves in the clips (ExtendedClipFields), a synced layer and state
 	// parameters in the controller (ExtendedControllerFields) and the
-	// avatar's HumanDescription (DescribedHumanAvatar).
+	// avatar's HumanDescription (DescribedHumanAvatar), and a third,
+	// legacy clip (LegacyClipFields, LegacyClipID) the controller does
+	// not play.
 	Extended bool
 }
 
@@ -617,6 +677,9 @@ func SceneValues(o Options) []Values {
 	add(ControllerID, model.ClassAnimatorController, ctl())
 	add(ClipID, model.ClassAnimationClip, clip("Idle", 3, 0.01))
 	add(ClipID+1, model.ClassAnimationClip, clip("Walk", 4, 0.05))
+	if o.Extended {
+		add(LegacyClipID, model.ClassAnimationClip, LegacyClipFields("Wave"))
+	}
 	return objs
 }
 

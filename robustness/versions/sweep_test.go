@@ -125,7 +125,11 @@ const (
 	aspectAvatar     = "avatar"
 	aspectController = "controller"
 	aspectClips      = "clips"
+	aspectLegacy     = "legacy clip"
 )
+
+// aspects are every aspect, in the order checked.
+var aspects = []string{aspectRig, aspectAvatar, aspectController, aspectClips, aspectLegacy}
 
 // scene is what the commands decode from the synthetic files, with the
 // error of each aspect that failed.
@@ -137,6 +141,7 @@ type scene struct {
 	// clip order.
 	clips    map[string]*model.Clip
 	ctlClips []*model.Clip
+	legacy   *model.Clip
 	errs     map[string]error
 }
 
@@ -181,14 +186,24 @@ func decodeScene(data []byte, name string) (*scene, error) {
 		}
 	}
 	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		c, err := cat.Clip(o)
-		if err != nil {
-			if s.errs[aspectClips] == nil {
-				s.errs[aspectClips] = err
-			}
-			break
+		aspect := aspectClips
+		if o.PathID() == synth.LegacyClipID {
+			aspect = aspectLegacy
 		}
-		s.clips[c.Name] = c
+		c, err := cat.Clip(o)
+		switch {
+		case err != nil:
+			if s.errs[aspect] == nil {
+				s.errs[aspect] = err
+			}
+		case aspect == aspectLegacy:
+			s.legacy = c
+		default:
+			s.clips[c.Name] = c
+		}
+	}
+	if s.legacy == nil && s.errs[aspectLegacy] == nil {
+		s.errs[aspectLegacy] = fmt.Errorf("no legacy clip")
 	}
 	return s, nil
 }
@@ -269,7 +284,7 @@ func TestEveryLayoutVersionDecodesLikeTheReference(t *testing.T) {
 				}
 				want, _ := decodeScene(refData, "reference") // a fresh copy to adjust
 				adjust(t, want, dropped)
-				for _, a := range []string{aspectRig, aspectAvatar, aspectController, aspectClips} {
+				for _, a := range aspects {
 					t.Run(a, func(t *testing.T) {
 						checkAspect(t, a, got, want, dropped)
 					})
@@ -293,7 +308,7 @@ const (
 // scene gives both; decoders should read whichever the layout has) or one
 // no decoder reads. A dropped value without a rule fails the sweep, so a
 // new layout's difference is looked at, not passed over.
-var droppedRules = map[string]func(want *scene){
+var droppedRules = withLegacyRules(map[string]func(want *scene){
 	// Up to 5.4 a component entry is pair{first: class id, second: ref};
 	// rigs follow the Transforms, not the components.
 	"1:m_Component[].component": nil,
@@ -352,6 +367,45 @@ var droppedRules = map[string]func(want *scene){
 			}
 		})
 	},
+})
+
+// withLegacyRules adds the rules of the legacy clip's keyframed curves to
+// rules.
+func withLegacyRules(rules map[string]func(want *scene)) map[string]func(want *scene) {
+	// No Euler curves in 5.0–5.2.
+	rules["74:m_EulerCurves"] = func(w *scene) {
+		if w.legacy == nil {
+			return
+		}
+		kept := w.legacy.Curves[:0]
+		for _, c := range w.legacy.Curves {
+			if c.Target.Transform != model.PropEuler {
+				kept = append(kept, c)
+			}
+		}
+		w.legacy.Curves = kept
+		w.legacy.Stats.Keyframed = len(kept)
+	}
+	for _, kind := range []string{"m_RotationCurves", "m_EulerCurves", "m_PositionCurves", "m_ScaleCurves", "m_FloatCurves"} {
+		key := "74:" + kind + "[].curve.m_Curve[]."
+		// No weighted keys before 2018.1: every key has the default
+		// weights, unweighted.
+		rules[key+"weightedMode"] = func(w *scene) {
+			if w.legacy == nil {
+				return
+			}
+			for i := range w.legacy.Curves {
+				for j := range w.legacy.Curves[i].Keys {
+					k := &w.legacy.Curves[i].Keys[j]
+					k.WeightedMode, k.InWeight, k.OutWeight = 0, 1.0/3, 1.0/3
+				}
+			}
+		}
+		rules[key+"inWeight"], rules[key+"outWeight"] = nil, nil // with weightedMode
+		// Only Euler curves read their rotation order (which 5.0–5.2, without Euler curves, lack).
+		rules["74:"+kind+"[].curve.m_RotationOrder"] = nil
+	}
+	return rules
 }
 
 func forStates(c *model.Controller, f func(*model.State)) {
@@ -474,6 +528,9 @@ func checkAspect(t *testing.T, aspect string, got, want *scene, dropped map[stri
 	case aspectClips:
 		d = append(diff(got.clips, want.clips), diff(got.ctlClips, want.ctlClips)...)
 		d = append(d, evalDiff(got.clips, want.clips)...)
+	case aspectLegacy:
+		d = diff(got.legacy, want.legacy)
+		d = append(d, evalDiff(map[string]*model.Clip{"legacy": got.legacy}, map[string]*model.Clip{"legacy": want.legacy})...)
 	}
 	if len(d) > 0 {
 		t.Errorf("differs from %s:\n  %s\n(dropped: %v)", synth.UnityVersion, strings.Join(d, "\n  "), droppedOf(dropped, aspect))
@@ -484,6 +541,7 @@ func checkAspect(t *testing.T, aspect string, got, want *scene, dropped map[stri
 var aspectClass = map[string]int32{
 	aspectRig: model.ClassGameObject, aspectAvatar: model.ClassAvatar,
 	aspectController: model.ClassAnimatorController, aspectClips: model.ClassAnimationClip,
+	aspectLegacy: model.ClassAnimationClip,
 }
 
 func droppedOf(dropped map[string]bool, aspect string) []string {
@@ -522,7 +580,8 @@ func evalDiff(got, want map[string]*model.Clip) []string {
 // TestReferenceSceneHasWhatTheSweepCompares proves the comparison is not
 // vacuous: the reference decode has every aspect the sweep compares, with
 // the extended scene's content (streamed, dense, constant and muscle
-// curves, a synced layer, state parameters, a HumanDescription).
+// curves, a synced layer, state parameters, a HumanDescription, a legacy
+// clip with weighted keys).
 func TestReferenceSceneHasWhatTheSweepCompares(t *testing.T) {
 	data, err := write(synth.UnityVersion, false, false)
 	if err != nil {
@@ -546,6 +605,9 @@ func TestReferenceSceneHasWhatTheSweepCompares(t *testing.T) {
 	if len(c.Layers) != 2 || c.Layers[1].SyncedLayer != 0 || c.Layers[1].MotionSet != 1 || c.StateMachines[0].MotionSets != 2 ||
 		c.StateMachines[0].States[0].SpeedParam != 0 || len(c.StateMachines[0].States[0].Motions) != 2 || len(c.Parameters) != 2 {
 		t.Errorf("controller: %+v", c)
+	}
+	if l := s.legacy; !l.Legacy || len(l.Curves) != 4+3+3+3+1 || l.Curves[0].Keys[1].WeightedMode != 3 || len(l.Events) != 1 {
+		t.Errorf("legacy clip: legacy %v, %d curves, %+v", l.Legacy, len(l.Curves), l.Curves[0].Keys)
 	}
 	if len(s.clips) != 2 || len(s.ctlClips) != 2 {
 		t.Fatalf("%d clips, %d controller clips", len(s.clips), len(s.ctlClips))

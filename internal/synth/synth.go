@@ -587,7 +587,7 @@ type Options struct {
 	// parameters in the controller (ExtendedControllerFields) and the
 	// avatar's HumanDescription (DescribedHumanAvatar), and a third,
 	// legacy clip (LegacyClipFields, LegacyClipID) the controller does
-	// not play.
+	// not play; the Animator applies root motion.
 	Extended bool
 }
 
@@ -661,6 +661,9 @@ func SceneValues(o Options) []Values {
 		})
 	}
 	anim := F{"m_GameObject": pptr(GameObjectBase), "m_Enabled": 1, "m_HasTransformHierarchy": true}
+	if o.Extended {
+		anim["m_ApplyRootMotion"] = true
+	}
 	if o.Full {
 		anim["m_Avatar"] = pptr(AvatarID)
 		anim["m_Controller"] = pptr(ControllerID)

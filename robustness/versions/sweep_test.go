@@ -594,7 +594,8 @@ func TestReferenceSceneHasWhatTheSweepCompares(t *testing.T) {
 	if len(s.errs) > 0 {
 		t.Fatal(s.errs)
 	}
-	if len(s.rig.Nodes) != len(synth.Bones) || s.rig.Animator == nil || s.rig.Animator.Avatar.PathID != synth.AvatarID {
+	if len(s.rig.Nodes) != len(synth.Bones) || s.rig.Animator == nil || s.rig.Animator.Avatar.PathID != synth.AvatarID ||
+		!s.rig.Animator.ApplyRootMotion || !s.rig.Animator.Enabled {
 		t.Errorf("rig: %d nodes, animator %+v", len(s.rig.Nodes), s.rig.Animator)
 	}
 	a := s.avatar

@@ -563,6 +563,7 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 	l := &a.layers[li]
 	nodes := a.def.nodes(li, st)
 	cyc := a.cycleOffset(st)
+	mirror := a.mirrored(st)
 	for _, lw := range a.leaves {
 		n := a.def.clips.ClipLength(lw.Clip)
 		if n <= 0 || lw.Clip < 0 {
@@ -577,6 +578,12 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 		if weight := lw.Weight * wr * a.def.rootWeight(li, lw.Clip); a.def.root != nil && weight > 0 && u1 != u0 {
 			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
 			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
+			if mirror != nodes[lw.Node].Mirror {
+				// Mirrored left for right: across the character's sagittal
+				// (y-z) plane, as its pose is.
+				dt.X = -dt.X
+				dq.Y, dq.Z = -dq.Y, -dq.Z
+			}
 			l.rootT = l.rootT.Add(dt.Scale(weight))
 			if dq.W < 0 {
 				dq = dq.Neg()
@@ -977,6 +984,15 @@ func (a *Animator) Contributions(li int, dst []Contribution) []Contribution {
 	return a.contrib(li, l.next.state, l.next.nt, w, dst)
 }
 
+// mirrored reports whether state st plays mirrored now (its Mirror
+// setting, or its mirror parameter).
+func (a *Animator) mirrored(st *model.State) bool {
+	if st.MirrorParam >= 0 {
+		return a.params[st.MirrorParam] != 0
+	}
+	return st.Mirror
+}
+
 func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) []Contribution {
 	if w <= 0 || si < 0 {
 		return dst
@@ -984,10 +1000,7 @@ func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) 
 	st := &a.machine(li).States[si]
 	a.stateLength(li, st)
 	nodes := a.def.nodes(li, st)
-	mirror := st.Mirror
-	if st.MirrorParam >= 0 {
-		mirror = a.params[st.MirrorParam] != 0
-	}
+	mirror := a.mirrored(st)
 	cyc := a.cycleOffset(st)
 	for _, lw := range a.leaves {
 		n := a.def.clips.ClipLength(lw.Clip)

@@ -63,8 +63,13 @@
 //     body parts its mask sets; the base layer leaves the others at the
 //     zero pose), mirrors mirrored states left for right (a mapping
 //     inferred from the muscles' definitions) and blends the clips'
-//     non-human Transform curves as Poser does. Not done: mirrored root
-//     motion, IK passes (goals are blended but not solved), state machine
+//     non-human Transform curves as Poser does. A layer changes only what
+//     its clips animate, and blends in by its clips' weight sum where that
+//     is below 1 (a fade into a state without a clip fades the layer out).
+//   - A mirrored state's root motion is mirrored as its pose is (x and the
+//     turn about y change sign).
+//   - Not done: IK passes and Foot IK (goals are blended, not solved:
+//     humanoid.Rig.SolveFeet can be called on the pose), state machine
 //     behaviours.
 //
 // Results are bit-identical for the same inputs on the same build and

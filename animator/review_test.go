@@ -487,3 +487,43 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 		t.Errorf("a missing clip: %+v", got)
 	}
 }
+
+// A mirrored state's root motion is mirrored as its pose is: across the
+// character's sagittal plane (x and the turn about y change sign).
+func TestMirroredStateMirrorsRootMotion(t *testing.T) {
+	s := testSkeleton(t)
+	tests := []struct {
+		name      string
+		mirror    bool
+		wantX     float64
+		wantTurnY float64
+	}{
+		{"plain", false, 1, 90},
+		{"mirrored", true, -1, -90},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clips := AnimClips{moveClip(t, s, "walk", 1, 1, 90, true)}
+			b := newCtl()
+			b.c.Clips = []model.Ref{{PathID: 1}}
+			b.state(0, "Walk", 0)
+			b.st(0, 0).Mirror = tc.mirror
+			d, err := Compile(b.c, clips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAnimator(d)
+			var x, turn float64
+			for i := 0; i < 30; i++ {
+				a.Tick(1.0 / 60)
+				dt, dq := a.RootMotion()
+				x += float64(dt.X)
+				turn += 2 * math.Asin(float64(dq.Y)) * 180 / math.Pi
+			}
+			// Half a second of a clip that moves 1 m and turns 90° per second.
+			if math.Abs(x-tc.wantX/2) > 0.05 || math.Abs(turn-tc.wantTurnY/2) > 1 {
+				t.Errorf("root moved x %.3f and turned %.1f°, want %.3f and %.1f°", x, turn, tc.wantX/2, tc.wantTurnY/2)
+			}
+		})
+	}
+}

@@ -228,7 +228,7 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 	c.Stats.Bindings = len(bindings)
 	need := 0
 	for i := range bindings {
-		need += bindingCurves(bindings[i].Field("typeID").Int(), uint32(bindings[i].Field("attribute").Uint()))
+		need += bindingCurves(bindingClass(&bindings[i]), uint32(bindings[i].Field("attribute").Uint()))
 	}
 	if need != blocks.total() {
 		return "m_ClipBindingConstant.genericBindings", errf(ErrMalformed,
@@ -239,10 +239,7 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 	ci := 0
 	for i := range bindings {
 		bd := &bindings[i]
-		typeID := bd.Field("typeID").Int()
-		if typeID == 0 {
-			typeID = bd.Field("classID").Int() // older name of the field
-		}
+		typeID := bindingClass(bd)
 		attr := uint32(bd.Field("attribute").Uint())
 		path := uint32(bd.Field("path").Uint())
 		n := bindingCurves(typeID, attr)
@@ -354,4 +351,21 @@ func countUnresolved(c *model.Clip) {
 	for i := range c.ObjectCurves {
 		count(&c.ObjectCurves[i].Target)
 	}
+}
+
+// bindingClass is a generic binding's class id: field typeID, named
+// classID up to Unity 5.5.
+func bindingClass(bd *typetree.Value) int64 {
+	return firstField(bd, "typeID", "classID").Int()
+}
+
+// firstField returns the first of v's fields named names that exists (a
+// field Unity renamed between versions), or nil.
+func firstField(v *typetree.Value, names ...string) *typetree.Value {
+	for _, n := range names {
+		if f := v.Field(n); f != nil {
+			return f
+		}
+	}
+	return nil
 }

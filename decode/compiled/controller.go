@@ -142,7 +142,7 @@ func layer(l *typetree.Value, c *model.Controller) (model.Layer, error) {
 	out := model.Layer{
 		Hash:         uint32(l.Field("m_Binding").Uint()),
 		StateMachine: int(l.Field("m_StateMachineIndex").Int()),
-		MotionSet:    int(l.Field("m_StateMachineSynchronizedLayerIndex").Int()),
+		MotionSet:    int(firstField(l, "m_StateMachineSynchronizedLayerIndex", "m_StateMachineMotionSetIndex").Int()),
 		Weight:       l.Field("m_DefaultWeight").Float32(),
 		IKPass:       l.Field("m_IKPass").Bool(),
 		SyncedTiming: l.Field("m_SyncedLayerAffectsTiming").Bool(),
@@ -179,7 +179,7 @@ func stateMachine(sm *typetree.Value, c *model.Controller) (model.StateMachine, 
 		return out, "", ErrMissingField
 	}
 	out.DefaultState = int(sm.Field("m_DefaultState").Int())
-	out.MotionSets = int(sm.Field("m_SynchronizedLayerCount").Int())
+	out.MotionSets = int(firstField(sm, "m_SynchronizedLayerCount", "m_MotionSetCount").Int()) // renamed in 2018.2
 	states := sm.Field("m_StateConstantArray").Elems()
 	sels := sm.Field("m_SelectorStateConstantArray").Elems()
 	nStates, nSel := len(states), len(sels)

@@ -19,8 +19,11 @@
 // T-pose: between avatars whose T-poses differ in muscle space those turns
 // differ too (by degrees, on the corpus; see the tests).
 //
-// Not covered: the IK goals are carried but not evaluated; the muscles of a
-// bone the avatar lacks are ignored; the fingers use the same formula as the
+// The IK goals: Rig.Goals computes where a pose puts the hands and feet in
+// the clips' goal frame (fitted on the corpus; see its documentation) and
+// Rig.SolveFeet moves the legs to reach foot goals; Apply and sampling do
+// not solve them. Not covered: the muscles of a bone the avatar lacks are
+// ignored; the fingers use the same formula as the
 // body, which the spec could not measure; the body frame is the spec's rule,
 // which is 0.25° rms (3.2° at most) from the editor's hips over random poses.
 package humanoid

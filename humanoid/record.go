@@ -46,7 +46,8 @@ var ErrRecord = errors.New("cannot record")
 // reads a pose: a muscle whose bone the avatar lacks is 0 throughout. RootQ
 // keeps one hemisphere from frame to frame (each frame's quaternion is the
 // one nearer the previous), so the dense curves interpolate the short way.
-// The IK goals are not recorded (they are not evaluated from a pose).
+// The IK goals are not recorded (Rig.Goals could give them; Unity's
+// importer computes them from the source skeleton, which we lack).
 //
 // A rate of 0 takes the source's own sample rate when it has one
 // (a SampleRate() float32 method, as anim.Clip has). The clip's WrapMode,

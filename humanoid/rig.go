@@ -14,7 +14,8 @@ import (
 // well inside; a larger one is refused as malformed.
 const MaxHumanNodes = 128
 
-// Goal is an IK goal's position and rotation (carried, not evaluated).
+// Goal is an IK goal's position and rotation, relative to the body (see
+// Rig.Goals); applying a pose does not solve it (see Rig.SolveFeet).
 type Goal struct {
 	T geom.Vec3
 	Q geom.Quat

@@ -46,6 +46,12 @@ type stateJSON struct {
 	SpeedParam   string            `json:"speed_parameter,omitempty"`
 	CycleOffset  jsonFloat         `json:"cycle_offset"`
 	Mirror       bool              `json:"mirror"`
+	MirrorParam  string            `json:"mirror_parameter,omitempty"`
+	CycleParam   string            `json:"cycle_offset_parameter,omitempty"`
+	TimeParam    string            `json:"time_parameter,omitempty"`
+	Loop         bool              `json:"loop"`
+	FootIK       bool              `json:"foot_ik"`
+	WriteDefault bool              `json:"write_defaults"`
 	Motions      [][]blendNodeJSON `json:"motions"`
 	Transitions  []transitionJSON  `json:"transitions"`
 }
@@ -198,7 +204,8 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 		for _, s := range sm.States {
 			sj := stateJSON{Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
 				SpeedParam: param(s.SpeedParam), CycleOffset: jsonFloat(s.CycleOffset), Mirror: s.Mirror,
-				Transitions: trans(s.Transitions)}
+				MirrorParam: param(s.MirrorParam), CycleParam: param(s.CycleOffsetParam), TimeParam: param(s.TimeParam),
+				Loop: s.Loop, FootIK: s.IKOnFeet, WriteDefault: s.WriteDefaults, Transitions: trans(s.Transitions)}
 			for _, bt := range s.Motions {
 				var nodes []blendNodeJSON
 				for _, n := range bt.Nodes {

@@ -160,3 +160,45 @@ func TestControllerCorpusLayersHaveTheFullBodyMask(t *testing.T) {
 		}
 	}
 }
+
+// The JSON states carry the settings that change how a state plays: loop,
+// Foot IK, write defaults (dancecontroller's source: Foot IK on every state
+// but "none", which loops; PoopToLoop does not loop).
+func TestControllerJSONStatesCarryTheirSettings(t *testing.T) {
+	path := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	out, stderr, code := runCLI("controller", path, "--name", "dancecontroller", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Machines []struct {
+			States []struct {
+				Name          string `json:"name"`
+				Loop          bool   `json:"loop"`
+				FootIK        bool   `json:"foot_ik"`
+				WriteDefaults bool   `json:"write_defaults"`
+			} `json:"states"`
+		} `json:"state_machines"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]bool{"none": {true, false}, "Loop": {true, true}, "Poop": {true, true},
+		"PoopToLoop": {false, true}, "LoopFromPoop": {true, true}}
+	seen := 0
+	for _, m := range v.Machines {
+		for _, s := range m.States {
+			w, ok := want[s.Name]
+			if !ok {
+				continue
+			}
+			seen++
+			if s.Loop != w[0] || s.FootIK != w[1] || !s.WriteDefaults {
+				t.Errorf("state %q: loop %v foot_ik %v write_defaults %v, want %v %v true", s.Name, s.Loop, s.FootIK, s.WriteDefaults, w[0], w[1])
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d states seen", seen, len(want))
+	}
+}

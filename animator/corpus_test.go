@@ -908,3 +908,44 @@ func BenchmarkHumanPoseDance(b *testing.B) {
 	pose := make([]geom.Transform, hr.Len())
 	benchPosedCrowd(b, d, loopUnderPoop(d), func(a *animator.Animator) { hp.Apply(a, sc, pose) })
 }
+
+// FootIK follows the base layer's states' Foot IK setting, blended across
+// a transition (dancecontroller: on in Loop, off in "none").
+func TestHumanPoserFootIKFollowsTheStates(t *testing.T) {
+	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
+	hr, hc, _ := danceRig(t, cc)
+	d, hp := humanPoser(t, cc.c, hr, hc)
+	a := animator.NewAnimator(d)
+	none, loop := d.StateIndex(0, "none"), d.StateIndex(0, "Loop")
+	a.Play(0, none, 0)
+	a.Tick(0.1)
+	if w := hp.FootIK(a); w != 0 {
+		t.Errorf("in \"none\": %v, want 0", w)
+	}
+	a.CrossFade(0, loop, 1, 0)
+	a.Tick(0.25)
+	info := a.Layer(0)
+	if w := hp.FootIK(a); !info.InTransition || !near(w, info.Transition) {
+		t.Errorf("fading into Loop at %v: %v, want the progress", info.Transition, w)
+	}
+	a.Tick(1)
+	if w := hp.FootIK(a); w != 1 {
+		t.Errorf("in Loop: %v, want 1", w)
+	}
+	// The weight drives humanoid.Rig.SolveFeet: the feet then come nearer
+	// the pose's foot goals (a goal past the leg's reach on this avatar is
+	// approached, not met).
+	var p humanoid.Pose
+	hp.Pose(a, hp.NewScratch(), &p)
+	var before, after [4]humanoid.Goal
+	hr.Goals(&p, &before)
+	goals := p.Goals
+	hr.SolveFeet(&p, hp.FootIK(a))
+	hr.Goals(&p, &after)
+	for f := 0; f < 2; f++ {
+		d0, d1 := before[f].T.Sub(goals[f].T), after[f].T.Sub(p.Goals[f].T)
+		if d1.Dot(d1) > d0.Dot(d0) || d1.Dot(d1) > 4e-4 {
+			t.Errorf("foot %d: %.4f from its goal after SolveFeet, %.4f before", f, math.Sqrt(float64(d1.Dot(d1))), math.Sqrt(float64(d0.Dot(d0))))
+		}
+	}
+}

@@ -68,9 +68,10 @@
 //     is below 1 (a fade into a state without a clip fades the layer out).
 //   - A mirrored state's root motion is mirrored as its pose is (x and the
 //     turn about y change sign).
-//   - Not done: IK passes and Foot IK (goals are blended, not solved:
-//     humanoid.Rig.SolveFeet can be called on the pose), state machine
-//     behaviours.
+//   - Foot IK is not solved inside Pose (it costs far more than a pose):
+//     HumanPoser.FootIK gives the weight the states ask for, and
+//     humanoid.Rig.SolveFeet solves it on the pose. Not done: IK passes
+//     (OnAnimatorIK scripts) and state machine behaviours.
 //
 // Results are bit-identical for the same inputs on the same build and
 // platform (no maps are iterated, no goroutines, float32 arithmetic);

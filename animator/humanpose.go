@@ -347,3 +347,30 @@ func (p *HumanPoser) mirror(x *humanoid.Pose) {
 		x.Goals[i] = humanoid.Goal{T: mirrorT(s.T), Q: mirrorQ(s.Q)}
 	}
 }
+
+// FootIK returns how much Foot IK the Animator's base layer asks for now:
+// 1 in a state whose Foot IK setting (model.State.IKOnFeet) is on, 0 in
+// one where it is off, blended across a transition by its progress (an
+// interrupted transition's frozen source counts as its current state).
+// Unity then solves the legs so the feet reach the clips' foot goals by
+// that weight. HumanPoser does not, as it costs far more than a pose
+// (about 0.4 ms): to do it, call humanoid.Rig.SolveFeet(&pose, w) on the
+// pose Pose gives, then Rig.Apply.
+func (p *HumanPoser) FootIK(a *Animator) float32 {
+	if len(a.layers) == 0 {
+		return 0
+	}
+	info := a.Layer(0)
+	ik := func(s int) float32 {
+		sm := a.machine(0)
+		if s >= 0 && s < len(sm.States) && sm.States[s].IKOnFeet {
+			return 1
+		}
+		return 0
+	}
+	w := ik(info.State)
+	if info.InTransition {
+		w += (ik(info.Next) - w) * info.Transition
+	}
+	return w
+}

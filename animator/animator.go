@@ -56,8 +56,11 @@ type LayerInfo struct {
 
 type slot struct {
 	state int32
-	nt    float32 // normalised time now
-	prev  float32 // normalised time before the last advance
+	// nt and prev are float64 so that hours of looping do not round a
+	// tick's step away (float32 keeps 1/60 s of a 1 s loop to within 6 %
+	// only for the first 4.5 hours).
+	nt   float64 // normalised time now
+	prev float64 // normalised time before the last advance
 	fresh bool    // entered and not advanced yet
 	// first marks the tick of the first advance after the state was
 	// entered: its start counts as crossed (events and exit times at it
@@ -67,7 +70,8 @@ type slot struct {
 
 type frozenSlot struct {
 	state int32
-	nt, w float32
+	nt    float64
+	w     float32
 }
 
 // transRef names a transition: index in the any-state list (from -1) or in
@@ -305,9 +309,9 @@ func (a *Animator) Layer(i int) LayerInfo {
 		return LayerInfo{State: -1, Next: -1}
 	}
 	l := &a.layers[i]
-	info := LayerInfo{State: int(l.cur.state), NormalizedTime: l.cur.nt, Next: -1, Weight: l.weight}
+	info := LayerInfo{State: int(l.cur.state), NormalizedTime: float32(l.cur.nt), Next: -1, Weight: l.weight}
 	if l.inTrans {
-		info.Next, info.NextNormalizedTime = int(l.next.state), l.next.nt
+		info.Next, info.NextNormalizedTime = int(l.next.state), float32(l.next.nt)
 		info.InTransition, info.Transition, info.Interrupted = true, clamp01(l.progress), l.srcFrozen
 	}
 	return info
@@ -404,11 +408,7 @@ func (a *Animator) stepLayer(li int, dt float32) {
 		case fixed:
 			l.progress += dt / dur
 		default:
-			d := l.cur.nt - l.cur.prev
-			if d < 0 {
-				d = -d
-			}
-			l.progress += d / dur
+			l.progress += float32(math.Abs(l.cur.nt-l.cur.prev)) / dur
 		}
 		p1 = clamp01(l.progress)
 	}
@@ -522,9 +522,9 @@ func (a *Animator) step(li int, s *slot, dt float32) *model.State {
 	length := a.timedLength(li, st)
 	s.prev = s.nt
 	if st.TimeParam >= 0 {
-		s.nt = float32(a.params[st.TimeParam])
+		s.nt = a.params[st.TimeParam]
 	} else {
-		s.nt += dt * a.stateSpeed(st) / length
+		s.nt += float64(dt * a.stateSpeed(st) / length)
 	}
 	s.first, s.fresh = s.fresh, false
 	return st
@@ -570,7 +570,7 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 			continue
 		}
 		off := float64(cyc + nodes[lw.Node].CycleOffset)
-		u0, u1 := float64(s.prev)+off, float64(s.nt)+off
+		u0, u1 := s.prev+off, s.nt+off
 		loop := a.def.clips.ClipLoops(lw.Clip)
 		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 && we > 0 && lw.Weight > 0 {
 			a.collect(li, int(s.state), lw.Clip, lw.Weight*we, l.weight, ev, float64(n), loop, u0, u1, s.first)
@@ -719,13 +719,13 @@ func exitCrossed(s *slot, e float32) bool {
 	if c < p {
 		return false
 	}
-	x := e
+	x := float64(e)
 	if e < 1 {
-		k := float32(math.Floor(float64(c - e)))
+		k := math.Floor(c - x)
 		if k < 0 {
 			return false
 		}
-		x = e + k
+		x += k
 	}
 	return (x > p || s.first && x >= p) && x <= c
 }
@@ -903,7 +903,7 @@ func (a *Animator) fire(li int, t *model.Transition, ref transRef, fromNext bool
 			l.cur = l.next
 		}
 	}
-	l.next = slot{state: int32(dest), nt: t.Offset, prev: t.Offset, fresh: true}
+	l.next = slot{state: int32(dest), nt: float64(t.Offset), prev: float64(t.Offset), fresh: true}
 	l.inTrans, l.progress, l.trans = true, 0, ref
 	if t.Duration <= 0 {
 		a.complete(l)
@@ -993,7 +993,7 @@ func (a *Animator) mirrored(st *model.State) bool {
 	return st.Mirror
 }
 
-func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) []Contribution {
+func (a *Animator) contrib(li int, si int32, nt float64, w float32, dst []Contribution) []Contribution {
 	if w <= 0 || si < 0 {
 		return dst
 	}
@@ -1007,7 +1007,7 @@ func (a *Animator) contrib(li int, si int32, nt, w float32, dst []Contribution) 
 		if lw.Clip < 0 {
 			continue
 		}
-		u := float64(nt + cyc + nodes[lw.Node].CycleOffset)
+		u := nt + float64(cyc+nodes[lw.Node].CycleOffset)
 		var t float64
 		if a.def.clips.ClipLoops(lw.Clip) {
 			t = (u - math.Floor(u)) * float64(n)
@@ -1036,7 +1036,7 @@ func (a *Animator) Play(li, s int, nt float32) bool {
 	}
 	l := &a.layers[li]
 	a.complete(l)
-	l.cur = slot{state: int32(s), nt: nt, prev: nt, fresh: true}
+	l.cur = slot{state: int32(s), nt: float64(nt), prev: float64(nt), fresh: true}
 	return true
 }
 
@@ -1055,7 +1055,7 @@ func (a *Animator) CrossFade(li, s int, duration, offset float32) bool {
 	if l.inTrans {
 		a.freeze(l)
 	}
-	l.next = slot{state: int32(s), nt: offset, prev: offset, fresh: true}
+	l.next = slot{state: int32(s), nt: float64(offset), prev: float64(offset), fresh: true}
 	l.inTrans, l.progress, l.trans, l.fade = true, 0, transRef{from: crossFade}, duration
 	if duration <= 0 {
 		a.complete(l)

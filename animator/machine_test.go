@@ -690,7 +690,7 @@ func TestExitCrossed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := slot{prev: tc.prev, nt: tc.now, first: tc.first}
+			s := slot{prev: float64(tc.prev), nt: float64(tc.now), first: tc.first}
 			if got := exitCrossed(&s, tc.exit); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}

@@ -527,3 +527,28 @@ func TestMirroredStateMirrorsRootMotion(t *testing.T) {
 		})
 	}
 }
+
+// Hours of looping keep time: a 1 s loop ticked at 60 Hz for five hours
+// is at 18,000 loops, and its event fired once per loop (float32 state
+// times rounded each 1/60 s step by up to 6 % after 4.5 hours).
+func TestLongSessionsKeepTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1.08 million ticks")
+	}
+	b := newCtl()
+	c := b.clip(1, true, 0.5)
+	b.state(0, "Loop", c)
+	a := b.build(t)
+	const ticks = 5 * 3600 * 60
+	events := 0
+	for i := 0; i < ticks; i++ {
+		a.Tick(1.0 / 60)
+		events += len(a.Events())
+	}
+	if nt := a.Layer(0).NormalizedTime; math.Abs(float64(nt)-18000) > 0.01 {
+		t.Errorf("normalised time %v after five hours, want 18000", nt)
+	}
+	if events != 18000 {
+		t.Errorf("%d events, want 18000", events)
+	}
+}

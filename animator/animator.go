@@ -59,8 +59,8 @@ type slot struct {
 	// nt and prev are float64 so that hours of looping do not round a
 	// tick's step away (float32 keeps 1/60 s of a 1 s loop to within 6 %
 	// only for the first 4.5 hours).
-	nt   float64 // normalised time now
-	prev float64 // normalised time before the last advance
+	nt    float64 // normalised time now
+	prev  float64 // normalised time before the last advance
 	fresh bool    // entered and not advanced yet
 	// first marks the tick of the first advance after the state was
 	// entered: its start counts as crossed (events and exit times at it

@@ -74,7 +74,7 @@ func TestCorpusMeshesDecodeConsistently(t *testing.T) {
 	if len(ms) < 200 {
 		t.Fatalf("only %d meshes in the corpus", len(ms))
 	}
-	skinned := 0
+	skinned, variable, empty := 0, 0, 0
 	for _, cm := range ms {
 		v, err := cm.f.Decode(cm.o)
 		if err != nil {
@@ -129,8 +129,50 @@ func TestCorpusMeshesDecodeConsistently(t *testing.T) {
 				}
 			}
 		}
+		if m.HasVariableSkin() {
+			variable++
+			checkVariableSkin(t, id, m)
+		} else if v.Field("m_VariableBoneCountWeights") != nil {
+			empty++
+		}
 	}
-	t.Logf("%d meshes, %d skinned", len(ms), skinned)
+	t.Logf("%d meshes, %d skinned; %d with m_VariableBoneCountWeights data, %d with it empty", len(ms), skinned, variable, empty)
+}
+
+// checkVariableSkin checks a mesh's m_VariableBoneCountWeights against its
+// vertex channels: each vertex's weights sum to 1, its bones have bind
+// poses, and the channels hold its largest influences' bones.
+func checkVariableSkin(t *testing.T, id string, m *Mesh) {
+	t.Helper()
+	var buf []Influence
+	for i := 0; i < m.VertexCount; i++ {
+		buf = m.Influences(i, buf[:0])
+		var sum float64
+		for _, x := range buf {
+			sum += float64(x.Weight)
+			if int(x.Bone) >= len(m.BindPoses) {
+				t.Errorf("%s: vertex %d: bone %d past %d bind poses", id, i, x.Bone, len(m.BindPoses))
+				return
+			}
+		}
+		if len(buf) > 0 && math.Abs(sum-1) > 1e-3 {
+			t.Errorf("%s: vertex %d: variable weights sum to %g", id, i, sum)
+			return
+		}
+		if len(buf) > 0 && i < len(m.BoneIndices) && m.BoneWeights[i][0] > 0 && !slicesContains(m.BoneIndices[i], buf[0].Bone) {
+			t.Errorf("%s: vertex %d: largest influence bone %d not in the channels' %v", id, i, buf[0].Bone, m.BoneIndices[i])
+			return
+		}
+	}
+}
+
+func slicesContains(s [4]uint16, x uint16) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // checkBounds compares the box of the positions (those indexed, or all) with

@@ -1,7 +1,8 @@
 // Package mesh decodes Unity meshes (class 43) and skinned mesh renderers
 // (class 137) from their decoded type-tree values into plain Go slices:
-// positions, normals, UVs, bone weights, sub-mesh index lists, bind poses
-// and blend shapes, in Unity's left-handed frame, for exporters.
+// positions, normals, UVs, bone weights (all of them, also beyond four per
+// vertex), sub-mesh index lists, bind poses and blend shapes, in Unity's
+// left-handed frame, for exporters.
 //
 // Vertex data is read as Unity lays it out (m_VertexData: channels in up to
 // four streams, each stream's vertices interleaved, streams 16-byte
@@ -134,11 +135,21 @@ type Mesh struct {
 	Tangents    [][4]float32 // w is the bitangent sign
 	Colors      [][4]float32
 	UV          [8][][2]float32 // UV[k] is channel uvk (first two components)
-	// BoneWeights and BoneIndices are the skin influences, up to four per
-	// vertex (unused slots have weight 0). Indices point into BindPoses and
-	// the renderer's m_Bones.
+	// BoneWeights and BoneIndices are the skin influences of the vertex
+	// channels, up to four per vertex (unused slots have weight 0).
+	// Indices point into BindPoses and the renderer's m_Bones. A mesh
+	// that has more per vertex keeps its four largest here and all of them
+	// in Skin.
 	BoneWeights [][4]float32
 	BoneIndices [][4]uint16
+	// Skin and SkinOffsets are every influence of every vertex when the
+	// mesh stores them apart from the vertex channels
+	// (m_VariableBoneCountWeights, Unity 2019.1+, written for meshes with
+	// more than four bones per vertex): vertex i's are
+	// Skin[SkinOffsets[i]:SkinOffsets[i+1]], by weight, largest first.
+	// Both nil when the mesh has no such store. Influences reads either.
+	Skin        []Influence
+	SkinOffsets []int
 	// Indices is the whole index buffer; SubMeshes slice it.
 	Indices          []uint32
 	SubMeshes        []SubMesh
@@ -226,6 +237,9 @@ func Decode(v *typetree.Value, opts Options) (*Mesh, error) {
 	m.BindPoses = make([]Mat4, 0, bp.Len())
 	for i := 0; i < bp.Len(); i++ {
 		m.BindPoses = append(m.BindPoses, mat4(bp.Index(i)))
+	}
+	if err := m.readVariableSkin(v.Field("m_VariableBoneCountWeights")); err != nil {
+		return fail("m_VariableBoneCountWeights", err)
 	}
 	m.BoneNameHashes = uint32s(v.Field("m_BoneNameHashes"))
 	m.RootBoneNameHash = uint32(v.Field("m_RootBoneNameHash").Uint())

@@ -230,7 +230,9 @@ func TestDecodeRefusesBadMeshes(t *testing.T) {
 // decodes: never a panic, never an allocation beyond the input's reach.
 func FuzzDecode(f *testing.F) {
 	tree := meshTree(f)
-	for _, m := range []unitywrite.Fields{quadMesh(), compressedQuad()} {
+	skinned := quadMesh()
+	skinned["m_VariableBoneCountWeights"] = unitywrite.Fields{"m_Data": packSkin(sixInfluences, false)}
+	for _, m := range []unitywrite.Fields{quadMesh(), compressedQuad(), skinned} {
 		if b, err := unitywrite.Encode(tree, m); err == nil {
 			f.Add(b)
 		}
@@ -247,5 +249,10 @@ func FuzzDecode(f *testing.F) {
 		for i := range m.SubMeshes {
 			m.SubMeshIndices(i)
 		}
+		var buf []Influence
+		for i := 0; i < m.VertexCount; i++ {
+			buf = m.Influences(i, buf[:0])
+		}
+		m.MaxInfluences()
 	})
 }

@@ -32,7 +32,15 @@
 // matrices are the mesh's bind poses. Bones that are not in the rig (their
 // Transform in another file, or below a nested Animator) become extra
 // joints under the mesh's node, placed by the inverse of their bind pose,
-// so that the mesh still rests as it was bound.
+// so that the mesh still rests as it was bound. Every bone influence of a
+// vertex is written, not only four: Unity 2019.1+ meshes may store more
+// per vertex (m_VariableBoneCountWeights, read by decode/mesh; the vertex
+// channels then hold the four largest), and glTF allows several
+// JOINTS_n/WEIGHTS_n sets of four, so a mesh whose most influenced vertex
+// has k influences gets ceil(k/4) sets, each vertex's influences largest
+// first (set 0 alone is the usual four-bone skin) and its weights over all
+// sets normalised to sum to 1, as the glTF validator demands. Viewers that
+// read only set 0 skin with the four largest, unnormalised.
 // Sub-meshes are primitives sharing the mesh's vertex accessors; blend
 // shapes are morph targets named in mesh.extras.targetNames (Blender reads
 // them), each the shape's last frame scaled to weight 1 (in-between frames

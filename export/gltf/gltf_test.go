@@ -3,6 +3,7 @@ package gltf
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -309,7 +310,7 @@ func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) floa
 	si := 0
 	for _, mi := range s.Meshes {
 		m := mi.Mesh
-		if mi.Joints == nil || m.BoneWeights == nil || m.VertexCount == 0 {
+		if mi.Joints == nil || (m.BoneWeights == nil && !m.HasVariableSkin()) || m.VertexCount == 0 {
 			continue
 		}
 		var node *qg.Node
@@ -326,8 +327,7 @@ func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) floa
 		sk := doc.Skins[*node.Skin]
 		pr := doc.Meshes[*node.Mesh].Primitives[0]
 		pos, _ := modeler.ReadPosition(doc, doc.Accessors[pr.Attributes[qg.POSITION]], nil)
-		jn, _ := modeler.ReadJoints(doc, doc.Accessors[pr.Attributes[qg.JOINTS_0]], nil)
-		wt, _ := modeler.ReadWeights(doc, doc.Accessors[pr.Attributes[qg.WEIGHTS_0]], nil)
+		jn, wt := readSkinSets(t, doc, pr)
 		ibm, _ := modeler.ReadInverseBindMatrices(doc, doc.Accessors[*sk.InverseBindMatrices], nil)
 		jm := make([]mat, len(sk.Joints))
 		for k, j := range sk.Joints {
@@ -347,18 +347,20 @@ func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) floa
 		}
 		meshWorld := wm[mi.Node]
 		worst, bad := 0.0, 0
+		var infl []mesh.Influence
 		for v := range pos {
 			var p, u [3]float64
-			for k := range 4 {
+			for k := range jn[v] {
 				q := jm[jn[v][k]].point(pos[v])
 				for c := range 3 {
 					p[c] += float64(wt[v][k]) * q[c]
 				}
 			}
 			var sum float64
-			for k := range 4 {
-				w := float64(m.BoneWeights[v][k])
-				if b := int(m.BoneIndices[v][k]); w > 0 && b < len(bm) {
+			infl = m.Influences(v, infl[:0])
+			for _, x := range infl {
+				w := float64(x.Weight)
+				if b := int(x.Bone); w > 0 && b < len(bm) {
 					q := bm[b].point(m.Positions[v])
 					for c := range 3 {
 						u[c] += w * q[c]
@@ -379,6 +381,57 @@ func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) floa
 		}
 	}
 	return offBind
+}
+
+// readSkinSets reads every JOINTS_n/WEIGHTS_n set of a primitive: per
+// vertex, the joints and weights of all sets, set after set. It fails the
+// test when the sets do not pair up or a weight is negative, and when a
+// vertex's weights over all sets do not sum to 1 (within float32 rounding).
+func readSkinSets(t *testing.T, doc *qg.Document, pr *qg.Primitive) ([][]uint16, [][]float32) {
+	t.Helper()
+	var jn [][]uint16
+	var wt [][]float32
+	for set := 0; ; set++ {
+		ja, okJ := pr.Attributes[fmt.Sprintf("JOINTS_%d", set)]
+		wa, okW := pr.Attributes[fmt.Sprintf("WEIGHTS_%d", set)]
+		if okJ != okW {
+			t.Fatalf("set %d: JOINTS present %v, WEIGHTS present %v", set, okJ, okW)
+		}
+		if !okJ {
+			break
+		}
+		j, err := modeler.ReadJoints(doc, doc.Accessors[ja], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := modeler.ReadWeights(doc, doc.Accessors[wa], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jn == nil {
+			jn, wt = make([][]uint16, len(j)), make([][]float32, len(w))
+		}
+		if len(j) != len(jn) || len(w) != len(wt) {
+			t.Fatalf("set %d: %d joints, %d weights for %d vertices", set, len(j), len(w), len(jn))
+		}
+		for v := range j {
+			jn[v] = append(jn[v], j[v][:]...)
+			wt[v] = append(wt[v], w[v][:]...)
+		}
+	}
+	for v, ws := range wt {
+		var sum float64
+		for _, x := range ws {
+			if x < 0 {
+				t.Fatalf("vertex %d: negative weight %g", v, x)
+			}
+			sum += float64(x)
+		}
+		if math.Abs(sum-1) > 1e-6 {
+			t.Errorf("vertex %d: weights of all sets sum to %g", v, sum)
+		}
+	}
+	return jn, wt
 }
 
 func dist(a, b [3]float64) float64 {

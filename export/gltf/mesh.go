@@ -1,8 +1,10 @@
 package gltf
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
@@ -27,7 +29,7 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 	if m.VertexCount == 0 {
 		return -1, nil
 	}
-	skinned := mi.Joints != nil && m.BoneWeights != nil
+	skinned := mi.Joints != nil && (m.BoneWeights != nil || m.HasVariableSkin())
 	attrs := qg.PrimitiveAttributes{}
 	n := m.VertexCount
 
@@ -159,7 +161,8 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 }
 
 // skin adds the joints and inverse bind matrices of a skinned mesh and
-// its JOINTS_0/WEIGHTS_0 attributes.
+// its JOINTS_n/WEIGHTS_n attributes (one set per four influences of its
+// most influenced vertex).
 func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, error) {
 	m := mi.Mesh
 	nb := max(len(mi.Joints), len(m.BindPoses))
@@ -167,6 +170,9 @@ func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, err
 		for _, x := range bi {
 			nb = max(nb, int(x)+1)
 		}
+	}
+	for _, x := range m.Skin {
+		nb = max(nb, int(x.Bone)+1)
 	}
 	var joints []int           // glTF nodes
 	jointOf := make([]int, nb) // mesh bone -> index into joints
@@ -214,19 +220,16 @@ func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, err
 	if len(joints) == 0 {
 		return 0, fmt.Errorf("%w: skinned mesh without bones", ErrInvalid)
 	}
-	jw := make([]uint32, 0, 4*m.VertexCount)
-	ww := make([]float32, 0, 4*m.VertexCount)
-	for i := range m.BoneWeights {
-		j, w := skinVertex(m.BoneIndices[i], m.BoneWeights[i], jointOf)
-		jw = append(jw, j[:]...)
-		ww = append(ww, w[:]...)
-	}
+	jw, ww, sets := skinVertices(m, jointOf)
 	size := 1
 	if len(joints) > 256 {
 		size = 2
 	}
-	attrs[qg.JOINTS_0] = b.uints(jw, size, qg.AccessorVec4, qg.TargetArrayBuffer)
-	attrs[qg.WEIGHTS_0] = b.floats(ww, qg.AccessorVec4, qg.TargetArrayBuffer, false)
+	for set := range sets {
+		per := jw[4*m.VertexCount*set : 4*m.VertexCount*(set+1)]
+		attrs[fmt.Sprintf("JOINTS_%d", set)] = b.uints(per, size, qg.AccessorVec4, qg.TargetArrayBuffer)
+		attrs[fmt.Sprintf("WEIGHTS_%d", set)] = b.floats(ww[4*m.VertexCount*set:4*m.VertexCount*(set+1)], qg.AccessorVec4, qg.TargetArrayBuffer, false)
+	}
 	b.doc.Skins = append(b.doc.Skins, &qg.Skin{
 		Name:                m.Name,
 		Joints:              joints,
@@ -236,47 +239,89 @@ func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, err
 	return len(b.doc.Skins) - 1, nil
 }
 
-// skinVertex maps one vertex's influences to joints: duplicates merged,
-// unused slots (weight 0) on joint 0, weights normalised so that they sum
-// to 1 in float32 (a vertex without weight is bound fully to its first
-// bone).
-func skinVertex(bones [4]uint16, weights [4]float32, jointOf []int) ([4]uint32, [4]float32) {
-	var j [4]uint32
-	var w [4]float32
-	n := 0
+// jointWeight is one joint's share of a vertex.
+type jointWeight struct {
+	joint  uint32
+	weight float32
+}
+
+// skinVertices maps every vertex's influences (all of them: see
+// mesh.Mesh.Influences) to joints and lays them out as glTF's sets of
+// four: set k holds each vertex's influences 4k..4k+3, largest first, so
+// that set 0 alone is the usual four-bone skin. It returns the joints and
+// weights of all sets, set after set (4·VertexCount values each), and the
+// number of sets (at least 1).
+func skinVertices(m *mesh.Mesh, jointOf []int) ([]uint32, []float32, int) {
+	n := m.VertexCount
+	offs := make([]int, n+1)
+	var all []jointWeight
+	var buf []mesh.Influence
+	most := 1
+	for i := 0; i < n; i++ {
+		buf = m.Influences(i, buf[:0])
+		fallback := uint16(0)
+		if i < len(m.BoneIndices) {
+			fallback = m.BoneIndices[i][0]
+		}
+		start := len(all)
+		all = skinVertex(all, buf, fallback, jointOf)
+		offs[i+1] = len(all)
+		most = max(most, len(all)-start)
+	}
+	sets := (most + 3) / 4
+	jw := make([]uint32, 4*n*sets)
+	ww := make([]float32, 4*n*sets)
+	for i := 0; i < n; i++ {
+		for k, x := range all[offs[i]:offs[i+1]] {
+			at := 4*n*(k/4) + 4*i + k%4
+			jw[at], ww[at] = x.joint, x.weight
+		}
+	}
+	return jw, ww, sets
+}
+
+// skinVertex appends one vertex's influences (largest first) mapped to
+// joints to dst: bones without a joint left out, two bones on one joint
+// merged, largest first again, weights normalised so that they sum to 1 in
+// float32 (the last one takes the rounding). A vertex without weight is
+// bound fully to its fallback bone (its first blend index).
+func skinVertex(dst []jointWeight, infl []mesh.Influence, fallback uint16, jointOf []int) []jointWeight {
+	start := len(dst)
 	var sum float64
-	for k := range 4 {
-		if !(weights[k] > 0) || int(bones[k]) >= len(jointOf) {
+	for _, x := range infl {
+		if !(x.Weight > 0) || int(x.Bone) >= len(jointOf) {
 			continue
 		}
-		jt := uint32(jointOf[bones[k]])
+		jt := uint32(jointOf[x.Bone])
 		merged := false
-		for e := 0; e < n; e++ {
-			if j[e] == jt {
-				w[e] += weights[k]
+		for e := start; e < len(dst); e++ {
+			if dst[e].joint == jt {
+				dst[e].weight += x.Weight
 				merged = true
+				break
 			}
 		}
 		if !merged {
-			j[n], w[n] = jt, weights[k]
-			n++
+			dst = append(dst, jointWeight{jt, x.Weight})
 		}
-		sum += float64(weights[k])
+		sum += float64(x.Weight)
 	}
-	if n == 0 {
-		if int(bones[0]) < len(jointOf) {
-			j[0] = uint32(jointOf[bones[0]])
+	v := dst[start:]
+	if len(v) == 0 {
+		jt := uint32(0)
+		if int(fallback) < len(jointOf) {
+			jt = uint32(jointOf[fallback])
 		}
-		w[0] = 1
-		return j, w
+		return append(dst, jointWeight{jt, 1})
 	}
+	slices.SortStableFunc(v, func(a, b jointWeight) int { return cmp.Compare(b.weight, a.weight) })
 	var acc float32
-	for e := 0; e < n-1; e++ {
-		w[e] = float32(float64(w[e]) / sum)
-		acc += w[e]
+	for e := 0; e < len(v)-1; e++ {
+		v[e].weight = float32(float64(v[e].weight) / sum)
+		acc += v[e].weight
 	}
-	w[n-1] = 1 - acc
-	return j, w
+	v[len(v)-1].weight = max(1-acc, 0)
+	return dst
 }
 
 // morphTargets adds one morph target per blend shape (its last frame,
@@ -523,6 +568,17 @@ func checkMesh(m *mesh.Mesh) error {
 	}
 	if len(m.BoneIndices) != len(m.BoneWeights) {
 		return bad("BoneIndices", len(m.BoneIndices))
+	}
+	if m.Skin != nil || m.SkinOffsets != nil {
+		if len(m.SkinOffsets) != n+1 {
+			return bad("SkinOffsets", len(m.SkinOffsets))
+		}
+		for i := 0; i < n; i++ {
+			lo, hi := m.SkinOffsets[i], m.SkinOffsets[i+1]
+			if lo < 0 || hi < lo || hi > len(m.Skin) || hi-lo > mesh.MaxBonesPerVertex {
+				return fmt.Errorf("%w: vertex %d: influences %d..%d of %d (at most %d)", ErrInvalid, i, lo, hi, len(m.Skin), mesh.MaxBonesPerVertex)
+			}
+		}
 	}
 	for i, s := range m.SubMeshes {
 		if s.FirstIndex < 0 || s.IndexCount < 0 || s.FirstIndex > len(m.Indices) || s.IndexCount > len(m.Indices)-s.FirstIndex || s.BaseVertex < 0 {

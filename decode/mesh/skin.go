@@ -30,6 +30,17 @@ const MaxBonesPerVertex = 255
 // Positions count words from the start of m_Data (the first is then
 // VertexCount+1); positions counted from the first influence (the first
 // is then 0) are read as well. An empty array means the mesh has none.
+//
+// Evidence: the field and its type come from Unity's layouts (class 43,
+// every version from 2019.1.0a10 on; before it, from 2018.2 on, the
+// channels were all, and earlier m_Skin held exactly four per vertex);
+// the positions-then-influences order is the one Unity documents for
+// Mesh.GetBoneWeightBuffer with SkinWeights.Unlimited; the packing of an
+// influence into one word is as a Unity-written mesh asset shows it
+// (described publicly, not checked here: every one of the corpus's 222
+// meshes, 71 skinned, Unity 2019.3–2023.1, has the array empty). The tests
+// prove the reader on meshes they pack; the checks below refuse data
+// that does not fit this layout rather than misread it.
 func (m *Mesh) readVariableSkin(v *typetree.Value) error {
 	words := uint32s(v.Field("m_Data"))
 	if len(words) == 0 {

@@ -43,8 +43,24 @@
 // read only set 0 skin with the four largest, unnormalised.
 // Sub-meshes are primitives sharing the mesh's vertex accessors; blend
 // shapes are morph targets named in mesh.extras.targetNames (Blender reads
-// them), each the shape's last frame scaled to weight 1 (in-between frames
-// are not representable in glTF and are dropped).
+// them), each the shape's last frame scaled to weight 1.
+//
+// In-between blend-shape frames are dropped. Unity stores them in every
+// Mesh layout (5.0 to 6000.7) the same way: m_Shapes.channels[c] names
+// frameCount frames from frameIndex in m_Shapes.shapes (each a range of
+// the sparse vertex deltas m_Shapes.vertices), and fullWeights[f] is the
+// channel weight at which frame f applies in full; Unity documents only
+// that a shape's 0–100% range "may be split into multiple frames" added in
+// increasing weight order, not how a weight between or outside the frames
+// is evaluated. A glTF morph target moves vertices in proportion to its
+// weight, so reproducing a channel of k frames takes k targets whose
+// weights are piecewise-linear functions of the channel's weight (under
+// the usual reading: from 0 to the first frame, then frame to frame),
+// and animating it exactly takes a key wherever the weight crosses a frame
+// weight (a root of each cubic segment for CUBICSPLINE tracks). That is
+// not done: it would rest on an evaluation rule Unity does not document,
+// and no mesh of the test corpus has in-betweens (none has blend shapes)
+// to check it against.
 //
 // # Animations
 //

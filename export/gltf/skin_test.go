@@ -201,23 +201,86 @@ func TestFourInfluencesExportOneSet(t *testing.T) {
 	}
 }
 
+// manyInfluencesScene is sixBoneScene's chain with 300 vertices of 1 to
+// 12 influences each, with pseudo-random weights that do not sum to 1 and
+// bones that share a Transform (bone k+6 is bone k's node), for the
+// validator's checks of every set.
+func manyInfluencesScene() *Scene {
+	s := sixBoneScene()
+	m := s.Meshes[0].Mesh
+	const n = 300
+	x := uint32(12345)
+	rnd := func() float32 {
+		x = x*1664525 + 1013904223
+		return float32(x>>8) / (1 << 24)
+	}
+	m2 := &mesh.Mesh{Name: "many", VertexCount: n, SkinOffsets: []int{0}, BindPoses: append(append([]mesh.Mat4{}, m.BindPoses...), m.BindPoses...)}
+	for i := range n {
+		m2.Positions = append(m2.Positions, [3]float32{rnd() - 0.5, 3 * rnd(), rnd() - 0.5})
+		k := 1 + i%12
+		for b := range k {
+			m2.Skin = append(m2.Skin, mesh.Influence{Bone: uint16((b*5 + i) % 12), Weight: 0.01 + rnd()})
+		}
+		sortByWeight(m2.Skin[m2.SkinOffsets[i]:])
+		m2.SkinOffsets = append(m2.SkinOffsets, len(m2.Skin))
+	}
+	for i := 0; i+2 < n; i += 3 {
+		m2.Indices = append(m2.Indices, uint32(i), uint32(i+1), uint32(i+2))
+	}
+	m2.SubMeshes = []mesh.SubMesh{{IndexCount: len(m2.Indices)}}
+	joints := append(append([]int{}, s.Meshes[0].Joints...), s.Meshes[0].Joints...)
+	s.Meshes = []MeshInstance{{Node: 0, Mesh: m2, Joints: joints}}
+	return s
+}
+
+func sortByWeight(s []mesh.Influence) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Weight > s[j-1].Weight; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func TestManyInfluencesSkinAsUnity(t *testing.T) {
+	s := manyInfluencesScene()
+	var buf bytes.Buffer
+	if err := WriteGLB(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	doc := readGLB(t, buf.Bytes())
+	for _, n := range doc.Nodes {
+		if n.Skin != nil {
+			pr := doc.Meshes[*n.Mesh].Primitives[0]
+			// Up to 12 bones, on 6 joints: merged, 6 influences, 2 sets.
+			_, one := pr.Attributes["JOINTS_1"]
+			_, two := pr.Attributes["JOINTS_2"]
+			if !one || two {
+				t.Errorf("sets JOINTS_1 %v, JOINTS_2 %v: want the 12 bones merged onto their 6 joints, two sets", one, two)
+			}
+		}
+	}
+	checkSkinAtRest(t, doc, s, 1e-5)
+}
+
 func TestSixInfluencesPassTheValidator(t *testing.T) {
 	mods := validatorPath(t)
 	dir := t.TempDir()
-	glb := filepath.Join(dir, "six.glb")
-	f, err := os.Create(glb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteGLB(f, sixBoneScene()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	is := validate(t, mods, glb)
-	checkValid(t, "six influences", is)
-	for _, m := range is.Messages {
-		if m.Severity <= 1 {
-			t.Errorf("validator %s at %s: %s", m.Code, m.Pointer, m.Message)
+	for name, s := range map[string]*Scene{"six": sixBoneScene(), "many": manyInfluencesScene()} {
+		glb := filepath.Join(dir, name+".glb")
+		f, err := os.Create(glb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteGLB(f, s); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		is := validate(t, mods, glb)
+		checkValid(t, name, is)
+		for _, m := range is.Messages {
+			if m.Severity <= 1 {
+				t.Errorf("%s: validator %s at %s: %s", name, m.Code, m.Pointer, m.Message)
+			}
 		}
 	}
 }

@@ -713,7 +713,10 @@ func (a *Animator) combineRoot() {
 
 // exitCrossed reports whether normalised time crossed exit time e in the
 // last advance of s: once when e is 1 or more, on every loop when it is
-// below 1.
+// below 1. The time a state was entered at is not crossed by its first
+// advance: Unity documents that a state needs one evaluation before an
+// exit time can fire, so an exit time of 0 never fires on the first frame
+// (it fires at the next loop).
 func exitCrossed(s *slot, e float32) bool {
 	p, c := s.prev, s.nt
 	if c < p {
@@ -727,7 +730,7 @@ func exitCrossed(s *slot, e float32) bool {
 		}
 		x += k
 	}
-	return (x > p || s.first && x >= p) && x <= c
+	return x > p && x <= c
 }
 
 // cond evaluates one condition against the parameters (exit-time conditions

@@ -25,8 +25,9 @@
 // made where the engine's behaviour has not been measured:
 //
 //   - A tick advances every state first, then evaluates transitions on the
-//     times reached (an exit time is crossed when it lies in (before, now],
-//     or at the start of a state just entered); at most one transition per
+//     times reached (an exit time is crossed when it lies in (before, now];
+//     not at the time a state was entered at, which Unity documents: an
+//     exit time of 0 never fires on the first frame); at most one transition per
 //     layer fires per tick, any-state transitions first (also during a
 //     transition), then the current state's, or during a transition those
 //     its interruption source allows. A destination starts at its offset at

@@ -86,7 +86,11 @@ func TestPlayerFadeInFiresTheEventsOfItsFirstTick(t *testing.T) {
 	}
 }
 
-func TestExitTimeAtTheStartOfAJustEnteredStateFires(t *testing.T) {
+// An exit time at the very time a state was entered at does not fire on
+// its first tick: Unity documents that a state needs one evaluation before
+// an exit time can fire (an exit time of 0 never fires on the first frame),
+// so it fires at the next loop.
+func TestExitTimeAtTheStartOfAJustEnteredStateWaitsALoop(t *testing.T) {
 	t.Run("exit time 0 from the entry state", func(t *testing.T) {
 		b := newCtl()
 		c := b.clip(1, true)
@@ -94,8 +98,8 @@ func TestExitTimeAtTheStartOfAJustEnteredStateFires(t *testing.T) {
 		tr := b.trans(0, A, B)
 		tr.HasExitTime, tr.ExitTime, tr.Duration = true, 0, 0
 		a := b.build(t)
-		if got := tickUntil(a, 0.1, 30, func() bool { return a.Layer(0).State == B }); got != 1 {
-			t.Errorf("fired at tick %d, want 1", got)
+		if got := tickUntil(a, 0.1, 30, func() bool { return a.Layer(0).State == B }); got != 10 {
+			t.Errorf("fired at tick %d, want 10 (the next loop)", got)
 		}
 	})
 	t.Run("exit time equal to the offset the state was entered at", func(t *testing.T) {
@@ -107,8 +111,8 @@ func TestExitTimeAtTheStartOfAJustEnteredStateFires(t *testing.T) {
 		tr2 := b.trans(0, B, C)
 		tr2.HasExitTime, tr2.ExitTime, tr2.Duration = true, 0.5, 0
 		a := b.build(t)
-		if got := tickUntil(a, 0.1, 30, func() bool { return a.Layer(0).State == C }); got != 2 {
-			t.Errorf("C reached at tick %d, want 2", got)
+		if got := tickUntil(a, 0.1, 30, func() bool { return a.Layer(0).State == C }); got != 11 {
+			t.Errorf("C reached at tick %d, want 11 (B's next loop)", got)
 		}
 	})
 }

@@ -20,6 +20,11 @@ type Clip struct {
 	base  *anim.Clip
 	slots []int16 // per float track: index into the Pose's float layout, -1 ignored
 	def   Pose    // values of channels the clip does not drive
+	// noGoal marks the IK goals the clip has no curves for: sampling puts
+	// them where the pose puts the hand or foot (Rig.Goals), so that
+	// solving IK towards them changes nothing.
+	noGoal [4]bool
+	anyNo  bool
 }
 
 // Pose float layout of a clip's humanoid attributes: attribute 7+k for the
@@ -105,6 +110,15 @@ func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 			hc.slots[i] = int16(a - model.FirstRootAttribute)
 		}
 	}
+	for g := range hc.noGoal {
+		hc.noGoal[g] = true
+	}
+	for _, s := range hc.slots {
+		if g := (int(s) - 7) / 7; s >= 7 && g < 4 {
+			hc.noGoal[g] = false
+		}
+	}
+	hc.anyNo = hc.noGoal != [4]bool{}
 	return hc, nil
 }
 
@@ -130,7 +144,9 @@ func (c *Clip) Animates(j int) anim.Props {
 	return c.base.Animates(j)
 }
 
-// SamplePose evaluates the clip's humanoid channels at time t into p.
+// SamplePose evaluates the clip's humanoid channels at time t into p. An
+// IK goal the clip has no curves for is where the pose puts its hand or
+// foot (Rig.Goals).
 func (c *Clip) SamplePose(t float32, p *Pose) {
 	var buf [maxFloatTracks]float32
 	f := buf[:len(c.slots)]
@@ -139,6 +155,15 @@ func (c *Clip) SamplePose(t float32, p *Pose) {
 	for i, s := range c.slots {
 		if s >= 0 {
 			setPoseFloat(p, int(s), f[i])
+		}
+	}
+	if c.anyNo {
+		var g [4]Goal
+		c.rig.Goals(p, &g)
+		for i, no := range c.noGoal {
+			if no {
+				p.Goals[i] = g[i]
+			}
 		}
 	}
 }

@@ -532,3 +532,37 @@ func TestClipAnimatesHumanBonesAndItsCurves(t *testing.T) {
 		}
 	}
 }
+
+// A clip without goal curves (one Record made) samples its goals where its
+// pose puts the hands and feet, so solving the feet towards them leaves
+// the pose; before, they sat at the body's centre and SolveFeet folded
+// the legs by 0.63 normalised units.
+func TestGoalLessClipSamplesGoalsAtItsLimbs(t *testing.T) {
+	r := chadRig(t)
+	src, err := anim.Bake(&model.Clip{Name: "still", SampleRate: 30, Stop: 1}, r.Skeleton())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, err := Record(src, r, 30, "still")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc, err := Bake(mc, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Pose
+	hc.SamplePose(0.5, &p)
+	var at [4]Goal
+	r.Goals(&p, &at)
+	if p.Goals != at {
+		t.Errorf("sampled goals %+v, the pose's %+v", p.Goals, at)
+	}
+	before := p
+	r.SolveFeet(&p, 1)
+	for m := range p.Muscles {
+		if d := p.Muscles[m] - before.Muscles[m]; d > 1e-4 || d < -1e-4 {
+			t.Errorf("SolveFeet moved muscle %s by %v", model.MuscleNames[m], d)
+		}
+	}
+}

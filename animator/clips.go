@@ -38,9 +38,13 @@ type RootSource struct {
 	Moves bool
 	// Masked reports that a layer's skeleton mask weighs the motion, by the
 	// mask's weight for the joint whose path hash is PathHash (a generic
-	// rig's root motion joint); humanoid body motion is never masked.
+	// rig's root motion joint); humanoid body motion is never masked so.
 	Masked   bool
 	PathHash uint32
+	// Body reports humanoid body motion: a layer takes it only when its
+	// body mask has the Root part (model.HumanMask.Root), as Unity's
+	// runtime blends a layer's body motion only then.
+	Body bool
 }
 
 // RootSourceClips is RootMotionClips that also says, per clip, whether and

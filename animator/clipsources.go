@@ -154,7 +154,8 @@ func (c HumanoidClips) ClipEvents(i int) []model.Event {
 
 // ClipRootSource implements RootSourceClips: a humanoid clip moves the
 // root (its body) when it has RootT or RootQ curves; body motion is not
-// weighed by skeleton masks (nor, in Unity, by body masks).
+// weighed by skeleton masks but taken only by layers whose body mask has
+// the Root part.
 func (c HumanoidClips) ClipRootSource(i int) RootSource {
 	x := c.at(i)
 	if x == nil {
@@ -163,7 +164,7 @@ func (c HumanoidClips) ClipRootSource(i int) RootSource {
 	for _, t := range x.Base().FloatTargets() {
 		if t.ClassID == model.ClassAnimator && t.Path == "" &&
 			t.Attribute >= model.FirstRootAttribute && t.Attribute < model.FirstRootAttribute+7 {
-			return RootSource{Moves: true}
+			return RootSource{Moves: true, Body: true}
 		}
 	}
 	return RootSource{}

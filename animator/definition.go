@@ -210,11 +210,16 @@ func rootWeights(c *model.Controller, root RootMotionClips) [][]float32 {
 	out := make([][]float32, len(c.Layers))
 	for li := range c.Layers {
 		mask := c.Layers[li].SkeletonMask
+		bodyRoot := c.Layers[li].HumanMask().Root()
 		w := make([]float32, len(c.Clips))
 		for i := range w {
 			src := rs.ClipRootSource(i)
 			switch {
 			case !src.Moves:
+			case src.Body:
+				if bodyRoot {
+					w[i] = 1
+				}
 			case !src.Masked || len(mask) == 0:
 				w[i] = 1
 			default:

@@ -477,8 +477,8 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 			a := cv.Target.Attribute
 			has = has || cv.Target.ClassID == model.ClassAnimator && a >= model.FirstRootAttribute && a < model.FirstRootAttribute+7
 		}
-		if got := hc.ClipRootSource(i); got != (RootSource{Moves: has}) {
-			t.Errorf("clip %q: %+v, want Moves %v unmasked", c.Name, got, has)
+		if got := hc.ClipRootSource(i); got != (RootSource{Moves: has, Body: has}) {
+			t.Errorf("clip %q: %+v, want Moves and Body %v, unmasked by skeleton masks", c.Name, got, has)
 		}
 		if has {
 			moving++
@@ -554,5 +554,53 @@ func TestLongSessionsKeepTime(t *testing.T) {
 	}
 	if events != 18000 {
 		t.Errorf("%d events, want 18000", events)
+	}
+}
+
+// bodyClips is a ClipTable whose clip 0 walks along x at 1 unit/s and clip
+// 1 stands still, both as humanoid body motion.
+type bodyClips struct{ ClipTable }
+
+func (*bodyClips) ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat) {
+	if i == 0 {
+		return geom.Vec3{X: to - from + float32(loops)}, geom.Quat{W: 1}
+	}
+	return geom.Vec3{}, geom.Quat{W: 1}
+}
+
+func (*bodyClips) ClipRootSource(int) RootSource { return RootSource{Moves: true, Body: true} }
+
+// A layer takes humanoid body motion only when its body mask has the Root
+// part: an arms-only override layer standing still leaves the base layer's
+// walk; one with the Root part stops it.
+func TestBodyMotionFollowsTheBodyMasksRootPart(t *testing.T) {
+	tests := []struct {
+		name  string
+		parts []uint32
+		want  float32
+	}{
+		{"arms only", []uint32{0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}, 0.25},
+		{"arms and root", []uint32{1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}, 0},
+		{"full mask", nil, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newCtl()
+			walk, stand := b.clip(1, true), b.clip(1, true)
+			m := model.HumanMaskFromParts(tc.parts)
+			b.c.StateMachines = append(b.c.StateMachines, model.StateMachine{})
+			b.c.Layers = append(b.c.Layers, model.Layer{Name: "Arms", StateMachine: 1, Weight: 1, SyncedLayer: -1, BodyMask: m[:]})
+			b.state(0, "Walk", walk)
+			b.state(1, "Wave", stand)
+			d, err := Compile(b.c, &bodyClips{*b.clips})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAnimator(d)
+			a.Tick(0.25)
+			if x, _ := a.RootMotion(); math.Abs(float64(x.X-tc.want)) > 1e-4 {
+				t.Errorf("root motion x %v, want %v", x.X, tc.want)
+			}
+		})
 	}
 }

@@ -578,9 +578,10 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 		if weight := lw.Weight * wr * a.def.rootWeight(li, lw.Clip); a.def.root != nil && weight > 0 && u1 != u0 {
 			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
 			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
-			if mirror != nodes[lw.Node].Mirror {
+			if mirror != nodes[lw.Node].Mirror && a.def.bodyMotion(lw.Clip) {
 				// Mirrored left for right: across the character's sagittal
-				// (y-z) plane, as its pose is.
+				// (y-z) plane, as its pose is. Unity mirrors humanoid
+				// states only; a generic clip plays unmirrored.
 				dt.X = -dt.X
 				dq.Y, dq.Z = -dq.Y, -dq.Z
 			}

@@ -23,7 +23,10 @@ type Definition struct {
 	// rootW is per layer, per clip, the share of the clip's root motion the
 	// layer takes: 0 for a clip that does not move the root, its skeleton
 	// mask's weight of the root motion joint (nil: every clip at 1).
-	rootW      [][]float32
+	rootW [][]float32
+	// body marks the clips whose root motion is a humanoid body's (the
+	// only kind a mirrored state mirrors).
+	body       []bool
 	maxLeaves  int
 	paramIndex map[string]int
 	// machine is the state machine each layer runs: its own, or its synced
@@ -187,6 +190,12 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 	d.order = append(d.order, synced...)
 	if d.root != nil {
 		d.rootW = rootWeights(c, d.root)
+		if rs, ok := d.root.(RootSourceClips); ok {
+			d.body = make([]bool, len(c.Clips))
+			for i := range d.body {
+				d.body[i] = rs.ClipRootSource(i).Body
+			}
+		}
 	}
 	d.timing = make([][]int, len(c.Layers))
 	d.synced = make([][]int, len(c.Layers))
@@ -235,6 +244,9 @@ func rootWeights(c *model.Controller, root RootMotionClips) [][]float32 {
 	}
 	return out
 }
+
+// bodyMotion reports whether clip i's root motion is a humanoid body's.
+func (d *Definition) bodyMotion(i int) bool { return i >= 0 && i < len(d.body) && d.body[i] }
 
 // rootWeight is the share of clip i's root motion layer li takes.
 func (d *Definition) rootWeight(li, i int) float32 {

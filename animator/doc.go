@@ -67,8 +67,9 @@
 //     non-human Transform curves as Poser does. A layer changes only what
 //     its clips animate, and blends in by its clips' weight sum where that
 //     is below 1 (a fade into a state without a clip fades the layer out).
-//   - A mirrored state's root motion is mirrored as its pose is (x and the
-//     turn about y change sign).
+//   - Mirror applies to humanoid clips only, as in Unity: their pose and
+//     body motion are mirrored (x and the turn about y change sign); a
+//     generic clip in a mirrored state plays as it is.
 //   - Foot IK is not solved inside Pose (it costs far more than a pose):
 //     HumanPoser.FootIK gives the weight the states ask for, and
 //     humanoid.Rig.SolveFeet solves it on the pose. Not done: IK passes

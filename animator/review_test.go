@@ -492,22 +492,29 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 	}
 }
 
-// A mirrored state's root motion is mirrored as its pose is: across the
-// character's sagittal plane (x and the turn about y change sign).
-func TestMirroredStateMirrorsRootMotion(t *testing.T) {
+// A mirrored state mirrors humanoid body motion as it mirrors the pose
+// (across the sagittal plane: x and the turn about y change sign); Unity
+// mirrors humanoid states only, so a generic clip's root motion stays.
+func TestMirroredStateMirrorsBodyMotionOnly(t *testing.T) {
 	s := testSkeleton(t)
 	tests := []struct {
-		name      string
-		mirror    bool
-		wantX     float64
-		wantTurnY float64
+		name    string
+		body    bool
+		mirror  bool
+		wantX   float64
+		wantYaw float64
 	}{
-		{"plain", false, 1, 90},
-		{"mirrored", true, -1, -90},
+		{"generic", false, false, 0.5, 45},
+		{"generic in a mirrored state", false, true, 0.5, 45},
+		{"humanoid", true, false, 0.5, 45},
+		{"humanoid in a mirrored state", true, true, -0.5, -45},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			clips := AnimClips{moveClip(t, s, "walk", 1, 1, 90, true)}
+			var clips RootMotionClips = AnimClips{moveClip(t, s, "walk", 1, 1, 90, true)}
+			if tc.body {
+				clips = turningBody{clips.(AnimClips)}
+			}
 			b := newCtl()
 			b.c.Clips = []model.Ref{{PathID: 1}}
 			b.state(0, "Walk", 0)
@@ -525,11 +532,20 @@ func TestMirroredStateMirrorsRootMotion(t *testing.T) {
 				turn += 2 * math.Asin(float64(dq.Y)) * 180 / math.Pi
 			}
 			// Half a second of a clip that moves 1 m and turns 90° per second.
-			if math.Abs(x-tc.wantX/2) > 0.05 || math.Abs(turn-tc.wantTurnY/2) > 1 {
-				t.Errorf("root moved x %.3f and turned %.1f°, want %.3f and %.1f°", x, turn, tc.wantX/2, tc.wantTurnY/2)
+			if math.Abs(x-tc.wantX) > 0.05 || math.Abs(turn-tc.wantYaw) > 1 {
+				t.Errorf("root moved x %.3f and turned %.1f°, want %.3f and %.1f°", x, turn, tc.wantX, tc.wantYaw)
 			}
 		})
 	}
+}
+
+// turningBody is AnimClips whose root motion counts as a humanoid body's.
+type turningBody struct{ AnimClips }
+
+func (c turningBody) ClipRootSource(i int) RootSource {
+	r := c.AnimClips.ClipRootSource(i)
+	r.Body = true
+	return r
 }
 
 // Hours of looping keep time: a 1 s loop ticked at 60 Hz for five hours

@@ -156,7 +156,7 @@ func (a *Animator) Reset() {
 	for li := range a.layers {
 		l := &a.layers[li]
 		*l = layerState{cur: slot{state: -1}, next: slot{state: -1}}
-		l.weight = a.def.c.Layers[li].Weight
+		l.weight = layerWeight(a.def.c.Layers[li].Weight)
 		if li == 0 {
 			l.weight = 1 // the base layer always plays at full weight
 		}
@@ -293,11 +293,21 @@ func (a *Animator) Set(name string, v any) error {
 	return nil
 }
 
-// SetLayerWeight sets layer i's weight (the base layer always plays at 1).
+// SetLayerWeight sets layer i's weight, clamped to [0, 1] (NaN reads as
+// 0; the base layer always plays at 1).
 func (a *Animator) SetLayerWeight(i int, w float32) {
 	if i > 0 && i < len(a.layers) {
-		a.layers[i].weight = w
+		a.layers[i].weight = layerWeight(w)
 	}
+}
+
+// layerWeight clamps a layer weight to [0, 1], NaN to 0, so that no pose
+// or root motion can turn NaN through it.
+func layerWeight(w float32) float32 {
+	if !(w > 0) {
+		return 0
+	}
+	return min(w, 1)
 }
 
 // Layers returns the number of layers.
@@ -329,7 +339,7 @@ func (a *Animator) Events() []Event { return a.events }
 func (a *Animator) RootMotion() (geom.Vec3, geom.Quat) { return a.rootT, a.rootR }
 
 func clamp01(x float32) float32 {
-	if x < 0 {
+	if !(x > 0) { // NaN too
 		return 0
 	}
 	if x > 1 {

@@ -137,7 +137,7 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 	*out = p.rest
 	for li := range a.layers {
 		w := a.layers[li].weight
-		if w <= 0 {
+		if !(w > 0) {
 			continue
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
@@ -145,7 +145,7 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 		sc.layer, sc.ref = humanoid.Pose{}, humanoid.Pose{}
 		var total float32
 		for _, c := range sc.contrib {
-			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || c.Weight <= 0 {
+			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
 				continue
 			}
 			p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
@@ -162,7 +162,7 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 			}
 			total += c.Weight
 		}
-		if total <= 0 {
+		if !(total > 0) {
 			continue
 		}
 		scaleHuman(&sc.layer, 1/total)

@@ -112,7 +112,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 	copy(dst, p.skel.Rest)
 	for li := range a.layers {
 		w := a.layers[li].weight
-		if w <= 0 {
+		if !(w > 0) {
 			continue
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
@@ -123,7 +123,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		clear(sc.sum)
 		played := false
 		for _, c := range sc.contrib {
-			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || c.Weight <= 0 {
+			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
 				continue
 			}
 			p.clips[c.Clip].Sample(c.Time, sc.sample)
@@ -188,13 +188,13 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 		if mask != nil {
 			wj *= mask[j]
 		}
-		if wj <= 0 {
+		if !(wj > 0) {
 			continue
 		}
 		d, x, r := &dst[j], &sc.layer[j], &sc.ref[j]
 		for k := 0; k < 3; k++ {
 			s := sc.sum[3*j+k]
-			if s <= 0 {
+			if !(s > 0) {
 				continue
 			}
 			inv, f := 1/s, wj*min(s, 1)

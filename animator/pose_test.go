@@ -197,3 +197,42 @@ func TestLayerFadingToAnEmptyStateFadesOut(t *testing.T) {
 		t.Errorf("the fade was seen in %d ticks", fading)
 	}
 }
+
+// NaN weights (a layer weight set to NaN, a mask element from a damaged
+// file) play nothing rather than turning the pose NaN.
+func TestNaNWeightsKeepThePoseFinite(t *testing.T) {
+	nan := float32(math.NaN())
+	tests := []struct {
+		name string
+		mask []model.MaskElement
+		over float32
+		add  float32
+	}{
+		{"override layer weight", nil, nan, 0},
+		{"additive layer weight", nil, 0, nan},
+		{"mask element weight", []model.MaskElement{{PathHash: model.PathHash("hips"), Weight: nan}}, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, p, s := poseSetup(t, tc.mask)
+			a.SetLayerWeight(1, tc.over)
+			a.SetLayerWeight(2, tc.add)
+			a.Tick(0.5)
+			pose := make([]geom.Transform, s.Len())
+			p.Pose(a, p.NewScratch(), pose)
+			for j, x := range pose {
+				for _, v := range []float32{x.T.X, x.T.Y, x.T.Z, x.R.X, x.R.Y, x.R.Z, x.R.W, x.S.X, x.S.Y, x.S.Z} {
+					if v != v {
+						t.Fatalf("joint %d: %+v", j, x)
+					}
+				}
+			}
+			if x := pose[1].T.X; math.Abs(float64(x)-0.5) > 1e-4 && tc.mask == nil {
+				t.Errorf("hips x %v, want the base layer's 0.5 (a NaN layer weight plays nothing)", x)
+			}
+			if rt, _ := a.RootMotion(); rt.X != rt.X {
+				t.Errorf("root motion %v", rt)
+			}
+		})
+	}
+}

@@ -277,10 +277,9 @@ func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask) {
 // addDelta adds w × (x − ref) to dst where m sets it: muscles and
 // positions by difference, rotations by the rotation from ref to x.
 func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask) {
-	id := geom.Quat{W: 1}
 	if m.root {
 		dst.RootT = dst.RootT.Add(x.RootT.Sub(ref.RootT).Scale(w))
-		dst.RootQ = dst.RootQ.Mul(id.Nlerp(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
+		dst.RootQ = dst.RootQ.Mul(scaleTurn(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
 	}
 	for i := range dst.Muscles {
 		if m.muscle[i] {
@@ -290,7 +289,7 @@ func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask) {
 	for g := range dst.Goals {
 		if m.goal[g] {
 			dst.Goals[g].T = dst.Goals[g].T.Add(x.Goals[g].T.Sub(ref.Goals[g].T).Scale(w))
-			dst.Goals[g].Q = dst.Goals[g].Q.Mul(id.Nlerp(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
+			dst.Goals[g].Q = dst.Goals[g].Q.Mul(scaleTurn(ref.Goals[g].Q.Conj().Mul(x.Goals[g].Q), w)).Normalize()
 		}
 	}
 }

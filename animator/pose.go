@@ -181,7 +181,6 @@ func addAnimated(acc, src []geom.Transform, props []anim.Props, sum []float32, w
 // clips' differences).
 func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w float32, additive bool) {
 	mask := p.masks[li]
-	id := geom.Quat{W: 1}
 	one := geom.Vec3{X: 1, Y: 1, Z: 1}
 	for j := range dst {
 		wj := w
@@ -212,7 +211,7 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 			case 1:
 				v := normQuat(x.R)
 				if additive {
-					d.R = d.R.Mul(id.Nlerp(normQuat(r.R).Conj().Mul(v), f)).Normalize()
+					d.R = d.R.Mul(scaleTurn(normQuat(r.R).Conj().Mul(v), f)).Normalize()
 				} else {
 					d.R = d.R.Nlerp(v, f)
 				}
@@ -228,6 +227,17 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 			}
 		}
 	}
+}
+
+// scaleTurn scales rotation d by f for an additive layer: towards it from
+// no rotation for f up to 1 (nlerp, as anim.AddPose), and by its angle
+// times f beyond (clips whose weights sum above 1 add their turns as
+// their translations add, linearly).
+func scaleTurn(d geom.Quat, f float32) geom.Quat {
+	if f > 1 {
+		return quatPow(d, f)
+	}
+	return geom.Quat{W: 1}.Nlerp(d, f)
 }
 
 // ratio is a/r, or 1 (no change) for a zero reference.

@@ -236,3 +236,48 @@ func TestNaNWeightsKeepThePoseFinite(t *testing.T) {
 		})
 	}
 }
+
+// An additive layer whose clips' weights sum above 1 (an unnormalised
+// direct tree) adds their turns as it adds their moves: two 60° turns at
+// weight 1 each turn 120°, two 0.5 m moves move 1 m.
+func TestAdditiveWeightsAboveOneAddTurnsLinearly(t *testing.T) {
+	s := testSkeleton(t)
+	b := newCtl()
+	pa := b.param("a", model.ParamFloat, 1)
+	pb := b.param("b", model.ParamFloat, 1)
+	clips := AnimClips{moveClip(t, s, "base", 1, 0, 0, false), moveClip(t, s, "t1", 1, 0.5, 60, false), moveClip(t, s, "t2", 1, 0.5, 60, false)}
+	for range clips {
+		b.c.Clips = append(b.c.Clips, model.Ref{PathID: 1})
+	}
+	b.c.StateMachines = append(b.c.StateMachines, model.StateMachine{})
+	b.c.Layers = append(b.c.Layers, model.Layer{Name: "Add", StateMachine: 1, Blending: model.BlendAdditive, Weight: 1, SyncedLayer: -1})
+	b.state(0, "Base", 0)
+	si := b.state(1, "Direct", 1)
+	b.st(1, si).Motions = []model.BlendTree{{Nodes: []model.BlendNode{
+		{Type: model.BlendDirect, Param: -1, ParamY: -1, ChildParams: []int{pa, pb}, Children: []int{1, 2}}, leaf(1), leaf(2)}}}
+	d, err := Compile(b.c, clips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPoser(d, s, []PoseClip{clips[0], clips[1], clips[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnimator(d)
+	a.Tick(0.999)
+	var sum float32
+	for _, c := range a.Contributions(1, nil) {
+		sum += c.Weight
+	}
+	if sum < 1.9 {
+		t.Skipf("the direct tree's weights sum to %v: normalised, nothing to prove", sum)
+	}
+	pose := make([]geom.Transform, s.Len())
+	p.Pose(a, p.NewScratch(), pose)
+	if got := yaw(pose[1].R); math.Abs(math.Abs(got)-120) > 0.5 {
+		t.Errorf("two additive 60° turns at weight 1 each turned %.2f°, want 120°", got)
+	}
+	if x := pose[1].T.X; math.Abs(float64(x)-1) > 2e-3 {
+		t.Errorf("two additive 0.5 m moves moved %v, want 1", x)
+	}
+}

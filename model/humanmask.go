@@ -73,7 +73,8 @@ func FullHumanMask() HumanMask {
 
 // HumanMaskFromWords reads the words a compiled layer stores (word0,
 // word1, word2). No words at all (a source that recorded no mask) mean the
-// full mask; bits past MaskBits are ignored.
+// full mask; two words (Unity 5.0, 5.1) have no translation bits, which
+// read as set; bits past MaskBits are ignored.
 func HumanMaskFromWords(words []uint32) HumanMask {
 	if len(words) == 0 {
 		return FullHumanMask()
@@ -81,6 +82,13 @@ func HumanMaskFromWords(words []uint32) HumanMask {
 	var m HumanMask
 	copy(m[:], words)
 	m[2] &= 1<<(MaskBits-64) - 1
+	if len(words) == 2 {
+		// Unity 5.0 and 5.1 had no translation DoF: nothing for their bits
+		// to leave out.
+		for i := MaskTDoFBit; i < MaskBits; i++ {
+			m.set(i, true)
+		}
+	}
 	return m
 }
 

@@ -99,8 +99,9 @@ func TestHumanMaskDescribesMixedAndEmptyMasks(t *testing.T) {
 	}{
 		{FullHumanMask(), "full"},
 		{HumanMask{}, "none"},
-		{HumanMaskFromWords([]uint32{0xFFFFFFFF, 0xFFFFFFFF}), "all parts"}, // Unity 5.0/5.1: no translation bits
-		{HumanMask{1 << 1}, "none (mixed)"},                                 // one spine muscle only
+		{HumanMaskFromWords([]uint32{0xFFFFFFFF, 0x3FFFFFFF}), "full"}, // Unity 5.0/5.1: 62 bits, no translation bits
+		{HumanMask{0xFFFFFFFF, 0xFFFFFFFF}, "all parts"},               // every part, no translation bits
+		{HumanMask{1 << 1}, "none (mixed)"},                            // one spine muscle only
 		{HumanMask{1, 0, 0}, "Root"},
 	}
 	for _, tc := range tests {

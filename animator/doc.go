@@ -70,6 +70,10 @@
 //   - Mirror applies to humanoid clips only, as in Unity: their pose and
 //     body motion are mirrored (x and the turn about y change sign); a
 //     generic clip in a mirrored state plays as it is.
+//   - Write Defaults (model.State.WriteDefaults) is not read: a state
+//     writes only what its clips animate. With Write Defaults on (Unity's
+//     default), Unity also writes default values for properties other
+//     states of the layer animate; the rule has not been measured.
 //   - Foot IK is not solved inside Pose (it costs far more than a pose):
 //     HumanPoser.FootIK gives the weight the states ask for, and
 //     humanoid.Rig.SolveFeet solves it on the pose. Not done: IK passes

@@ -107,7 +107,9 @@ type MaskPath struct {
 
 // SkeletonMask returns the mask's transforms as path hashes with weights,
 // as a compiled layer stores them: the entry of the root itself (path "")
-// is left out, so a mask listing only the root covers every joint.
+// is left out, so a mask listing only the root covers every joint. That
+// rule was read from public descriptions of Unity's compiler; no corpus
+// controller has a skeleton mask to check it against.
 func (m *AvatarMask) SkeletonMask() []model.MaskElement {
 	var out []model.MaskElement
 	for _, e := range m.Elements {

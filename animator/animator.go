@@ -969,6 +969,10 @@ type Contribution struct {
 	Time   float32
 	Weight float32
 	Mirror bool
+	// WriteDefaults is the state's Write Defaults setting: the clip also
+	// stands for the default values of what other clips of the controller
+	// animate and it does not.
+	WriteDefaults bool
 }
 
 // Contributions appends to dst[:0] the clips layer li plays now (frozen
@@ -1028,7 +1032,8 @@ func (a *Animator) contrib(li int, si int32, nt float64, w float32, dst []Contri
 		} else {
 			t = clampf(u, 0, 1) * float64(n)
 		}
-		dst = append(dst, Contribution{Clip: lw.Clip, Time: float32(t), Weight: lw.Weight * w, Mirror: mirror != nodes[lw.Node].Mirror})
+		dst = append(dst, Contribution{Clip: lw.Clip, Time: float32(t), Weight: lw.Weight * w, Mirror: mirror != nodes[lw.Node].Mirror,
+			WriteDefaults: st.WriteDefaults})
 	}
 	return dst
 }

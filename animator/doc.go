@@ -70,10 +70,13 @@
 //   - Mirror applies to humanoid clips only, as in Unity: their pose and
 //     body motion are mirrored (x and the turn about y change sign); a
 //     generic clip in a mirrored state plays as it is.
-//   - Write Defaults (model.State.WriteDefaults) is not read: a state
-//     writes only what its clips animate. With Write Defaults on (Unity's
-//     default), Unity also writes default values for properties other
-//     states of the layer animate; the rule has not been measured.
+//   - Write Defaults (model.State.WriteDefaults): a clip of a state with it
+//     on also writes the default value (rest pose) of every property some
+//     clip of the controller animates and it does not (VRChat's
+//     documentation of Unity's rule: "on a controller-wide basis"); a state
+//     without a clip writes nothing either way. Not measured against the
+//     engine; root motion does not take part (a clip that leaves the root
+//     alone leaves the motion below, Write Defaults or not).
 //   - Foot IK is not solved inside Pose (it costs far more than a pose):
 //     HumanPoser.FootIK gives the weight the states ask for, and
 //     humanoid.Rig.SolveFeet solves it on the pose. Not done: IK passes

@@ -27,7 +27,12 @@ type PoseClip interface {
 // A layer changes only what its clips animate, property by property
 // (position, rotation, scale of each joint: see anim.Clip.Animates); the
 // rest is left as the layers below made it (the rest pose under the base
-// layer). Where the weights of the clips animating a property sum to less
+// layer). A clip of a state with Write Defaults on (Unity's default) also
+// writes the default value (the rest pose) of every property some clip of
+// the controller animates and it does not: "Write Defaults on will write
+// back the default values of all animated properties (on a
+// controller-wide basis) that are not animated in that particular state".
+// A state without a clip writes nothing, Write Defaults or not. Where the weights of the clips animating a property sum to less
 // than 1 (a direct blend tree's 0.2, a fade into a state without a clip)
 // the layer blends that property in only by that sum, so it fades
 // towards what is below instead of snapping; where they sum to more, they
@@ -43,6 +48,7 @@ type Poser struct {
 	masks [][]float32        // per layer, per joint (nil: every joint at 1)
 	refs  [][]geom.Transform // per clip: its first frame (additive reference)
 	anim  [][]anim.Props     // per clip, per joint: what it animates
+	all   []anim.Props       // per joint: what any clip animates (Write Defaults)
 	// contribs bounds the contributions of one layer.
 	contribs int
 }
@@ -69,6 +75,7 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 		p.masks[li] = m
 	}
 	p.anim = make([][]anim.Props, len(clips))
+	p.all = make([]anim.Props, s.Len())
 	for i, c := range clips {
 		if c == nil {
 			continue
@@ -82,6 +89,7 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 			if a, ok := c.(interface{ Animates(int) anim.Props }); ok {
 				p.anim[i][j] = a.Animates(j)
 			}
+			p.all[j] |= p.anim[i][j]
 		}
 	}
 	p.contribs = (maxFrozen + 1) * (d.maxLeaves + 1)
@@ -128,6 +136,11 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 			}
 			p.clips[c.Clip].Sample(c.Time, sc.sample)
 			props := p.anim[c.Clip]
+			if c.WriteDefaults {
+				// The clip also writes the defaults (its samples hold the
+				// rest pose) of what it does not animate and other clips do.
+				props = p.all
+			}
 			addAnimated(sc.layer, sc.sample, props, sc.sum, c.Weight)
 			if additive {
 				addAnimated(sc.ref, p.refs[c.Clip], props, nil, c.Weight)

@@ -281,3 +281,32 @@ func TestAdditiveWeightsAboveOneAddTurnsLinearly(t *testing.T) {
 		t.Errorf("two additive 0.5 m moves moved %v, want 1", x)
 	}
 }
+
+// A state with Write Defaults on also writes the default value (the rest
+// pose) of what other clips of the controller animate and its clip does
+// not; with it off, those are left to the layers below.
+func TestWriteDefaultsWritesWhatOtherClipsAnimate(t *testing.T) {
+	tests := []struct {
+		name          string
+		writeDefaults bool
+		wantHipsX     float32
+	}{
+		{"write defaults off: the base layer's hips", false, 0.5},
+		{"write defaults on: the hips' default", true, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, p, s, _ := layeredSetup(t, func(s *anim.Skeleton) *anim.Clip { return rootOnlyClip(t, s) })
+			a.def.c.StateMachines[1].States[0].WriteDefaults = tc.writeDefaults
+			a.Tick(0.5)
+			pose := make([]geom.Transform, s.Len())
+			p.Pose(a, p.NewScratch(), pose)
+			if x := pose[1].T.X; math.Abs(float64(x-tc.wantHipsX)) > 1e-4 {
+				t.Errorf("hips x %v, want %v", x, tc.wantHipsX)
+			}
+			if x := pose[0].T.X; x != 3 {
+				t.Errorf("root x %v, want the clip's 3", x)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -124,7 +125,11 @@ func runPlay(e *env, args []string) error {
 				}
 			}
 			baked := bakeRooted(clips, s, rootMotionJoint(av, s))
-			src = mixedClips{baked, animator.TableFromModel(clips)}
+			human, err := bakeHumanoid(clips, av)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "mecanim play: humanoid clips on the avatar of %q: %v (no body motion)\n", *animatorName, err)
+			}
+			src = mixedClips{baked, human, animator.TableFromModel(clips)}
 		}
 	}
 	a, err := animator.New(ctl, src)
@@ -231,23 +236,48 @@ func bakeRooted(clips []*model.Clip, s *anim.Skeleton, root int) animator.AnimCl
 	return baked
 }
 
-// mixedClips is root motion from baked clips where there are some, and
-// lengths, loops and events from the decoded clips for every slot (humanoid
-// clips included).
+// bakeHumanoid bakes the humanoid clips on a humanoid avatar (nil for a
+// generic avatar or none; clips that fail to bake stay nil).
+func bakeHumanoid(clips []*model.Clip, av *model.Avatar) (animator.HumanoidClips, error) {
+	if av == nil || av.Human == nil {
+		return nil, nil
+	}
+	r, err := humanoid.NewRig(av)
+	if err != nil {
+		return nil, err
+	}
+	out := make(animator.HumanoidClips, len(clips))
+	for i, c := range clips {
+		if c != nil && c.Humanoid {
+			out[i], _ = humanoid.Bake(c, r)
+		}
+	}
+	return out, nil
+}
+
+// mixedClips is root motion from baked clips where there are some (generic
+// clips on the rig, humanoid ones on its avatar: their body's motion), and
+// lengths, loops and events from the decoded clips for every slot.
 type mixedClips struct {
 	baked animator.AnimClips
+	human animator.HumanoidClips
 	table *animator.ClipTable
 }
+
+func (m mixedClips) humanAt(i int) bool { return i >= 0 && i < len(m.human) && m.human[i] != nil }
 
 func (m mixedClips) ClipLength(i int) float32       { return m.table.ClipLength(i) }
 func (m mixedClips) ClipLoops(i int) bool           { return m.table.ClipLoops(i) }
 func (m mixedClips) ClipEvents(i int) []model.Event { return m.table.ClipEvents(i) }
 
 // ClipRootSource implements animator.RootSourceClips: a clip not baked
-// (humanoid, or failed) has no root motion.
+// (failed, or humanoid without a humanoid avatar) has no root motion.
 func (m mixedClips) ClipRootSource(i int) animator.RootSource {
 	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
 		return m.baked.ClipRootSource(i)
+	}
+	if m.humanAt(i) {
+		return m.human.ClipRootSource(i)
 	}
 	return animator.RootSource{}
 }
@@ -256,6 +286,9 @@ func (m mixedClips) ClipRootSource(i int) animator.RootSource {
 func (m mixedClips) ClipRootMotion(i int, from, to float32, loops int) (geomVec3, geomQuat) {
 	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
 		return m.baked.ClipRootMotion(i, from, to, loops)
+	}
+	if m.humanAt(i) {
+		return m.human.ClipRootMotion(i, from, to, loops)
 	}
 	return geomVec3{}, geomQuat{W: 1}
 }

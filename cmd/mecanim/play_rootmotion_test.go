@@ -10,9 +10,11 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
 )
 
 // TestPlayAnimatorTakesRootMotionFromOneJoint: ExampleEnemyModel's avatar
@@ -94,7 +96,7 @@ func TestBakeRootedTakesRootMotionFromTheRootMotionJoint(t *testing.T) {
 				StateMachines: []model.StateMachine{{States: []model.State{{Name: "Move", Speed: 1,
 					SpeedParam: -1, MirrorParam: -1, CycleOffsetParam: -1, TimeParam: -1,
 					Motions: []model.BlendTree{{Nodes: []model.BlendNode{{Clip: 0, Param: -1, ParamY: -1}}}}}}}}}
-			a, err := animator.New(ctl, mixedClips{bakeRooted(clips, s, j), animator.TableFromModel(clips)})
+			a, err := animator.New(ctl, mixedClips{bakeRooted(clips, s, j), nil, animator.TableFromModel(clips)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,5 +110,69 @@ func TestBakeRootedTakesRootMotionFromTheRootMotionJoint(t *testing.T) {
 				t.Errorf("root moved %v m in 0.5 s, want %v", z, tc.want*0.5)
 			}
 		})
+	}
+}
+
+// On a humanoid avatar the humanoid clips give their body's motion (they
+// gave none before: only generic clips were baked). dancecontroller's
+// emotes on the commando's avatar: those with RootT/RootQ curves move.
+func TestPlayHumanoidClipsGiveBodyMotion(t *testing.T) {
+	cat, errs := catalog.Open([]string{corpustest.Path(t, "lethal-emotes/customemotespackage")}, assets.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	defer cat.Close()
+	var av *model.Avatar
+	var err error
+	rigs, _ := cat.Rigs()
+	for _, r := range rigs {
+		if r.Name != "commando" {
+			continue
+		}
+		o, ok := cat.RigAvatar(r)
+		if !ok {
+			t.Fatal("commando has no avatar")
+		}
+		if av, err = cat.Avatar(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if av == nil || av.Human == nil {
+		t.Fatal("no humanoid avatar for commando")
+	}
+	co, err := cat.One(model.ClassAnimatorController, "AnimatorController", "dancecontroller")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl, err := cat.Controller(co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clips, _ := cat.ControllerClips(co, ctl)
+	human, err := bakeHumanoid(clips, av)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mixedClips{make(animator.AnimClips, len(clips)), human, animator.TableFromModel(clips)}
+	moving := 0
+	for i, c := range clips {
+		if c == nil || !c.Humanoid {
+			continue
+		}
+		src := m.ClipRootSource(i)
+		if !src.Moves {
+			continue
+		}
+		moving++
+		if !src.Body {
+			t.Errorf("clip %q: %+v, want body motion", c.Name, src)
+		}
+		d, _ := m.ClipRootMotion(i, 0, c.Stop-c.Start, 0)
+		if d == (geom.Vec3{}) {
+			t.Errorf("clip %q moves its body but gives no motion over its length", c.Name)
+		}
+	}
+	if moving == 0 {
+		t.Error("no dance clip moves its body")
 	}
 }

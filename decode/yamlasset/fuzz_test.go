@@ -29,6 +29,7 @@ func FuzzParse(f *testing.F) {
 		"", "---", "--- !u!74 &1\n", "a: {b: [1, 2, {c: d}], e: \"\\u00e9\\uD83D\\uDE00\"}\n",
 		"- - - x\n", "k: 'it''s'\n", "k: \"a\\\n  b\"\n", "k: v\n  w\n\n  x\n", "\tk: v\n",
 		"a:\n- 1\n- 2\nb: 3\n", "--- !u!1 &-5 stripped\nGameObject:\n  m_Name: x\n",
+		maskedController, // layers naming an AvatarMask in the same file and in another asset
 	} {
 		f.Add([]byte(s))
 	}

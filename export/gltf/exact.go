@@ -94,15 +94,7 @@ func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animatio
 	sk := bc.Skeleton()
 	st := AnimStats{Rate: rate, Unresolved: bc.UnresolvedChannels()}
 	a := Animation{Name: c.Name}
-	start := float64(c.Start)
-	if !geom.Finite64(start) {
-		start = 0
-	}
-	length := float64(c.Stop) - float64(c.Start)
-	if !(length > 0) || !geom.Finite64(length) {
-		length = 0
-	}
-	length = float64(float32(length))
+	start, length := clipSpan(c)
 
 	chans := jointChannels(c, sk)
 	var resampled []geom.Transform // poses at the resampling times, lazily
@@ -401,6 +393,21 @@ func pieces(c *model.Curve, from, to float64) (pw, bool) {
 	return pw{}, false
 }
 
+// clipSpan is where a clip's curves start (0 when not finite) and how long
+// it plays (0 when not positive and finite), its length rounded to float32
+// as the runtime keeps it.
+func clipSpan(c *model.Clip) (start, length float64) {
+	start = float64(c.Start)
+	if !geom.Finite64(start) {
+		start = 0
+	}
+	length = float64(c.Stop) - float64(c.Start)
+	if !(length > 0) || !geom.Finite64(length) {
+		length = 0
+	}
+	return start, float64(float32(length))
+}
+
 func isWrap(m model.Infinity) bool { return m == model.InfinityLoop || m == model.InfinityPingPong }
 
 // piece returns the piece in force at t: the last one starting at or
@@ -639,15 +646,7 @@ func normalizeQuat(v []float32) {
 // (weighted keys, keys looping inside the clip) are returned in resample,
 // for SampleBlendShapes.
 func BlendShapes(c *model.Clip, rig *model.Rig, meshes []MeshInstance) (tracks []Track, resample []MeshInstance) {
-	start := float64(c.Start)
-	if !geom.Finite64(start) {
-		start = 0
-	}
-	length := float64(c.Stop) - float64(c.Start)
-	if !(length > 0) || !geom.Finite64(length) {
-		length = 0
-	}
-	length = float64(float32(length))
+	start, length := clipSpan(c)
 	for _, m := range meshes {
 		if m.Mesh == nil || len(m.Mesh.BlendShapes) == 0 || m.Node < 0 || m.Node >= len(rig.Nodes) {
 			continue

@@ -41,6 +41,18 @@ func poseSetup(t *testing.T, mask []model.MaskElement) (*Animator, *Poser, *anim
 	return NewAnimator(d), p, s
 }
 
+// posedAtHalf poses poseSetup's Animator after 0.5 s with the override
+// and additive layers at weights over and add.
+func posedAtHalf(t *testing.T, mask []model.MaskElement, over, add float32) (*Animator, []geom.Transform) {
+	a, p, s := poseSetup(t, mask)
+	a.SetLayerWeight(1, over)
+	a.SetLayerWeight(2, add)
+	a.Tick(0.5)
+	pose := make([]geom.Transform, s.Len())
+	p.Pose(a, p.NewScratch(), pose)
+	return a, pose
+}
+
 func TestPoserLayersAndMasks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -58,12 +70,7 @@ func TestPoserLayersAndMasks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, p, s := poseSetup(t, tc.mask)
-			a.SetLayerWeight(1, tc.over)
-			a.SetLayerWeight(2, tc.add)
-			a.Tick(0.5)
-			pose := make([]geom.Transform, s.Len())
-			p.Pose(a, p.NewScratch(), pose)
+			_, pose := posedAtHalf(t, tc.mask, tc.over, tc.add)
 			if x := float64(pose[1].T.X); math.Abs(x-tc.wantX) > 1e-4 {
 				t.Errorf("hips x %v, want %v", x, tc.wantX)
 			}
@@ -214,12 +221,7 @@ func TestNaNWeightsKeepThePoseFinite(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, p, s := poseSetup(t, tc.mask)
-			a.SetLayerWeight(1, tc.over)
-			a.SetLayerWeight(2, tc.add)
-			a.Tick(0.5)
-			pose := make([]geom.Transform, s.Len())
-			p.Pose(a, p.NewScratch(), pose)
+			a, pose := posedAtHalf(t, tc.mask, tc.over, tc.add)
 			for j, x := range pose {
 				for _, v := range []float32{x.T.X, x.T.Y, x.T.Z, x.R.X, x.R.Y, x.R.Z, x.R.W, x.S.X, x.S.Y, x.S.Z} {
 					if v != v {

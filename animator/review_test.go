@@ -288,13 +288,7 @@ func TestOverrideLayerWithoutRootMotionKeepsTheRootMotionBelow(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := NewAnimator(d)
-			var z float32
-			for i := 0; i < 60; i++ {
-				a.Tick(1.0 / 60)
-				dt, _ := a.RootMotion()
-				z += dt.Z
-			}
-			if math.Abs(float64(z-tc.want)) > 1e-3 {
+			if z := travel(a, 60, 1.0/60).Z; math.Abs(float64(z-tc.want)) > 1e-3 {
 				t.Errorf("root moved %v m in 1 s, want %v", z, tc.want)
 			}
 		})

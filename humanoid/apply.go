@@ -115,12 +115,7 @@ func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
 // IsHumanNode reports whether avatar skeleton node j is written from a
 // human bone (Apply and ApplyHuman set it; curves on it have no effect).
 func (r *Rig) IsHumanNode(j int) bool {
-	for _, t := range r.targets {
-		if t.node == j {
-			return true
-		}
-	}
-	return false
+	return j >= 0 && j < len(r.humanOf) && r.humanOf[j] >= 0 // a target per such node
 }
 
 // write turns human globals into the human bones' avatar local transforms

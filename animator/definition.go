@@ -188,14 +188,14 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 		d.machine[li] = mi
 	}
 	d.order = append(d.order, synced...)
-	if d.root != nil {
-		d.rootW = rootWeights(c, d.root)
-		if rs, ok := d.root.(RootSourceClips); ok {
-			d.body = make([]bool, len(c.Clips))
-			for i := range d.body {
-				d.body[i] = rs.ClipRootSource(i).Body
-			}
+	if rs, ok := d.root.(RootSourceClips); ok {
+		srcs := make([]RootSource, len(c.Clips))
+		d.body = make([]bool, len(c.Clips))
+		for i := range srcs {
+			srcs[i] = rs.ClipRootSource(i)
+			d.body[i] = srcs[i].Body
 		}
+		d.rootW = rootWeights(c, srcs)
 	}
 	d.timing = make([][]int, len(c.Layers))
 	d.synced = make([][]int, len(c.Layers))
@@ -210,19 +210,14 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 }
 
 // rootWeights returns per layer, per clip, the share of the clip's root
-// motion the layer takes (see Definition.rootW).
-func rootWeights(c *model.Controller, root RootMotionClips) [][]float32 {
-	rs, ok := root.(RootSourceClips)
-	if !ok {
-		return nil
-	}
+// motion the layer takes (see Definition.rootW), from each clip's source.
+func rootWeights(c *model.Controller, srcs []RootSource) [][]float32 {
 	out := make([][]float32, len(c.Layers))
 	for li := range c.Layers {
 		mask := c.Layers[li].SkeletonMask
 		bodyRoot := c.Layers[li].HumanMask().Root()
 		w := make([]float32, len(c.Clips))
-		for i := range w {
-			src := rs.ClipRootSource(i)
+		for i, src := range srcs {
 			switch {
 			case !src.Moves:
 			case src.Body:

@@ -84,9 +84,10 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 		c.Sample(0, r)
 		p.refs[i] = r
 		p.anim[i] = make([]anim.Props, s.Len())
+		a, knows := c.(interface{ Animates(int) anim.Props })
 		for j := range p.anim[i] {
 			p.anim[i][j] = anim.PropT | anim.PropR | anim.PropS
-			if a, ok := c.(interface{ Animates(int) anim.Props }); ok {
+			if knows {
 				p.anim[i][j] = a.Animates(j)
 			}
 			p.all[j] |= p.anim[i][j]

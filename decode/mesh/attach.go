@@ -12,7 +12,7 @@ import (
 type Attached struct {
 	Node     int // the rig node of the renderer's GameObject
 	Renderer *Renderer
-	Mesh     *Mesh
+	Mesh     *model.Mesh
 	// Bones maps the mesh's bone indices to rig nodes (-1: the bone's
 	// Transform is not in the rig); nil for a rigid mesh.
 	Bones []int
@@ -73,7 +73,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 	}
 	var out []Attached
 	var errs []error
-	cache := map[*serialized.Object]*Mesh{}
+	cache := map[*serialized.Object]*model.Mesh{}
 	for i := range f.Objects {
 		o := &f.Objects[i]
 		if o.ClassID != ClassSkinnedMeshRenderer && o.ClassID != ClassMeshFilter {

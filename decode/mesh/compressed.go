@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 
@@ -89,7 +90,7 @@ const (
 // quantised, the third rebuilt from a sign), colours, skin weights (5-bit,
 // a vertex's weights summing to 31) and the index buffer. Each vector's
 // count is checked against its bytes before anything is allocated.
-func (m *Mesh) readCompressed(v *typetree.Value) error {
+func readCompressed(m *model.Mesh, v *typetree.Value) error {
 	cm := v.Field("m_CompressedMesh")
 	verts := readPacked(cm.Field("m_Vertices"))
 	if err := verts.check("m_Vertices"); err != nil {
@@ -194,7 +195,7 @@ func (m *Mesh) readCompressed(v *typetree.Value) error {
 		}
 	}
 
-	if err := m.readCompressedSkin(cm); err != nil {
+	if err := readCompressedSkin(m, cm); err != nil {
 		return err
 	}
 
@@ -229,7 +230,7 @@ func unpackUnit(x, y float32, sign uint32) [3]float32 {
 // to three weights in 31sts, each with a bone index; a vertex ends when its
 // weights reach 31, or after the third, whose remainder goes to a fourth
 // bone.
-func (m *Mesh) readCompressedSkin(cm *typetree.Value) error {
+func readCompressedSkin(m *model.Mesh, cm *typetree.Value) error {
 	wp, bp := readPacked(cm.Field("m_Weights")), readPacked(cm.Field("m_BoneIndices"))
 	if err := wp.check("m_Weights"); err != nil {
 		return err

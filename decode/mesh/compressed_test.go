@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -55,7 +56,7 @@ func compressedQuad() unitywrite.Fields {
 	f["m_VertexData"] = unitywrite.Fields{"m_Channels": chans(nil)}
 	f["m_IndexBuffer"] = []byte{}
 	f["m_IndexFormat"] = int32(0)
-	f["m_SubMeshes"].([]unitywrite.Fields)[0]["topology"] = int32(Triangles)
+	f["m_SubMeshes"].([]unitywrite.Fields)[0]["topology"] = int32(model.Triangles)
 	f["m_SubMeshes"].([]unitywrite.Fields)[0]["indexCount"] = uint32(6)
 	f["m_Shapes"] = unitywrite.Fields{}
 	pos := []float32{0, 0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 0}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 )
@@ -142,9 +143,9 @@ func TestCorpusMeshesDecodeConsistently(t *testing.T) {
 // checkVariableSkin checks a mesh's m_VariableBoneCountWeights against its
 // vertex channels: each vertex's weights sum to 1, its bones have bind
 // poses, and the channels hold its largest influences' bones.
-func checkVariableSkin(t *testing.T, id string, m *Mesh) {
+func checkVariableSkin(t *testing.T, id string, m *model.Mesh) {
 	t.Helper()
-	var buf []Influence
+	var buf []model.Influence
 	for i := 0; i < m.VertexCount; i++ {
 		buf = m.Influences(i, buf[:0])
 		var sum float64
@@ -177,7 +178,7 @@ func slicesContains(s [4]uint16, x uint16) bool {
 
 // checkBounds compares the box of the positions (those indexed, or all) with
 // Unity's stored box.
-func checkBounds(t *testing.T, id string, pos [][3]float32, idx []uint32, want AABB) {
+func checkBounds(t *testing.T, id string, pos [][3]float32, idx []uint32, want model.AABB) {
 	t.Helper()
 	if len(pos) == 0 {
 		return

@@ -21,6 +21,7 @@ import (
 	"math"
 
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -67,110 +68,6 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Mat4 is a 4×4 matrix indexed [row][column] (Unity's Matrix4x4f eRC),
-// acting on column vectors: the translation is column 3.
-type Mat4 [4][4]float32
-
-// AABB is an axis-aligned box as Unity stores it: centre and half extent.
-type AABB struct {
-	Center, Extent geom.Vec3
-}
-
-// Min returns the lower corner.
-func (b AABB) Min() geom.Vec3 { return b.Center.Sub(b.Extent) }
-
-// Max returns the upper corner.
-func (b AABB) Max() geom.Vec3 { return b.Center.Add(b.Extent) }
-
-// Topology is how a sub-mesh's indices form primitives (Unity's
-// MeshTopology).
-type Topology int
-
-// Unity's mesh topologies.
-const (
-	Triangles     Topology = 0
-	TriangleStrip Topology = 1 // deprecated by Unity, still readable
-	Quads         Topology = 2
-	Lines         Topology = 3
-	LineStrip     Topology = 4
-	Points        Topology = 5
-)
-
-// SubMesh is a range of the index buffer drawn with one material.
-type SubMesh struct {
-	FirstIndex  int // index into Mesh.Indices (m_SubMeshes.firstByte / index size)
-	IndexCount  int
-	Topology    Topology
-	BaseVertex  int // added to every index of the range
-	FirstVertex int // the vertex range the indices use (informational)
-	VertexCount int
-	Bounds      AABB
-}
-
-// BlendShape is one blend-shape channel (a morph target): a name and one
-// or more frames, each reached at its weight (Unity's 0..100 scale).
-type BlendShape struct {
-	Name     string
-	NameHash uint32
-	Frames   []BlendFrame
-}
-
-// BlendFrame is the offsets one frame of a blend shape applies to the
-// vertices it moves (sparse: Vertices lists the vertex indices).
-type BlendFrame struct {
-	Weight   float32
-	Vertices []uint32
-	Position [][3]float32
-	Normal   [][3]float32 // nil when the frame has no normal deltas
-	Tangent  [][3]float32 // nil when the frame has no tangent deltas
-}
-
-// Mesh is a decoded Unity mesh in Unity's frame (left-handed, y up).
-// Per-vertex slices are VertexCount long or nil when the channel is absent.
-type Mesh struct {
-	Name        string
-	VertexCount int
-	Positions   [][3]float32
-	Normals     [][3]float32
-	Tangents    [][4]float32 // w is the bitangent sign
-	Colors      [][4]float32
-	UV          [8][][2]float32 // UV[k] is channel uvk (first two components)
-	// BoneWeights and BoneIndices are the skin influences of the vertex
-	// channels, up to four per vertex (unused slots have weight 0).
-	// Indices point into BindPoses and the renderer's m_Bones. A mesh
-	// that has more per vertex keeps its four largest here and all of them
-	// in Skin.
-	BoneWeights [][4]float32
-	BoneIndices [][4]uint16
-	// Skin and SkinOffsets are every influence of every vertex when the
-	// mesh stores them apart from the vertex channels
-	// (m_VariableBoneCountWeights, Unity 2019.1+, written for meshes with
-	// more than four bones per vertex): vertex i's are
-	// Skin[SkinOffsets[i]:SkinOffsets[i+1]], by weight, largest first.
-	// Both nil when the mesh has no such store. Influences reads either.
-	Skin        []Influence
-	SkinOffsets []int
-	// Indices is the whole index buffer; SubMeshes slice it.
-	Indices          []uint32
-	SubMeshes        []SubMesh
-	BindPoses        []Mat4
-	BoneNameHashes   []uint32
-	RootBoneNameHash uint32
-	BlendShapes      []BlendShape
-	Bounds           AABB
-}
-
-// SubMeshIndices returns sub-mesh i's indices with its base vertex added.
-func (m *Mesh) SubMeshIndices(i int) []uint32 {
-	s := m.SubMeshes[i]
-	src := m.Indices[s.FirstIndex : s.FirstIndex+s.IndexCount]
-	out := make([]uint32, len(src))
-	for k, x := range src {
-		out[k] = x + uint32(s.BaseVertex)
-	}
-	return out
-}
-
 // Options tell Decode how to reach streamed data and how to read formats.
 type Options struct {
 	// ReadStream reads size bytes at offset of a streamed-resource file
@@ -184,7 +81,7 @@ type Options struct {
 
 // FromFile decodes mesh object o of file f, reading streamed vertex data
 // from f's container.
-func FromFile(f *assets.File, o *serialized.Object) (*Mesh, error) {
+func FromFile(f *assets.File, o *serialized.Object) (*model.Mesh, error) {
 	v, err := f.Decode(o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: mesh object %d: %w", f.Name, o.PathID, err)
@@ -201,9 +98,9 @@ func FromFile(f *assets.File, o *serialized.Object) (*Mesh, error) {
 }
 
 // Decode converts a decoded Mesh value.
-func Decode(v *typetree.Value, opts Options) (*Mesh, error) {
-	m := &Mesh{Name: v.Field("m_Name").Str()}
-	fail := func(field string, err error) (*Mesh, error) {
+func Decode(v *typetree.Value, opts Options) (*model.Mesh, error) {
+	m := &model.Mesh{Name: v.Field("m_Name").Str()}
+	fail := func(field string, err error) (*model.Mesh, error) {
 		return nil, &Error{Mesh: m.Name, Field: field, Err: err}
 	}
 	if v.Kind() != typetree.KindStruct {
@@ -211,7 +108,7 @@ func Decode(v *typetree.Value, opts Options) (*Mesh, error) {
 	}
 	m.Bounds = aabb(v.Field("m_LocalAABB"))
 	if c := v.Field("m_MeshCompression").Int(); c != 0 {
-		if err := m.readCompressed(v); err != nil {
+		if err := readCompressed(m, v); err != nil {
 			return fail("m_CompressedMesh", err)
 		}
 		step := readPacked(v.Path("m_CompressedMesh", "m_Vertices")).step()
@@ -223,27 +120,27 @@ func Decode(v *typetree.Value, opts Options) (*Mesh, error) {
 		if err != nil {
 			return fail("m_VertexData", err)
 		}
-		if err := m.readVertices(vd); err != nil {
+		if err := readVertices(m, vd); err != nil {
 			return fail("m_VertexData", err)
 		}
-		if err := m.readIndices(v); err != nil {
+		if err := readIndices(m, v); err != nil {
 			return fail("m_IndexBuffer", err)
 		}
 	}
-	if err := m.readSubMeshes(v.Field("m_SubMeshes"), indexSize(v)); err != nil {
+	if err := readSubMeshes(m, v.Field("m_SubMeshes"), indexSize(v)); err != nil {
 		return fail("m_SubMeshes", err)
 	}
 	bp := v.Field("m_BindPose")
-	m.BindPoses = make([]Mat4, 0, bp.Len())
+	m.BindPoses = make([]model.Mat4, 0, bp.Len())
 	for i := 0; i < bp.Len(); i++ {
 		m.BindPoses = append(m.BindPoses, mat4(bp.Index(i)))
 	}
-	if err := m.readVariableSkin(v.Field("m_VariableBoneCountWeights")); err != nil {
+	if err := readVariableSkin(m, v.Field("m_VariableBoneCountWeights")); err != nil {
 		return fail("m_VariableBoneCountWeights", err)
 	}
 	m.BoneNameHashes = uint32s(v.Field("m_BoneNameHashes"))
 	m.RootBoneNameHash = uint32(v.Field("m_RootBoneNameHash").Uint())
-	if err := m.readShapes(v.Field("m_Shapes")); err != nil {
+	if err := readShapes(m, v.Field("m_Shapes")); err != nil {
 		return fail("m_Shapes", err)
 	}
 	return m, nil
@@ -300,7 +197,7 @@ func vertexData(v *typetree.Value, opts Options) (*VertexData, error) {
 }
 
 // readVertices decodes every channel the exporter uses.
-func (m *Mesh) readVertices(vd *VertexData) error {
+func readVertices(m *model.Mesh, vd *VertexData) error {
 	m.VertexCount = vd.VertexCount
 	if _, _, err := vd.Streams(); err != nil {
 		return err
@@ -362,12 +259,12 @@ func (m *Mesh) readVertices(vd *VertexData) error {
 		}
 		m.UV[k] = uv
 	}
-	return m.readSkin(vd)
+	return readSkin(m, vd)
 }
 
 // readSkin decodes blend weights and indices. A mesh with indices and no
 // weights (one bone per vertex) gets weight 1 on its first bone.
-func (m *Mesh) readSkin(vd *VertexData) error {
+func readSkin(m *model.Mesh, vd *VertexData) error {
 	idx, idim, err := vd.Uints(ChanIndices)
 	if err != nil {
 		return fmt.Errorf("blend indices: %w", err)
@@ -400,7 +297,7 @@ func (m *Mesh) readSkin(vd *VertexData) error {
 }
 
 // readIndices decodes m_IndexBuffer by m_IndexFormat (0: 16-bit, 1: 32-bit).
-func (m *Mesh) readIndices(v *typetree.Value) error {
+func readIndices(m *model.Mesh, v *typetree.Value) error {
 	b := v.Field("m_IndexBuffer").Bytes()
 	le := binary.LittleEndian
 	switch f := v.Field("m_IndexFormat").Int(); f {
@@ -430,22 +327,22 @@ func indexSize(v *typetree.Value) int {
 
 // readSubMeshes reads m_SubMeshes and checks each range against the index
 // buffer and each index against the vertex count.
-func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
+func readSubMeshes(m *model.Mesh, sv *typetree.Value, is int) error {
 	n := sv.Len()
 	if n > len(m.Indices)+1 {
 		return fmt.Errorf("%w: %d sub-meshes for %d indices", ErrMalformed, n, len(m.Indices))
 	}
-	m.SubMeshes = make([]SubMesh, 0, n)
+	m.SubMeshes = make([]model.SubMesh, 0, n)
 	// Sub-meshes may share indices, but not without bound: a small object
 	// must not make the checks below (and every reader) quadratic.
 	budget := 4*uint64(len(m.Indices)) + 1024
 	for i := 0; i < n; i++ {
 		e := sv.Index(i)
 		fb := e.Field("firstByte").Uint()
-		s := SubMesh{
+		s := model.SubMesh{
 			FirstIndex:  int(fb / uint64(is)),
 			IndexCount:  int(e.Field("indexCount").Uint()),
-			Topology:    Topology(e.Field("topology").Int()),
+			Topology:    model.Topology(e.Field("topology").Int()),
 			BaseVertex:  int(e.Field("baseVertex").Uint()),
 			FirstVertex: int(e.Field("firstVertex").Uint()),
 			VertexCount: int(e.Field("vertexCount").Uint()),
@@ -458,7 +355,7 @@ func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
 			return fmt.Errorf("%w: sub-mesh %d: the sub-meshes use %d indices over and over", ErrMalformed, i, len(m.Indices))
 		}
 		budget -= uint64(s.IndexCount)
-		if s.Topology < Triangles || s.Topology > Points {
+		if s.Topology < model.Triangles || s.Topology > model.Points {
 			return fmt.Errorf("%w: sub-mesh %d: topology %d", ErrMalformed, i, s.Topology)
 		}
 		for _, x := range m.Indices[s.FirstIndex : s.FirstIndex+s.IndexCount] {
@@ -476,14 +373,14 @@ func (m *Mesh) readSubMeshes(sv *typetree.Value, is int) error {
 // frame its own vertices, so the frames the channels use, and the vertices
 // the frames use, add up to at most the lists' lengths; more is refused
 // (it would let a small object make the decoder do quadratic work).
-func (m *Mesh) readShapes(v *typetree.Value) error {
+func readShapes(m *model.Mesh, v *typetree.Value) error {
 	verts, shapes, chans := v.Field("vertices"), v.Field("shapes"), v.Field("channels")
 	weights := floats(v.Field("fullWeights"))
 	nv, ns := verts.Len(), shapes.Len()
 	usedFrames, usedVerts := 0, 0
 	for ci := 0; ci < chans.Len(); ci++ {
 		c := chans.Index(ci)
-		bs := BlendShape{Name: c.Field("name").Str(), NameHash: uint32(c.Field("nameHash").Uint())}
+		bs := model.BlendShape{Name: c.Field("name").Str(), NameHash: uint32(c.Field("nameHash").Uint())}
 		fi, fc := int(c.Field("frameIndex").Int()), int(c.Field("frameCount").Int())
 		if fi < 0 || fc < 0 || fi > ns || fc > ns-fi || fi+fc > len(weights) || fc > ns-usedFrames {
 			return fmt.Errorf("%w: channel %q: frames %d+%d of %d shapes (%d used), %d weights", ErrMalformed, bs.Name, fi, fc, ns, usedFrames, len(weights))
@@ -496,7 +393,7 @@ func (m *Mesh) readShapes(v *typetree.Value) error {
 				return fmt.Errorf("%w: channel %q frame %d: vertices %d+%d of %d (%d used)", ErrMalformed, bs.Name, f-fi, first, count, nv, usedVerts)
 			}
 			usedVerts += count
-			fr := BlendFrame{Weight: weights[f], Vertices: make([]uint32, count), Position: make([][3]float32, count)}
+			fr := model.BlendFrame{Weight: weights[f], Vertices: make([]uint32, count), Position: make([][3]float32, count)}
 			hasN, hasT := s.Field("hasNormals").Bool(), s.Field("hasTangents").Bool()
 			if hasN {
 				fr.Normal = make([][3]float32, count)
@@ -538,8 +435,8 @@ func floats(v *typetree.Value) []float32 {
 	return out
 }
 
-func aabb(v *typetree.Value) AABB {
-	return AABB{Center: vec3(v.Field("m_Center")), Extent: vec3(v.Field("m_Extent"))}
+func aabb(v *typetree.Value) model.AABB {
+	return model.AABB{Center: vec3(v.Field("m_Center")), Extent: vec3(v.Field("m_Extent"))}
 }
 
 func vec3(v *typetree.Value) geom.Vec3 {
@@ -557,8 +454,8 @@ var matFields = [4][4]string{
 	{"e30", "e31", "e32", "e33"},
 }
 
-func mat4(v *typetree.Value) Mat4 {
-	var m Mat4
+func mat4(v *typetree.Value) model.Mat4 {
+	var m model.Mat4
 	for r := range 4 {
 		for c := range 4 {
 			m[r][c] = v.Field(matFields[r][c]).Float32()
@@ -586,7 +483,7 @@ func uint32s(v *typetree.Value) []uint32 {
 
 // fits reports whether the positions' box is the stored box within tol
 // (plus float rounding).
-func fits(pos [][3]float32, b AABB, tol float32) bool {
+func fits(pos [][3]float32, b model.AABB, tol float32) bool {
 	if len(pos) == 0 {
 		return true
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/layouts"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityversion"
@@ -72,7 +73,7 @@ func quadMesh() unitywrite.Fields {
 	return unitywrite.Fields{
 		"m_Name": "quad",
 		"m_SubMeshes": []unitywrite.Fields{{
-			"firstByte": uint32(0), "indexCount": uint32(4), "topology": int32(Quads),
+			"firstByte": uint32(0), "indexCount": uint32(4), "topology": int32(model.Quads),
 			"vertexCount": uint32(4), "localAABB": box([3]float32{0.5, 1, 0}, [3]float32{0.5, 1, 0}),
 		}},
 		"m_Shapes": unitywrite.Fields{
@@ -107,7 +108,7 @@ func quadMesh() unitywrite.Fields {
 	}
 }
 
-func decodeFields(t *testing.T, f unitywrite.Fields, opts Options) (*Mesh, error) {
+func decodeFields(t *testing.T, f unitywrite.Fields, opts Options) (*model.Mesh, error) {
 	t.Helper()
 	tree := meshTree(t)
 	b, err := unitywrite.Encode(tree, f)
@@ -135,7 +136,7 @@ func TestDecodeReadsEveryPartOfAMesh(t *testing.T) {
 	if m.BoneWeights[1] != [4]float32{0.75, 0.25} || m.BoneIndices[1] != [4]uint16{0, 1} {
 		t.Errorf("skin %v %v", m.BoneWeights[1], m.BoneIndices[1])
 	}
-	if got := m.SubMeshIndices(0); len(got) != 4 || got[3] != 3 || m.SubMeshes[0].Topology != Quads {
+	if got := m.SubMeshIndices(0); len(got) != 4 || got[3] != 3 || m.SubMeshes[0].Topology != model.Quads {
 		t.Errorf("indices %v", got)
 	}
 	if len(m.BindPoses) != 2 || m.BindPoses[1][0][3] != -0.5 || m.BindPoses[1][3][3] != 1 {
@@ -249,7 +250,7 @@ func FuzzDecode(f *testing.F) {
 		for i := range m.SubMeshes {
 			m.SubMeshIndices(i)
 		}
-		var buf []Influence
+		var buf []model.Influence
 		for i := 0; i < m.VertexCount; i++ {
 			buf = m.Influences(i, buf[:0])
 		}

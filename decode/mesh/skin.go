@@ -1,19 +1,11 @@
 package mesh
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
-
-// Influence is one bone's share of a vertex's skinning. Bone indexes
-// BindPoses and the renderer's m_Bones.
-type Influence struct {
-	Bone   uint16
-	Weight float32
-}
 
 // MaxBonesPerVertex is the most influences Unity gives one vertex: its
 // Mesh.GetBonesPerVertex counts them in a byte (and the importer's
@@ -41,7 +33,7 @@ const MaxBonesPerVertex = 255
 // meshes, 71 skinned, Unity 2019.3–2023.1, has the array empty). The tests
 // prove the reader on meshes they pack; the checks below refuse data
 // that does not fit this layout rather than misread it.
-func (m *Mesh) readVariableSkin(v *typetree.Value) error {
+func readVariableSkin(m *model.Mesh, v *typetree.Value) error {
 	words := uint32s(v.Field("m_Data"))
 	if len(words) == 0 {
 		return nil
@@ -64,7 +56,7 @@ func (m *Mesh) readVariableSkin(v *typetree.Value) error {
 	}
 	first := n + 1
 	m.SkinOffsets = make([]int, n+1)
-	m.Skin = make([]Influence, 0, len(words)-first)
+	m.Skin = make([]model.Influence, 0, len(words)-first)
 	for i := 0; i < n; i++ {
 		lo, hi := int(words[i])+base, int(words[i+1])+base
 		if lo < first || hi < lo || hi > len(words) {
@@ -79,74 +71,10 @@ func (m *Mesh) readVariableSkin(v *typetree.Value) error {
 			if w>>16 == 0 {
 				continue // no weight: not an influence
 			}
-			m.Skin = append(m.Skin, Influence{Bone: uint16(w), Weight: float32(w>>16) / 65535})
+			m.Skin = append(m.Skin, model.Influence{Bone: uint16(w), Weight: float32(w>>16) / 65535})
 		}
-		sortInfluences(m.Skin[start:])
+		model.SortInfluences(m.Skin[start:])
 	}
 	m.SkinOffsets[n] = len(m.Skin)
 	return nil
-}
-
-// sortInfluences orders influences by weight, largest first, keeping the
-// stored order among equal weights.
-func sortInfluences(s []Influence) {
-	slices.SortStableFunc(s, func(a, b Influence) int { return cmp.Compare(b.Weight, a.Weight) })
-}
-
-// HasVariableSkin reports whether the mesh stores every influence of its
-// vertices beyond the four vertex channels (Skin and SkinOffsets).
-func (m *Mesh) HasVariableSkin() bool {
-	return len(m.SkinOffsets) == m.VertexCount+1 && m.VertexCount > 0
-}
-
-// Influences appends vertex i's influences to dst, by weight, largest first
-// (zero weights left out) and returns it: all of them from Skin when the
-// mesh has them there, else those of the four vertex channels. A vertex
-// of a mesh with blend indices and no weights (one bone per vertex) has its
-// first bone at weight 1. It returns dst unchanged when the mesh has no
-// skin or i is out of range.
-func (m *Mesh) Influences(i int, dst []Influence) []Influence {
-	if i < 0 || i >= m.VertexCount {
-		return dst
-	}
-	if m.HasVariableSkin() {
-		lo, hi := m.SkinOffsets[i], m.SkinOffsets[i+1]
-		if lo < 0 || hi < lo || hi > len(m.Skin) {
-			return dst
-		}
-		return append(dst, m.Skin[lo:hi]...)
-	}
-	if i >= len(m.BoneWeights) || i >= len(m.BoneIndices) {
-		return dst
-	}
-	start := len(dst)
-	for k := range 4 {
-		if w := m.BoneWeights[i][k]; w > 0 {
-			dst = append(dst, Influence{Bone: m.BoneIndices[i][k], Weight: w})
-		}
-	}
-	sortInfluences(dst[start:])
-	return dst
-}
-
-// MaxInfluences returns the largest number of influences of one vertex (0
-// for a mesh without skin).
-func (m *Mesh) MaxInfluences() int {
-	most := 0
-	if m.HasVariableSkin() {
-		for i := 0; i < m.VertexCount; i++ {
-			most = max(most, m.SkinOffsets[i+1]-m.SkinOffsets[i])
-		}
-		return most
-	}
-	for i := range m.BoneWeights {
-		k := 0
-		for _, w := range m.BoneWeights[i] {
-			if w > 0 {
-				k++
-			}
-		}
-		most = max(most, k)
-	}
-	return most
 }

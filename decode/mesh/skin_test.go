@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -12,7 +13,7 @@ import (
 // VertexCount+1 positions (counted from the start of the array, or from
 // the first influence when relative), then one word per influence, bone in
 // the low half, UNorm16 weight in the high half, in the order given.
-func packSkin(per [][]Influence, relative bool) []uint32 {
+func packSkin(per [][]model.Influence, relative bool) []uint32 {
 	n := len(per)
 	words := make([]uint32, n+1)
 	pos := n + 1
@@ -35,11 +36,11 @@ func packSkin(per [][]Influence, relative bool) []uint32 {
 
 // sixInfluences gives the quad's vertex 1 six bones (stored out of
 // order), vertex 3 one, and the others two and none.
-var sixInfluences = [][]Influence{
-	{{0, 0.5}, {1, 0.5}},
-	{{5, 0.05}, {0, 0.3}, {2, 0.2}, {1, 0.25}, {3, 0.1}, {4, 0.1}},
+var sixInfluences = [][]model.Influence{
+	{{Bone: 0, Weight: 0.5}, {Bone: 1, Weight: 0.5}},
+	{{Bone: 5, Weight: 0.05}, {Bone: 0, Weight: 0.3}, {Bone: 2, Weight: 0.2}, {Bone: 1, Weight: 0.25}, {Bone: 3, Weight: 0.1}, {Bone: 4, Weight: 0.1}},
 	{},
-	{{1, 1}},
+	{{Bone: 1, Weight: 1}},
 }
 
 func TestDecodeReadsEveryInfluenceBeyondFour(t *testing.T) {
@@ -71,7 +72,7 @@ func TestDecodeReadsEveryInfluenceBeyondFour(t *testing.T) {
 		if g := m.Influences(2, nil); len(g) != 0 {
 			t.Errorf("vertex 2: %v", g)
 		}
-		if g := m.Influences(3, nil); len(g) != 1 || g[0] != (Influence{1, 1}) {
+		if g := m.Influences(3, nil); len(g) != 1 || g[0] != (model.Influence{Bone: 1, Weight: 1}) {
 			t.Errorf("vertex 3: %v", g)
 		}
 		// The vertex channels are still read as stored.
@@ -90,7 +91,7 @@ func TestInfluencesFallBackToTheVertexChannels(t *testing.T) {
 		t.Fatal("a mesh without m_VariableBoneCountWeights data has a variable skin")
 	}
 	// Vertex 1: weights 0.75 on bone 0, 0.25 on bone 1; vertex 0: 1 on bone 0.
-	if g := m.Influences(1, nil); len(g) != 2 || g[0] != (Influence{0, 0.75}) || g[1] != (Influence{1, 0.25}) {
+	if g := m.Influences(1, nil); len(g) != 2 || g[0] != (model.Influence{Bone: 0, Weight: 0.75}) || g[1] != (model.Influence{Bone: 1, Weight: 0.25}) {
 		t.Errorf("vertex 1: %v", g)
 	}
 	if g := m.Influences(0, nil); len(g) != 1 || g[0].Weight != 1 {
@@ -105,16 +106,16 @@ func TestInfluencesFallBackToTheVertexChannels(t *testing.T) {
 	if g := m.Influences(2, nil); len(g) != 3 || g[0].Bone != 9 || g[2].Bone != 7 {
 		t.Errorf("vertex 2: %v", g)
 	}
-	if g := m.Influences(9, []Influence{{1, 1}}); len(g) != 1 {
+	if g := m.Influences(9, []model.Influence{{Bone: 1, Weight: 1}}); len(g) != 1 {
 		t.Errorf("out of range vertex: %v", g)
 	}
 }
 
 func TestDecodeRefusesBadVariableSkins(t *testing.T) {
 	good := packSkin(sixInfluences, false)
-	tooMany := make([][]Influence, 4)
+	tooMany := make([][]model.Influence, 4)
 	for k := range 256 {
-		tooMany[0] = append(tooMany[0], Influence{uint16(k), 1.0 / 256})
+		tooMany[0] = append(tooMany[0], model.Influence{Bone: uint16(k), Weight: 1.0 / 256})
 	}
 	for name, words := range map[string][]uint32{
 		"short":             good[:3],

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mecanim/mecanim/model"
 )
 
 func TestHalfConvertsEveryClassOfValue(t *testing.T) {
@@ -159,7 +161,7 @@ func FuzzVertexData(f *testing.F) {
 			vd.Floats(ch, nil)
 			vd.Uints(ch)
 		}
-		m := &Mesh{}
-		m.readVertices(vd)
+		m := &model.Mesh{}
+		readVertices(m, vd)
 	})
 }

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
 )
 
@@ -173,7 +173,7 @@ func ConvertQuat(q geom.Quat) geom.Quat {
 
 // ConvertMat mirrors a Unity matrix (C·M·C) and returns it column-major,
 // as glTF stores matrices.
-func ConvertMat(m mesh.Mat4) [16]float32 {
+func ConvertMat(m model.Mat4) [16]float32 {
 	var out [16]float32
 	for r := range 4 {
 		for c := range 4 {

@@ -105,7 +105,7 @@ type Scene struct {
 // MeshInstance is a mesh drawn on a rig node.
 type MeshInstance struct {
 	Node int // rig node of the renderer's GameObject
-	Mesh *mesh.Mesh
+	Mesh *model.Mesh
 	// Joints maps the mesh's bone indices to rig nodes (-1: not in the
 	// rig). Nil draws the mesh rigidly at Node.
 	Joints []int

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -24,9 +23,9 @@ func twoBoneScene() *Scene {
 		{Name: "root", Parent: -1, Local: geom.Transform{T: geom.V3(1, 2, 3), R: geom.IdentityQuat, S: geom.V3(1, 1, 1)}},
 		{Name: "bone", Path: "bone", Parent: 0, Local: geom.Transform{T: geom.V3(0.5, 0, 0), R: rot, S: geom.V3(1, 1, 1)}},
 	}}
-	id := mesh.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+	id := model.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
 	bone := matOf(rig.Nodes[1].Local.Inverse()) // the bone's bind pose: the inverse of its place
-	m := &mesh.Mesh{
+	m := &model.Mesh{
 		Name:        "quad",
 		VertexCount: 4,
 		Positions:   [][3]float32{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},
@@ -36,9 +35,9 @@ func twoBoneScene() *Scene {
 		BoneWeights: [][4]float32{{1}, {0.5, 0.5}, {0.25, 0.75}, {1}},
 		BoneIndices: [][4]uint16{{0}, {0, 1}, {0, 1}, {1, 1}},
 		Indices:     []uint32{0, 1, 2, 0, 2, 3},
-		SubMeshes:   []mesh.SubMesh{{IndexCount: 6}},
-		BindPoses:   []mesh.Mat4{id, bone},
-		BlendShapes: []mesh.BlendShape{{Name: "up", Frames: []mesh.BlendFrame{{Weight: 100, Vertices: []uint32{2}, Position: [][3]float32{{0.1, 0.2, 0}}}}}},
+		SubMeshes:   []model.SubMesh{{IndexCount: 6}},
+		BindPoses:   []model.Mat4{id, bone},
+		BlendShapes: []model.BlendShape{{Name: "up", Frames: []model.BlendFrame{{Weight: 100, Vertices: []uint32{2}, Position: [][3]float32{{0.1, 0.2, 0}}}}}},
 	}
 	times := []float32{0, 0.5, 1}
 	return &Scene{
@@ -59,8 +58,8 @@ func twoBoneScene() *Scene {
 }
 
 // matOf returns a transform's matrix (Unity's frame, column vectors).
-func matOf(t geom.Transform) mesh.Mat4 {
-	var m mesh.Mat4
+func matOf(t geom.Transform) model.Mat4 {
+	var m model.Mat4
 	for c, axis := range []geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
 		v := t.R.Rotate(axis.Mul(t.S))
 		m[0][c], m[1][c], m[2][c] = v.X, v.Y, v.Z
@@ -284,7 +283,7 @@ func unityWorlds(rig *model.Rig) []mat {
 	return out
 }
 
-func toMat(m mesh.Mat4) mat {
+func toMat(m model.Mat4) mat {
 	var o mat
 	for r := range 4 {
 		for c := range 4 {
@@ -347,7 +346,7 @@ func checkSkinAtRest(t *testing.T, doc *qg.Document, s *Scene, tol float64) floa
 		}
 		meshWorld := wm[mi.Node]
 		worst, bad := 0.0, 0
-		var infl []mesh.Influence
+		var infl []model.Influence
 		for v := range pos {
 			var p, u [3]float64
 			for k := range jn[v] {
@@ -565,19 +564,19 @@ func TestSampleBlendShapesDrivesMorphWeights(t *testing.T) {
 
 func TestPrimitiveIndicesKeepFacesFacing(t *testing.T) {
 	for _, c := range []struct {
-		topo mesh.Topology
+		topo model.Topology
 		in   []uint32
 		want []uint32
 		mode qg.PrimitiveMode
 	}{
-		{mesh.Triangles, []uint32{0, 1, 2, 2, 1, 3}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
-		{mesh.Quads, []uint32{0, 1, 2, 3}, []uint32{0, 2, 1, 0, 3, 2}, qg.PrimitiveTriangles},
-		{mesh.TriangleStrip, []uint32{0, 1, 2, 3, 3, 4}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
-		{mesh.Lines, []uint32{0, 1, 2}, []uint32{0, 1}, qg.PrimitiveLines},
-		{mesh.LineStrip, []uint32{0, 1, 2}, []uint32{0, 1, 2}, qg.PrimitiveLineStrip},
-		{mesh.Points, []uint32{4, 1}, []uint32{4, 1}, qg.PrimitivePoints},
+		{model.Triangles, []uint32{0, 1, 2, 2, 1, 3}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
+		{model.Quads, []uint32{0, 1, 2, 3}, []uint32{0, 2, 1, 0, 3, 2}, qg.PrimitiveTriangles},
+		{model.TriangleStrip, []uint32{0, 1, 2, 3, 3, 4}, []uint32{0, 2, 1, 2, 3, 1}, qg.PrimitiveTriangles},
+		{model.Lines, []uint32{0, 1, 2}, []uint32{0, 1}, qg.PrimitiveLines},
+		{model.LineStrip, []uint32{0, 1, 2}, []uint32{0, 1, 2}, qg.PrimitiveLineStrip},
+		{model.Points, []uint32{4, 1}, []uint32{4, 1}, qg.PrimitivePoints},
 	} {
-		m := &mesh.Mesh{VertexCount: 5, Indices: c.in, SubMeshes: []mesh.SubMesh{{IndexCount: len(c.in), Topology: c.topo}}}
+		m := &model.Mesh{VertexCount: 5, Indices: c.in, SubMeshes: []model.SubMesh{{IndexCount: len(c.in), Topology: c.topo}}}
 		got, mode := primitiveIndices(m, 0)
 		if !equalU32(got, c.want) || mode != c.mode {
 			t.Errorf("topology %d: %v mode %v, want %v mode %v", c.topo, got, mode, c.want, c.mode)
@@ -637,16 +636,16 @@ func TestDecomposeInvertsTheMatrixOfATransform(t *testing.T) {
 }
 
 func TestExportRefusesInconsistentMeshes(t *testing.T) {
-	for name, edit := range map[string]func(m *mesh.Mesh){
-		"normals":    func(m *mesh.Mesh) { m.Normals = m.Normals[:2] },
-		"uv":         func(m *mesh.Mesh) { m.UV[1] = make([][2]float32, 7) },
-		"bones":      func(m *mesh.Mesh) { m.BoneIndices = m.BoneIndices[:1] },
-		"index":      func(m *mesh.Mesh) { m.Indices[4] = 4 },
-		"range":      func(m *mesh.Mesh) { m.SubMeshes[0].IndexCount = 9 },
-		"base":       func(m *mesh.Mesh) { m.SubMeshes[0].BaseVertex = 2 },
-		"shape":      func(m *mesh.Mesh) { m.BlendShapes[0].Frames[0].Vertices[0] = 4 },
-		"shape size": func(m *mesh.Mesh) { m.BlendShapes[0].Frames[0].Position = nil },
-		"positions":  func(m *mesh.Mesh) { m.VertexCount = 5 },
+	for name, edit := range map[string]func(m *model.Mesh){
+		"normals":    func(m *model.Mesh) { m.Normals = m.Normals[:2] },
+		"uv":         func(m *model.Mesh) { m.UV[1] = make([][2]float32, 7) },
+		"bones":      func(m *model.Mesh) { m.BoneIndices = m.BoneIndices[:1] },
+		"index":      func(m *model.Mesh) { m.Indices[4] = 4 },
+		"range":      func(m *model.Mesh) { m.SubMeshes[0].IndexCount = 9 },
+		"base":       func(m *model.Mesh) { m.SubMeshes[0].BaseVertex = 2 },
+		"shape":      func(m *model.Mesh) { m.BlendShapes[0].Frames[0].Vertices[0] = 4 },
+		"shape size": func(m *model.Mesh) { m.BlendShapes[0].Frames[0].Position = nil },
+		"positions":  func(m *model.Mesh) { m.VertexCount = 5 },
 	} {
 		s := twoBoneScene()
 		edit(s.Meshes[0].Mesh)
@@ -680,7 +679,7 @@ func FuzzExport(f *testing.F) {
 		for i, x := range idx {
 			m.Indices[i] = uint32(x % 9)
 		}
-		m.SubMeshes = []mesh.SubMesh{{IndexCount: len(idx), Topology: mesh.Topology(len(idx) % 6)}}
+		m.SubMeshes = []model.SubMesh{{IndexCount: len(idx), Topology: model.Topology(len(idx) % 6)}}
 		s.Meshes[0].Joints = nil
 		for _, b := range bones {
 			s.Meshes[0].Joints = append(s.Meshes[0].Joints, int(int8(b))%3)

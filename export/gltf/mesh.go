@@ -8,6 +8,7 @@ import (
 
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
 )
 
@@ -208,7 +209,7 @@ func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, err
 		seen[node] = len(joints)
 		jointOf[k] = len(joints)
 		joints = append(joints, node)
-		mat := mesh.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+		mat := model.Mat4{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
 		if k < len(m.BindPoses) {
 			mat = m.BindPoses[k]
 		}
@@ -246,16 +247,16 @@ type jointWeight struct {
 }
 
 // skinVertices maps every vertex's influences (all of them: see
-// mesh.Mesh.Influences) to joints and lays them out as glTF's sets of
+// model.Mesh.Influences) to joints and lays them out as glTF's sets of
 // four: set k holds each vertex's influences 4k..4k+3, largest first, so
 // that set 0 alone is the usual four-bone skin. It returns the joints and
 // weights of all sets, set after set (4·VertexCount values each), and the
 // number of sets (at least 1).
-func skinVertices(m *mesh.Mesh, jointOf []int) ([]uint32, []float32, int) {
+func skinVertices(m *model.Mesh, jointOf []int) ([]uint32, []float32, int) {
 	n := m.VertexCount
 	offs := make([]int, n+1)
 	var all []jointWeight
-	var buf []mesh.Influence
+	var buf []model.Influence
 	most := 1
 	for i := 0; i < n; i++ {
 		buf = m.Influences(i, buf[:0])
@@ -285,7 +286,7 @@ func skinVertices(m *mesh.Mesh, jointOf []int) ([]uint32, []float32, int) {
 // merged, largest first again, weights normalised so that they sum to 1 in
 // float32 (the last one takes the rounding). A vertex without weight is
 // bound fully to its fallback bone (its first blend index).
-func skinVertex(dst []jointWeight, infl []mesh.Influence, fallback uint16, jointOf []int) []jointWeight {
+func skinVertex(dst []jointWeight, infl []model.Influence, fallback uint16, jointOf []int) []jointWeight {
 	start := len(dst)
 	var sum float64
 	for _, x := range infl {
@@ -326,7 +327,7 @@ func skinVertex(dst []jointWeight, infl []mesh.Influence, fallback uint16, joint
 
 // morphTargets adds one morph target per blend shape (its last frame,
 // scaled to weight 1) and returns them with their names.
-func (b *builder) morphTargets(m *mesh.Mesh, attrs qg.PrimitiveAttributes) ([]qg.PrimitiveAttributes, []string) {
+func (b *builder) morphTargets(m *model.Mesh, attrs qg.PrimitiveAttributes) ([]qg.PrimitiveAttributes, []string) {
 	if len(m.BlendShapes) == 0 {
 		return nil, nil
 	}
@@ -390,23 +391,23 @@ func (b *builder) morphTargets(m *mesh.Mesh, attrs qg.PrimitiveAttributes) ([]qg
 // primitiveIndices returns sub-mesh si's indices in glTF's winding and its
 // primitive mode: triangles reversed, quads split into two triangles,
 // strips unrolled into lists.
-func primitiveIndices(m *mesh.Mesh, si int) ([]uint32, qg.PrimitiveMode) {
+func primitiveIndices(m *model.Mesh, si int) ([]uint32, qg.PrimitiveMode) {
 	src := m.SubMeshIndices(si)
 	switch m.SubMeshes[si].Topology {
-	case mesh.Triangles:
+	case model.Triangles:
 		out := make([]uint32, 0, len(src))
 		for i := 0; i+2 < len(src); i += 3 {
 			out = append(out, src[i], src[i+2], src[i+1])
 		}
 		return out, qg.PrimitiveTriangles
-	case mesh.Quads:
+	case model.Quads:
 		out := make([]uint32, 0, len(src)/4*6)
 		for i := 0; i+3 < len(src); i += 4 {
 			a, b, c, d := src[i], src[i+1], src[i+2], src[i+3]
 			out = append(out, a, c, b, a, d, c)
 		}
 		return out, qg.PrimitiveTriangles
-	case mesh.TriangleStrip:
+	case model.TriangleStrip:
 		var out []uint32
 		for i := 0; i+2 < len(src); i++ {
 			a, b, c := src[i], src[i+1], src[i+2]
@@ -419,9 +420,9 @@ func primitiveIndices(m *mesh.Mesh, si int) ([]uint32, qg.PrimitiveMode) {
 			out = append(out, a, c, b)
 		}
 		return out, qg.PrimitiveTriangles
-	case mesh.Lines:
+	case model.Lines:
 		return src[:len(src)/2*2], qg.PrimitiveLines
-	case mesh.LineStrip:
+	case model.LineStrip:
 		if len(src) < 2 {
 			return nil, qg.PrimitiveLineStrip
 		}
@@ -461,7 +462,7 @@ func (b *builder) material(name string) int {
 }
 
 // invertAffine inverts a matrix whose last row is (0, 0, 0, 1).
-func invertAffine(m mesh.Mat4) (mesh.Mat4, bool) {
+func invertAffine(m model.Mat4) (model.Mat4, bool) {
 	a := [3][3]float64{}
 	for r := range 3 {
 		for c := range 3 {
@@ -470,7 +471,7 @@ func invertAffine(m mesh.Mat4) (mesh.Mat4, bool) {
 	}
 	det := a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) - a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) + a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
 	if !(math.Abs(det) > 1e-30) {
-		return mesh.Mat4{}, false
+		return model.Mat4{}, false
 	}
 	var inv [3][3]float64
 	inv[0][0] = (a[1][1]*a[2][2] - a[1][2]*a[2][1]) / det
@@ -482,7 +483,7 @@ func invertAffine(m mesh.Mat4) (mesh.Mat4, bool) {
 	inv[2][0] = (a[1][0]*a[2][1] - a[1][1]*a[2][0]) / det
 	inv[2][1] = (a[0][1]*a[2][0] - a[0][0]*a[2][1]) / det
 	inv[2][2] = (a[0][0]*a[1][1] - a[0][1]*a[1][0]) / det
-	var out mesh.Mat4
+	var out model.Mat4
 	for r := range 3 {
 		var t float64
 		for c := range 3 {
@@ -497,7 +498,7 @@ func invertAffine(m mesh.Mat4) (mesh.Mat4, bool) {
 
 // decompose splits an affine matrix without shear into translation,
 // rotation and scale (a mirror goes into the x scale).
-func decompose(m mesh.Mat4) geom.Transform {
+func decompose(m model.Mat4) geom.Transform {
 	var col [3]geom.Vec3
 	for c := range 3 {
 		col[c] = geom.Vec3{X: m[0][c], Y: m[1][c], Z: m[2][c]}
@@ -545,7 +546,7 @@ func nonzero(x float32) float32 {
 // by hand): per-vertex data of another length than VertexCount, index
 // ranges or indices out of bounds, blend-shape offsets for vertices that do
 // not exist.
-func checkMesh(m *mesh.Mesh) error {
+func checkMesh(m *model.Mesh) error {
 	n := m.VertexCount
 	bad := func(what string, l int) error {
 		return fmt.Errorf("%w: %s has %d entries for %d vertices", ErrInvalid, what, l, n)

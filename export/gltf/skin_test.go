@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -30,9 +29,9 @@ func sixBoneScene() *Scene {
 		bind.Nodes = append(bind.Nodes, model.RigNode{Name: name, Parent: k, Local: posed})
 	}
 	bw := unityWorlds(bind)
-	var binds []mesh.Mat4
+	var binds []model.Mat4
 	for k := 1; k <= 6; k++ {
-		var w mesh.Mat4
+		var w model.Mat4
 		for r := range 4 {
 			for c := range 4 {
 				w[r][c] = float32(bw[k][r][c])
@@ -41,18 +40,18 @@ func sixBoneScene() *Scene {
 		inv, _ := invertAffine(w)
 		binds = append(binds, inv)
 	}
-	per := [][]mesh.Influence{
+	per := [][]model.Influence{
 		{{Bone: 2, Weight: 0.3}, {Bone: 0, Weight: 0.25}, {Bone: 5, Weight: 0.15}, {Bone: 1, Weight: 0.12}, {Bone: 3, Weight: 0.1}, {Bone: 4, Weight: 0.08}},
 		{{Bone: 1, Weight: 0.4}, {Bone: 3, Weight: 0.2}, {Bone: 4, Weight: 0.2}, {Bone: 0, Weight: 0.1}, {Bone: 5, Weight: 0.1}},
 		{{Bone: 4, Weight: 0.5}, {Bone: 5, Weight: 0.5}},
 		{{Bone: 0, Weight: 1}},
 	}
-	m := &mesh.Mesh{
+	m := &model.Mesh{
 		Name:        "six",
 		VertexCount: 4,
 		Positions:   [][3]float32{{0.1, 0.5, 0}, {0.3, 1.2, 0.1}, {-0.2, 2, 0.2}, {0, 0.2, -0.1}},
 		Indices:     []uint32{0, 1, 2, 0, 2, 3},
-		SubMeshes:   []mesh.SubMesh{{IndexCount: 6}},
+		SubMeshes:   []model.SubMesh{{IndexCount: 6}},
 		BindPoses:   binds,
 		BoneWeights: make([][4]float32, 4),
 		BoneIndices: make([][4]uint16, 4),
@@ -214,12 +213,12 @@ func manyInfluencesScene() *Scene {
 		x = x*1664525 + 1013904223
 		return float32(x>>8) / (1 << 24)
 	}
-	m2 := &mesh.Mesh{Name: "many", VertexCount: n, SkinOffsets: []int{0}, BindPoses: append(append([]mesh.Mat4{}, m.BindPoses...), m.BindPoses...)}
+	m2 := &model.Mesh{Name: "many", VertexCount: n, SkinOffsets: []int{0}, BindPoses: append(append([]model.Mat4{}, m.BindPoses...), m.BindPoses...)}
 	for i := range n {
 		m2.Positions = append(m2.Positions, [3]float32{rnd() - 0.5, 3 * rnd(), rnd() - 0.5})
 		k := 1 + i%12
 		for b := range k {
-			m2.Skin = append(m2.Skin, mesh.Influence{Bone: uint16((b*5 + i) % 12), Weight: 0.01 + rnd()})
+			m2.Skin = append(m2.Skin, model.Influence{Bone: uint16((b*5 + i) % 12), Weight: 0.01 + rnd()})
 		}
 		sortByWeight(m2.Skin[m2.SkinOffsets[i]:])
 		m2.SkinOffsets = append(m2.SkinOffsets, len(m2.Skin))
@@ -227,13 +226,13 @@ func manyInfluencesScene() *Scene {
 	for i := 0; i+2 < n; i += 3 {
 		m2.Indices = append(m2.Indices, uint32(i), uint32(i+1), uint32(i+2))
 	}
-	m2.SubMeshes = []mesh.SubMesh{{IndexCount: len(m2.Indices)}}
+	m2.SubMeshes = []model.SubMesh{{IndexCount: len(m2.Indices)}}
 	joints := append(append([]int{}, s.Meshes[0].Joints...), s.Meshes[0].Joints...)
 	s.Meshes = []MeshInstance{{Node: 0, Mesh: m2, Joints: joints}}
 	return s
 }
 
-func sortByWeight(s []mesh.Influence) {
+func sortByWeight(s []model.Influence) {
 	for i := 1; i < len(s); i++ {
 		for j := i; j > 0 && s[j].Weight > s[j-1].Weight; j-- {
 			s[j], s[j-1] = s[j-1], s[j]
@@ -286,12 +285,12 @@ func TestSixInfluencesPassTheValidator(t *testing.T) {
 }
 
 func TestExportRefusesBadVariableSkins(t *testing.T) {
-	for name, edit := range map[string]func(m *mesh.Mesh){
-		"offsets length": func(m *mesh.Mesh) { m.SkinOffsets = m.SkinOffsets[:3] },
-		"offset past":    func(m *mesh.Mesh) { m.SkinOffsets[4] = len(m.Skin) + 1 },
-		"offsets back":   func(m *mesh.Mesh) { m.SkinOffsets[2] = 0 },
-		"too many": func(m *mesh.Mesh) {
-			m.Skin = make([]mesh.Influence, 256)
+	for name, edit := range map[string]func(m *model.Mesh){
+		"offsets length": func(m *model.Mesh) { m.SkinOffsets = m.SkinOffsets[:3] },
+		"offset past":    func(m *model.Mesh) { m.SkinOffsets[4] = len(m.Skin) + 1 },
+		"offsets back":   func(m *model.Mesh) { m.SkinOffsets[2] = 0 },
+		"too many": func(m *model.Mesh) {
+			m.Skin = make([]model.Influence, 256)
 			m.SkinOffsets = []int{0, 256, 256, 256, 256}
 		},
 	} {

@@ -6,6 +6,7 @@ import (
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/playable"
 )
 
@@ -118,9 +119,9 @@ func (s *Server) loadMeshes(r *catalog.Rig, skel *anim.Skeleton) *meshResult {
 			}
 			ix := m.SubMeshIndices(i)
 			switch sm.Topology {
-			case mesh.Triangles:
+			case model.Triangles:
 				out.Indices = append(out.Indices, ix[:len(ix)/3*3]...)
-			case mesh.Quads:
+			case model.Quads:
 				for q := 0; q+3 < len(ix); q += 4 {
 					out.Indices = append(out.Indices, ix[q], ix[q+1], ix[q+2], ix[q], ix[q+2], ix[q+3])
 				}

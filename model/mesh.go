@@ -181,3 +181,27 @@ func (m *Mesh) MaxInfluences() int {
 	}
 	return most
 }
+
+// Material is what a sub-mesh is drawn with, as far as exporters and
+// viewers use it.
+type Material struct {
+	// Name is the material's name ("" when the material was not found).
+	Name string
+}
+
+// MeshInstance is a mesh drawn on a node of a rig: a skinned mesh with the
+// rig nodes its bones are, or a rigid mesh moving with its node. It is
+// what a reader found drawn on a rig, whatever the file format.
+type MeshInstance struct {
+	// Node is the rig node of the renderer's GameObject.
+	Node int
+	Mesh *Mesh
+	// Joints maps the mesh's bone indices to rig nodes (-1: the bone is
+	// not in the rig). Nil draws the mesh rigidly at Node.
+	Joints []int
+	// BlendShapeWeights are the renderer's weights (0..100) per blend
+	// shape; missing entries are 0.
+	BlendShapeWeights []float32
+	// Materials is the material of each sub-mesh (missing entries: none).
+	Materials []Material
+}

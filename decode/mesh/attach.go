@@ -8,19 +8,6 @@ import (
 	"github.com/mecanim/mecanim/unity/serialized"
 )
 
-// Attached is a mesh drawn on a node of a rig.
-type Attached struct {
-	Node     int // the rig node of the renderer's GameObject
-	Renderer *Renderer
-	Mesh     *model.Mesh
-	// Bones maps the mesh's bone indices to rig nodes (-1: the bone's
-	// Transform is not in the rig); nil for a rigid mesh.
-	Bones []int
-	// Materials names the renderer's material per sub-mesh ("" when not
-	// found).
-	Materials []string
-}
-
 // Resolver finds the object a reference made in file from points at, in
 // any file opened together with it (catalog.Catalog.Resolve fits through a
 // small adapter). Nil resolves only references inside the same file.
@@ -32,7 +19,7 @@ type Resolver func(from *assets.File, ref model.Ref) (*assets.File, *serialized.
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
 // whose mesh cannot be found or decoded are reported in the errors and left
 // out; the others are returned in file order.
-func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []error) {
+func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInstance, []error) {
 	nodeOfGO := make(map[int64]int, len(rig.Nodes))
 	nodeOfXf := make(map[int64]int, len(rig.Nodes))
 	for i, n := range rig.Nodes {
@@ -71,7 +58,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 		n, _ := mf.ObjectName(mo)
 		return n
 	}
-	var out []Attached
+	var out []model.MeshInstance
 	var errs []error
 	cache := map[*serialized.Object]*model.Mesh{}
 	for i := range f.Objects {
@@ -125,16 +112,16 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]Attached, []err
 			}
 			cache[mo] = m
 		}
-		a := Attached{Node: node, Renderer: r, Mesh: m}
+		a := model.MeshInstance{Node: node, Mesh: m, BlendShapeWeights: r.BlendShapeWeights}
 		for _, mr := range r.Materials {
-			a.Materials = append(a.Materials, materialName(mr))
+			a.Materials = append(a.Materials, model.Material{Name: materialName(mr)})
 		}
 		if r.Skinned && len(m.BindPoses) > 0 {
-			a.Bones = make([]int, len(r.Bones))
+			a.Joints = make([]int, len(r.Bones))
 			for k, b := range r.Bones {
-				a.Bones[k] = -1
+				a.Joints[k] = -1
 				if n, ok := nodeOfXf[b.PathID]; ok && b.FileID == 0 && !b.IsNull() {
-					a.Bones[k] = n
+					a.Joints[k] = n
 				}
 			}
 		}

@@ -305,7 +305,7 @@ type FloatSampler interface {
 // the clip drives (SkinnedMeshRenderer channels bound to the mesh's node by
 // path and to a blend shape by the CRC-32 of its name), sampled at rate as
 // Sample does. Shapes the clip does not drive keep the renderer's weight.
-func SampleBlendShapes(c FloatSampler, rig *model.Rig, meshes []MeshInstance, rate float32) []Track {
+func SampleBlendShapes(c FloatSampler, rig *model.Rig, meshes []model.MeshInstance, rate float32) []Track {
 	targets := c.FloatTargets()
 	type bind struct{ mesh, shape, ch int }
 	var binds []bind

@@ -645,7 +645,7 @@ func normalizeQuat(v []float32) {
 // the renderer's weight. Meshes whose curves cannot be kept exactly
 // (weighted keys, keys looping inside the clip) are returned in resample,
 // for SampleBlendShapes.
-func BlendShapes(c *model.Clip, rig *model.Rig, meshes []MeshInstance) (tracks []Track, resample []MeshInstance) {
+func BlendShapes(c *model.Clip, rig *model.Rig, meshes []model.MeshInstance) (tracks []Track, resample []model.MeshInstance) {
 	start, length := clipSpan(c)
 	for _, m := range meshes {
 		if m.Mesh == nil || len(m.Mesh.BlendShapes) == 0 || m.Node < 0 || m.Node >= len(rig.Nodes) {

@@ -87,7 +87,6 @@
 package gltf
 
 import (
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -96,39 +95,10 @@ import (
 type Scene struct {
 	Name       string
 	Rig        *model.Rig
-	Meshes     []MeshInstance
+	Meshes     []model.MeshInstance
 	Animations []Animation
 	// Generator names the program in the asset's metadata ("" = mecanim).
 	Generator string
-}
-
-// MeshInstance is a mesh drawn on a rig node.
-type MeshInstance struct {
-	Node int // rig node of the renderer's GameObject
-	Mesh *model.Mesh
-	// Joints maps the mesh's bone indices to rig nodes (-1: not in the
-	// rig). Nil draws the mesh rigidly at Node.
-	Joints []int
-	// BlendShapeWeights are the renderer's weights (0..100) per blend
-	// shape; missing entries are 0.
-	BlendShapeWeights []float32
-	// Materials names the material of each sub-mesh; each distinct name
-	// becomes a glTF material with default properties (no textures), so
-	// that the sub-meshes keep their material slots.
-	Materials []string
-}
-
-// FromAttached converts the renderers decode/mesh found on a rig.
-func FromAttached(att []mesh.Attached) []MeshInstance {
-	out := make([]MeshInstance, 0, len(att))
-	for _, a := range att {
-		mi := MeshInstance{Node: a.Node, Mesh: a.Mesh, Joints: a.Bones, Materials: a.Materials}
-		if a.Renderer != nil {
-			mi.BlendShapeWeights = a.Renderer.BlendShapeWeights
-		}
-		out = append(out, mi)
-	}
-	return out
 }
 
 // Path is the property an animation track drives.

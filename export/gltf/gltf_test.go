@@ -43,7 +43,7 @@ func twoBoneScene() *Scene {
 	return &Scene{
 		Name:   "test",
 		Rig:    rig,
-		Meshes: []MeshInstance{{Node: 0, Mesh: m, Joints: []int{0, 1}, BlendShapeWeights: []float32{50}}},
+		Meshes: []model.MeshInstance{{Node: 0, Mesh: m, Joints: []int{0, 1}, BlendShapeWeights: []float32{50}}},
 		Animations: []Animation{{Name: "wave", Tracks: []Track{
 			{Node: 1, Path: PathRotation, Times: times, Values: []float32{0, 0, 0, 1, 0, 0.7071068, 0, 0.7071068, 0, 1, 0, 0}},
 			{Node: 1, Path: PathTranslation, Times: times, Values: []float32{0.5, 0, 0, 0.6, 0, 0, 0.7, 0, 0}},

@@ -16,7 +16,7 @@ import (
 // draws it. It returns the node to list as a scene root (-1 when the node is
 // a rig node, already in the hierarchy, or when the mesh has nothing to
 // draw).
-func (b *builder) mesh(mi *MeshInstance) (int, error) {
+func (b *builder) mesh(mi *model.MeshInstance) (int, error) {
 	m := mi.Mesh
 	if m == nil {
 		return -1, fmt.Errorf("%w: nil mesh", ErrInvalid)
@@ -111,8 +111,8 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 			Mode:       mode,
 			Targets:    targets,
 		}
-		if si < len(mi.Materials) && mi.Materials[si] != "" {
-			pr.Material = qg.Index(b.material(mi.Materials[si]))
+		if si < len(mi.Materials) && mi.Materials[si].Name != "" {
+			pr.Material = qg.Index(b.material(mi.Materials[si].Name))
 		}
 		gm.Primitives = append(gm.Primitives, pr)
 	}
@@ -164,7 +164,7 @@ func (b *builder) mesh(mi *MeshInstance) (int, error) {
 // skin adds the joints and inverse bind matrices of a skinned mesh and
 // its JOINTS_n/WEIGHTS_n attributes (one set per four influences of its
 // most influenced vertex).
-func (b *builder) skin(mi *MeshInstance, attrs qg.PrimitiveAttributes) (int, error) {
+func (b *builder) skin(mi *model.MeshInstance, attrs qg.PrimitiveAttributes) (int, error) {
 	m := mi.Mesh
 	nb := max(len(mi.Joints), len(m.BindPoses))
 	for _, bi := range m.BoneIndices {

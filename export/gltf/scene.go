@@ -43,7 +43,7 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 	if !opts.NoMeshes {
 		att, e := mesh.Attach(r.File, r.Rig, cat.Resolver())
 		errs = append(errs, e...)
-		s.Meshes = FromAttached(att)
+		s.Meshes = att
 	}
 	if len(opts.Clips) == 0 {
 		return s, errs
@@ -106,7 +106,7 @@ func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene,
 
 // addBlendShapes adds the clip's blend-shape weights tracks: exact where
 // the curves allow (BlendShapes), resampled at rate otherwise.
-func (a *Animation) addBlendShapes(c *model.Clip, fs FloatSampler, rig *model.Rig, meshes []MeshInstance, rate float32) {
+func (a *Animation) addBlendShapes(c *model.Clip, fs FloatSampler, rig *model.Rig, meshes []model.MeshInstance, rate float32) {
 	exact, rest := BlendShapes(c, rig, meshes)
 	for _, t := range exact {
 		a.Tracks = append(a.Tracks, t)

@@ -68,7 +68,7 @@ func sixBoneScene() *Scene {
 			m.BoneIndices[i][k], m.BoneWeights[i][k] = infl[k].Bone, infl[k].Weight/sum
 		}
 	}
-	return &Scene{Name: "six", Rig: rig, Meshes: []MeshInstance{{Node: 0, Mesh: m, Joints: []int{1, 2, 3, 4, 5, 6}}}}
+	return &Scene{Name: "six", Rig: rig, Meshes: []model.MeshInstance{{Node: 0, Mesh: m, Joints: []int{1, 2, 3, 4, 5, 6}}}}
 }
 
 func TestSixInfluencesExportAsTwoSets(t *testing.T) {
@@ -127,7 +127,7 @@ func TestSixInfluencesExportAsTwoSets(t *testing.T) {
 	four := *m
 	four.Skin, four.SkinOffsets = nil, nil
 	s4 := *s
-	s4.Meshes = []MeshInstance{{Node: 0, Mesh: &four, Joints: s.Meshes[0].Joints}}
+	s4.Meshes = []model.MeshInstance{{Node: 0, Mesh: &four, Joints: s.Meshes[0].Joints}}
 	var buf4 bytes.Buffer
 	if err := WriteGLB(&buf4, &s4); err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func manyInfluencesScene() *Scene {
 	}
 	m2.SubMeshes = []model.SubMesh{{IndexCount: len(m2.Indices)}}
 	joints := append(append([]int{}, s.Meshes[0].Joints...), s.Meshes[0].Joints...)
-	s.Meshes = []MeshInstance{{Node: 0, Mesh: m2, Joints: joints}}
+	s.Meshes = []model.MeshInstance{{Node: 0, Mesh: m2, Joints: joints}}
 	return s
 }
 

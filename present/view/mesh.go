@@ -146,14 +146,14 @@ func (s *Server) loadMeshes(r *catalog.Rig, skel *anim.Skeleton) *meshResult {
 		if len(m.Normals) == m.VertexCount {
 			out.Normals = flatten3(m.Normals)
 		}
-		skinned := a.Bones != nil && len(m.BoneIndices) == m.VertexCount && len(m.BoneWeights) == m.VertexCount
+		skinned := a.Joints != nil && len(m.BoneIndices) == m.VertexCount && len(m.BoneWeights) == m.VertexCount
 		if skinned {
 			out.Bones = make([]int, len(m.BindPoses))
 			out.BindPoses = make([]float32, 0, 16*len(m.BindPoses))
 			for b := range m.BindPoses {
 				out.Bones[b] = -1
-				if b < len(a.Bones) {
-					out.Bones[b] = joint(a.Bones[b])
+				if b < len(a.Joints) {
+					out.Bones[b] = joint(a.Joints[b])
 				}
 				for c := 0; c < 4; c++ {
 					for row := 0; row < 4; row++ {

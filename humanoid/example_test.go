@@ -113,7 +113,7 @@ func ExampleNewRig() {
 	hand := rig.AvatarNode(humanoid.RightHand)
 
 	var p humanoid.Pose
-	rig.Extract(rig.Rest(), &p) // the rest pose as muscles: all 0
+	rig.Extract(rig.Skeleton().Rest, &p) // the rest pose as muscles: all 0
 	fmt.Printf("rest: body at (%.3f, %.3f, %.3f), muscles %.0f\n", p.RootT.X, p.RootT.Y, p.RootT.Z, p.Muscles[0])
 
 	a, _ := model.HumanAttributeByName("Right Arm Down-Up")

@@ -10,17 +10,6 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// Sampler is a source of poses over a humanoid rig's avatar skeleton
-// (Rig.Skeleton(), Rig.Len() local transforms): an anim.Clip baked on
-// Rig.Skeleton() (a generic clip that animates the avatar's bones), a Clip
-// baked on the same rig, or anything else that poses those joints.
-type Sampler interface {
-	// Duration is the length in seconds the source is sampled over.
-	Duration() float32
-	// Sample writes the local pose at time t (from 0 to Duration) into dst.
-	Sample(t float32, dst []geom.Transform)
-}
-
 // Limits of Record: the rate and the number of frames it writes.
 const (
 	MaxRecordRate   = 10000     // Hz
@@ -32,7 +21,9 @@ const (
 // another skeleton, a clip that is not humanoid).
 var ErrRecord = errors.New("cannot record")
 
-// Record turns poses of a humanoid avatar's skeleton into a humanoid clip:
+// Record turns poses of a humanoid rig's skeleton (Rig.Skeleton: an
+// anim.Clip baked on it, a Clip baked on the same rig, or anything else
+// that poses those joints) into a humanoid clip:
 // it samples src every 1/rate seconds from 0 to its Duration (the last
 // frame at Duration when that is not a whole number of frames), reads each
 // pose back to muscles, RootT and RootQ with r.Extract, and writes them as
@@ -61,7 +52,7 @@ var ErrRecord = errors.New("cannot record")
 // The source must pose r's avatar skeleton: when it says which skeleton it
 // poses (a Skeleton() *anim.Skeleton method, or a Clip's Rig) that skeleton
 // must have r.Len() joints.
-func Record(src Sampler, r *Rig, rate float32, name string) (*model.Clip, error) {
+func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, error) {
 	if src == nil || r == nil {
 		return nil, fmt.Errorf("humanoid: Record %q: %w: nil source or rig", name, ErrRecord)
 	}
@@ -139,7 +130,7 @@ func Record(src Sampler, r *Rig, rate float32, name string) (*model.Clip, error)
 }
 
 // baseOf returns the baked clip behind a source, if it has one.
-func baseOf(src Sampler) *anim.Clip {
+func baseOf(src anim.Sampler) *anim.Clip {
 	switch s := src.(type) {
 	case *anim.Clip:
 		return s
@@ -152,7 +143,7 @@ func baseOf(src Sampler) *anim.Clip {
 }
 
 // sourceJoints returns how many joints a source poses, when it says.
-func sourceJoints(src Sampler) (int, bool) {
+func sourceJoints(src anim.Sampler) (int, bool) {
 	switch s := src.(type) {
 	case *Clip:
 		return s.rig.Len(), true
@@ -179,6 +170,9 @@ func (s *rigPoser) Duration() float32 { return s.c.Duration() }
 
 // Base gives Record the source clip's settings, events and rate.
 func (s *rigPoser) Base() *anim.Clip { return s.c.base }
+
+// Animates reports every joint as driven: the pose is the whole rig's.
+func (s *rigPoser) Animates(int) anim.Props { return anim.PropT | anim.PropR | anim.PropS }
 
 func (s *rigPoser) Sample(t float32, dst []geom.Transform) {
 	var p Pose

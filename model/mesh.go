@@ -182,6 +182,11 @@ func (m *Mesh) MaxInfluences() int {
 	return most
 }
 
+// MaxBonesPerVertex is the most influences Unity gives one vertex: its
+// Mesh.GetBonesPerVertex counts them in a byte (and the importer's
+// maxBonesPerVertex ranges 1–255). Readers refuse more.
+const MaxBonesPerVertex = 255
+
 // Material is what a sub-mesh is drawn with, as far as exporters and
 // viewers use it.
 type Material struct {

@@ -14,7 +14,10 @@ type RigNode struct {
 
 // AnimatorInfo is an Animator component: what it plays and on what.
 type AnimatorInfo struct {
-	Name            string // the GameObject's name
+	Name string // the GameObject's name
+	// Component is the Animator itself (its path id in its file); what
+	// tells two Animators on GameObjects of one name apart.
+	Component       Ref
 	GameObject      Ref
 	Controller      Ref
 	Avatar          Ref

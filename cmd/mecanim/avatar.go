@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
@@ -68,8 +68,8 @@ func nodePath(names model.Names, h uint32) string {
 	return "#" + strconv.FormatUint(uint64(h), 10)
 }
 
-func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
-	v := avatarJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: a.Name, Humanoid: a.IsHuman()}
+func avatarView(src model.Source, a *model.Avatar) avatarJSON {
+	v := avatarJSON{Container: src.Container, File: src.File, PathID: src.PathID, Name: a.Name, Humanoid: a.IsHuman()}
 	for i, n := range a.Skeleton.Nodes {
 		nj := avatarNodeJSON{Path: nodePath(a.Names, n.PathHash), Parent: n.Parent, Axes: n.Axes, Hash: n.PathHash}
 		if i < len(a.DefaultPose) {
@@ -113,13 +113,14 @@ func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
 
 func runAvatar(e *env, args []string) error {
 	return objectCommand{
-		name: "avatar", classID: model.ClassAvatar, className: "Avatar",
-		view: func(cat *catalog.Catalog, o catalog.Object) (any, error) {
-			a, err := cat.Avatar(o)
+		name: "avatar", kind: bind.KindAvatar,
+		view: func(set *bind.Set, i int) (any, error) {
+			a, err := set.Avatar(i)
 			if err != nil {
 				return nil, err
 			}
-			return avatarView(o, a), nil
+			it, _ := set.Entry(bind.KindAvatar, i)
+			return avatarView(it.Source, a), nil
 		},
 		text: func(w io.Writer, x any) {
 			v := x.(avatarJSON)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
@@ -21,7 +23,7 @@ func (r *readerFlags) register(fs *flag.FlagSet) {
 func (r *readerFlags) options() (assets.Options, error) {
 	m, err := assets.ParseLayoutMode(r.layouts)
 	if err != nil {
-		return assets.Options{}, usagef("%v", err)
+		return assets.Options{}, usagef("--layouts: %v", err)
 	}
 	if r.unityVersion != "" {
 		if _, err := unityversion.Parse(r.unityVersion); err != nil {
@@ -29,4 +31,21 @@ func (r *readerFlags) options() (assets.Options, error) {
 		}
 	}
 	return assets.Options{Layouts: m, UnityVersion: r.unityVersion}, nil
+}
+
+// openSet opens the inputs of a command as one set, printing (and
+// counting) the ones that fail.
+func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, int, error) {
+	if len(files) == 0 {
+		return nil, 0, usagef("no files given")
+	}
+	opts, err := rf.options()
+	if err != nil {
+		return nil, 0, err
+	}
+	set, errs := bind.Open(files, bind.Options{Reader: opts})
+	for _, err := range errs {
+		fmt.Fprintf(e.stderr, "mecanim %s: %v\n", cmd, err)
+	}
+	return set, len(errs), nil
 }

@@ -6,10 +6,8 @@ import (
 	"math"
 	"os"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/humanoid"
-	"github.com/mecanim/mecanim/model"
 )
 
 // defaultRetargetRate is the rate of a recorded clip when neither --rate
@@ -34,47 +32,33 @@ func runRetarget(e *env, args []string) error {
 		}
 		return nil
 	}
-	return c.run(args, check, func(cat *catalog.Catalog, o catalog.Object) error {
-		clip, err := cat.Clip(o)
-		if err != nil {
-			return err
-		}
-		return retarget(e, cat, clip, *avatarName, *rate, *asJSON, *outPath)
+	return c.run(args, check, func(set *bind.Set, i int) error {
+		return retarget(e, set, i, *avatarName, *rate, *asJSON, *outPath)
 	})
 }
 
-// retarget records clip on the avatar named as a humanoid clip and prints
-// or writes its curves.
-func retarget(e *env, cat *catalog.Catalog, clip *model.Clip, avatarName string, rate float64, asJSON bool, outPath string) error {
-	ao, err := cat.One(model.ClassAvatar, "Avatar", avatarName)
+// retarget records clip i on the avatar named (on its character when the
+// inputs hold it) as a humanoid clip and prints or writes its curves.
+func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, asJSON bool, outPath string) error {
+	ai, err := set.Find(bind.KindAvatar, avatarName)
 	if err != nil {
 		return err
 	}
-	av, err := cat.Avatar(ao)
+	ch, err := set.AvatarCharacter(ai)
 	if err != nil {
 		return err
 	}
-	rig, err := humanoid.NewRig(av)
+	av, _ := ch.Avatar()
+	if ch.Human() == nil {
+		return fmt.Errorf("avatar %q is not humanoid", av.Name)
+	}
+	m, err := bindOn(set, i, ch)
 	if err != nil {
 		return err
 	}
-	var src humanoid.Sampler
-	if clip.Humanoid {
-		// Already humanoid: read back as this avatar shows it.
-		hc, err := humanoid.Bake(clip, rig)
-		if err != nil {
-			return err
-		}
-		src = hc
-	} else {
-		gc, err := anim.Bake(clip, rig.Skeleton())
-		if err != nil {
-			return err
-		}
-		if gc.TrackCount() == 0 {
-			return fmt.Errorf("clip %q animates none of avatar %q's bones (%d Transform channels name paths it lacks)", clip.Name, av.Name, gc.UnresolvedChannels())
-		}
-		src = gc
+	clip := m.Clip()
+	if g := m.Generic(); g != nil && g.TrackCount() == 0 {
+		return fmt.Errorf("clip %q animates none of %s's bones (%d Transform channels name paths it lacks)", clip.Name, ch.Describe(), g.UnresolvedChannels())
 	}
 	r := float32(rate)
 	if r == 0 {
@@ -83,7 +67,7 @@ func retarget(e *env, cat *catalog.Catalog, clip *model.Clip, avatarName string,
 	if !(r > 0) || r > humanoid.MaxRecordRate {
 		r = defaultRetargetRate
 	}
-	hc, err := humanoid.Record(src, rig, r, clip.Name)
+	hc, err := humanoid.Record(m, ch.Human(), r, clip.Name)
 	if err != nil {
 		return err
 	}
@@ -94,7 +78,7 @@ func retarget(e *env, cat *catalog.Catalog, clip *model.Clip, avatarName string,
 		Rate   jsonFloat     `json:"rate"`
 		Times  []jsonFloat   `json:"times"`
 		Curves []sampleCurve `json:"curves"`
-	}{Clip: hc.Name, On: fmt.Sprintf("avatar %q", av.Name), Rate: jsonFloat(hc.SampleRate)}
+	}{Clip: hc.Name, On: ch.Describe(), Rate: jsonFloat(hc.SampleRate)}
 	if len(hc.Curves) > 0 {
 		for i := range hc.Curves[0].Samples {
 			t := float32(float64(i) / float64(hc.SampleRate))

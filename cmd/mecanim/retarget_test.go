@@ -125,7 +125,7 @@ func TestRetargetWritesTheJSONWithO(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 1.6 s at 10 Hz: frames at 0, 0.1, ..., 1.6.
-	if r.Rate != 10 || len(r.Times) != 17 || len(r.Curves) != 102 || r.On != `avatar "IGOTITPOGGGGGAvatar"` {
+	if r.Rate != 10 || len(r.Times) != 17 || len(r.Curves) != 102 || r.On != `rig "commando"` {
 		t.Errorf("rate %g, %d times, %d curves, on %s", r.Rate, len(r.Times), len(r.Curves), r.On)
 	}
 }

@@ -136,6 +136,7 @@ func (h *hierarchy) add(o *serialized.Object, v *typetree.Value) error {
 		if err != nil {
 			return err
 		}
+		a.Component = model.Ref{PathID: o.PathID}
 		if a.GameObject.FileID != 0 || a.GameObject.PathID == 0 {
 			return nil
 		}

@@ -7,11 +7,6 @@ import (
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 
-// MaxBonesPerVertex is the most influences Unity gives one vertex: its
-// Mesh.GetBonesPerVertex counts them in a byte (and the importer's
-// maxBonesPerVertex ranges 1–255). Decode refuses more.
-const MaxBonesPerVertex = 255
-
 // readVariableSkin decodes m_VariableBoneCountWeights (Unity 2019.1+), the
 // store of every influence of a mesh whose vertices may have more than the
 // four the BlendWeight/BlendIndices channels hold (Unity's "Unlimited" skin
@@ -62,8 +57,8 @@ func readVariableSkin(m *model.Mesh, v *typetree.Value) error {
 		if lo < first || hi < lo || hi > len(words) {
 			return fmt.Errorf("%w: vertex %d: influences at words %d..%d of %d", ErrMalformed, i, lo, hi, len(words))
 		}
-		if hi-lo > MaxBonesPerVertex {
-			return fmt.Errorf("%w: vertex %d: %d influences (Unity allows %d)", ErrMalformed, i, hi-lo, MaxBonesPerVertex)
+		if hi-lo > model.MaxBonesPerVertex {
+			return fmt.Errorf("%w: vertex %d: %d influences (Unity allows %d)", ErrMalformed, i, hi-lo, model.MaxBonesPerVertex)
 		}
 		m.SkinOffsets[i] = len(m.Skin)
 		start := len(m.Skin)

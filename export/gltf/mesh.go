@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -576,8 +575,8 @@ func checkMesh(m *model.Mesh) error {
 		}
 		for i := 0; i < n; i++ {
 			lo, hi := m.SkinOffsets[i], m.SkinOffsets[i+1]
-			if lo < 0 || hi < lo || hi > len(m.Skin) || hi-lo > mesh.MaxBonesPerVertex {
-				return fmt.Errorf("%w: vertex %d: influences %d..%d of %d (at most %d)", ErrInvalid, i, lo, hi, len(m.Skin), mesh.MaxBonesPerVertex)
+			if lo < 0 || hi < lo || hi > len(m.Skin) || hi-lo > model.MaxBonesPerVertex {
+				return fmt.Errorf("%w: vertex %d: influences %d..%d of %d (at most %d)", ErrInvalid, i, lo, hi, len(m.Skin), model.MaxBonesPerVertex)
 			}
 		}
 	}

@@ -73,21 +73,21 @@ type Rig struct {
 	bone  [BoneCount]int // human bone -> human skeleton node, -1 absent
 	hips  int            // human node of the hips
 
-	centres  []centre
-	massSum  float32
-	scale    float32
-	rootX    geom.Transform
-	noRootQ  bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
-	targets  []target
-	paths    []string
-	parents  []int
-	rest     []geom.Transform
-	humanOf  []int // joint -> human node, -1 for none
+	centres []centre
+	massSum float32
+	scale   float32
+	rootX   geom.Transform
+	noRootQ bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
+	targets []target
+	paths   []string
+	parents []int
+	rest    []geom.Transform
+	humanOf []int // joint -> human node, -1 for none
 	// rootFrame is the avatar's stored root transform: the human space is
 	// the root's parent's with the root there (see bindSkeleton).
 	rootFrame geom.Transform
-	skel     *anim.Skeleton
-	hasHands [2]bool
+	skel      *anim.Skeleton
+	hasHands  [2]bool
 }
 
 // Errors NewRig returns (wrapped with the avatar's name and what was wrong).
@@ -350,7 +350,6 @@ func (r *Rig) Name() string { return r.name }
 // Len returns the number of joints of the rig's skeleton (the length of
 // the pose Apply writes).
 func (r *Rig) Len() int { return len(r.parents) }
-
 
 // HumanNode returns the human skeleton node that plays human bone b (-1 when
 // the avatar lacks it).

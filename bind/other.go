@@ -8,14 +8,39 @@ import (
 
 // decodeOther decodes an entry whose object is not in a Unity file.
 func (s *Set) decodeOther(e *entry) (any, error) {
+	switch o := e.origin.(type) {
+	case yamlObject:
+		return s.decodeYAML(e, o)
+	case yamlRig:
+		return s.yamlCharacter(e, o)
+	}
 	return nil, fmt.Errorf("bind: %s %q (%s): no decoder for its input", e.kind, e.name, e.src)
 }
 
 // otherCharacterAvatar is characterAvatar for characters of other inputs.
-func (s *Set) otherCharacterAvatar(ce *entry) *entry { return nil }
+func (s *Set) otherCharacterAvatar(ce *entry) *entry {
+	if y, ok := ce.origin.(yamlRig); ok && y.rig.Animator != nil {
+		if e, err := s.yamlResolve(y.in, y.rig.Animator.Avatar); err == nil && e != nil && e.kind == KindAvatar {
+			return e
+		}
+	}
+	return nil
+}
 
 // otherCharacterController is characterController for other inputs.
-func (s *Set) otherCharacterController(ce *entry) *entry { return nil }
+func (s *Set) otherCharacterController(ce *entry) *entry {
+	if y, ok := ce.origin.(yamlRig); ok && y.rig.Animator != nil {
+		if e, err := s.yamlResolve(y.in, y.rig.Animator.Controller); err == nil && e != nil && e.kind == KindController {
+			return e
+		}
+	}
+	return nil
+}
 
 // otherCharacterRig is characterRig for other inputs.
-func (s *Set) otherCharacterRig(ce *entry) *model.Rig { return nil }
+func (s *Set) otherCharacterRig(ce *entry) *model.Rig {
+	if y, ok := ce.origin.(yamlRig); ok {
+		return y.rig
+	}
+	return nil
+}

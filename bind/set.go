@@ -23,6 +23,7 @@ package bind
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -90,6 +91,8 @@ type Set struct {
 
 	mu          sync.Mutex
 	byObj       map[objKey]*entry
+	byYAML      map[yamlKey]*entry
+	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
 	avatarChars map[*entry]*avatarChar
 }
 
@@ -127,11 +130,16 @@ type origin interface {
 	identical(o origin) bool
 }
 
-// Open opens every input. An input that cannot be opened is reported in
-// the returned errors and left out; the set holds the others. The same
-// file given twice (by path or by content) counts once.
+// Open opens every input: Unity files (bundles, serialized files, WebGL
+// .data), the editor's text assets (.anim, .controller,
+// .overrideController, .mask, .prefab, .unity, avatar .asset) and project
+// folders (every such asset below them, references followed through the
+// GUIDs their .meta files give). An input that cannot be opened is
+// reported in the returned errors and left out; the set holds the others.
+// The same file given twice counts once.
 func Open(paths []string, opts Options) (*Set, []error) {
-	s := &Set{opts: opts, byObj: map[objKey]*entry{}}
+	s := newSet()
+	s.opts = opts
 	var unity []string
 	var errs []error
 	seen := map[string]bool{}
@@ -141,7 +149,19 @@ func Open(paths []string, opts Options) (*Set, []error) {
 			continue
 		}
 		seen[abs] = true
-		unity = append(unity, p)
+		st, err := os.Stat(p)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case st.IsDir():
+			errs = append(errs, s.addProject(p)...)
+		case isYAMLAsset(p):
+			if err := s.addYAML(p, p, ""); err != nil {
+				errs = append(errs, err)
+			}
+		default:
+			unity = append(unity, p)
+		}
 	}
 	cat, cerrs := catalog.Open(unity, opts.Reader)
 	errs = append(errs, cerrs...)
@@ -151,12 +171,17 @@ func Open(paths []string, opts Options) (*Set, []error) {
 	return s, errs
 }
 
+func newSet() *Set {
+	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}}
+}
+
 var _ bound.Library = (*Set)(nil)
 
 // New makes a set of Unity files already opened as a catalog (the set
 // does not close it).
 func New(cat *catalog.Catalog) *Set {
-	s := &Set{cat: cat, byObj: map[objKey]*entry{}}
+	s := newSet()
+	s.cat = cat
 	s.addCatalog()
 	return s
 }

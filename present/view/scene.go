@@ -282,9 +282,10 @@ func appendPositions(dst []float32, world []geom.Transform, bad int) ([]float32,
 				v = 0
 				bad++
 			}
-			// A hundredth of a millimetre is finer than a screen shows
-			// and keeps the JSON short.
-			dst = append(dst, float32(math.Round(float64(v)*1e5)/1e5))
+			// Full float32 precision: the frames are the model-space
+			// positions every command gives (a fixed rounding would be
+			// coarse on a small character).
+			dst = append(dst, v)
 		}
 	}
 	return dst, bad

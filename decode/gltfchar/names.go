@@ -56,7 +56,7 @@ const (
 	hRightEye
 	hJaw
 	hLeftFingers // 15 left finger bones, then 15 right
-	boneCount = hLeftFingers + 30
+	boneCount    = hLeftFingers + 30
 )
 
 // requiredBones are the bones Unity needs to build a humanoid avatar.

@@ -227,7 +227,7 @@ func (d *decoder) view(elem string, v, off, count, elemSize int, strided bool) (
 	velem := fmt.Sprintf("buffer view %d", v)
 	buf, err := d.buffer(bv.Buffer)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", velem, err)
+		return nil, 0, within(velem, err)
 	}
 	if bv.ByteOffset < 0 || bv.ByteLength < 0 || int64(bv.ByteOffset)+int64(bv.ByteLength) > int64(len(buf)) {
 		return nil, 0, d.malformed(velem, "bytes %d+%d past the end of buffer %d (%d bytes)", bv.ByteOffset, bv.ByteLength, bv.Buffer, len(buf))

@@ -192,7 +192,7 @@ func (d *decoder) sampler(elem string, ai, si int, s *qg.AnimationSampler) (*sam
 	}
 	var err error
 	if out.times, _, err = d.floats(s.Input, qg.AccessorScalar); err != nil {
-		return nil, fmt.Errorf("%s: input: %w", elem, err)
+		return nil, within(elem+": input", err)
 	}
 	if len(out.times) == 0 {
 		return nil, d.malformed(elem, "no keys")
@@ -203,7 +203,7 @@ func (d *decoder) sampler(elem string, ai, si int, s *qg.AnimationSampler) (*sam
 		}
 	}
 	if out.values, _, err = d.floats(s.Output); err != nil {
-		return nil, fmt.Errorf("%s: output: %w", elem, err)
+		return nil, within(elem+": output", err)
 	}
 	return out, nil
 }

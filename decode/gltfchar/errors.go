@@ -59,6 +59,33 @@ func (d *decoder) malformed(elem, format string, args ...any) error {
 	return &FormatError{File: d.name, Element: elem, Detail: fmt.Sprintf(format, args...)}
 }
 
+// within names the element an error of a part was found in: a
+// FormatError or UnsupportedError gets ctx before its element, so that
+// the message still begins with the sentinel and the file; other errors
+// are wrapped.
+func within(ctx string, err error) error {
+	var fe *FormatError
+	var ue *UnsupportedError
+	switch {
+	case errors.As(err, &fe):
+		c := *fe
+		c.Element = joinElem(ctx, c.Element)
+		return &c
+	case errors.As(err, &ue):
+		c := *ue
+		c.Element = joinElem(ctx, c.Element)
+		return &c
+	}
+	return fmt.Errorf("%s: %w", ctx, err)
+}
+
+func joinElem(ctx, elem string) string {
+	if elem == "" {
+		return ctx
+	}
+	return ctx + ": " + elem
+}
+
 // unsupported builds an UnsupportedError for element elem.
 func (d *decoder) unsupported(elem, format string, args ...any) error {
 	return &UnsupportedError{File: d.name, Element: elem, Feature: fmt.Sprintf(format, args...)}

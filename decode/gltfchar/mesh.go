@@ -108,7 +108,7 @@ func (d *decoder) skin(si int, h *hier, f frame) ([]int, []model.Mat4, error) {
 	}
 	v, _, err := d.floats(*s.InverseBindMatrices, qg.AccessorMat4)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: inverseBindMatrices: %w", elem, err)
+		return nil, nil, within(elem+": inverseBindMatrices", err)
 	}
 	if len(v) < 16*len(joints) {
 		return nil, nil, d.malformed(elem, "%d inverse bind matrices for %d joints", len(v)/16, len(joints))
@@ -249,7 +249,7 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 	}
 	pos, _, err := d.floats(pi, qg.AccessorVec3)
 	if err != nil {
-		return nil, fmt.Errorf("%s: POSITION: %w", elem, err)
+		return nil, within(elem+": POSITION", err)
 	}
 	pd := &primData{n: len(pos) / 3}
 	vec3s := func(attr string, v []float32) ([][3]float32, error) {
@@ -267,7 +267,7 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 	}
 	for _, a := range slices.Sorted(maps.Keys(p.Attributes)) {
 		acc := p.Attributes[a]
-		wrap := func(err error) error { return fmt.Errorf("%s: %s: %w", elem, a, err) }
+		wrap := func(err error) error { return within(elem+": "+a, err) }
 		switch {
 		case a == qg.NORMAL:
 			v, _, err := d.floats(acc, qg.AccessorVec3)
@@ -338,7 +338,7 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 			}
 			v, _, err := d.floats(acc, qg.AccessorVec3)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", telem, a, err)
+				return nil, within(telem+": "+a, err)
 			}
 			out, err := vec3s(fmt.Sprintf("target %d %s", ti, a), v)
 			if err != nil {
@@ -357,6 +357,10 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 	}
 	return pd, nil
 }
+
+// maxSkinSets is the most JOINTS_n/WEIGHTS_n sets read: Unity gives a
+// vertex at most 255 influences.
+const maxSkinSets = 63
 
 // skinAttributes reads every JOINTS_n/WEIGHTS_n set into per-vertex
 // influences: zero weights left out, a joint named twice merged, largest
@@ -378,15 +382,18 @@ func (d *decoder) skinAttributes(elem string, p *qg.Primitive, pd *primData, max
 	if sets == 0 {
 		return nil
 	}
+	if sets > maxSkinSets {
+		return d.unsupported(elem, "%d JOINTS_n/WEIGHTS_n sets (Unity skins with at most %d influences a vertex)", sets, 4*maxSkinSets)
+	}
 	js := make([][]uint32, sets)
 	ws := make([][]float32, sets)
 	for s := range sets {
 		var err error
 		if js[s], _, err = d.uints(p.Attributes[fmt.Sprintf("JOINTS_%d", s)], qg.AccessorVec4); err != nil {
-			return fmt.Errorf("%s: JOINTS_%d: %w", elem, s, err)
+			return within(fmt.Sprintf("%s: JOINTS_%d", elem, s), err)
 		}
 		if ws[s], _, err = d.floats(p.Attributes[fmt.Sprintf("WEIGHTS_%d", s)], qg.AccessorVec4); err != nil {
-			return fmt.Errorf("%s: WEIGHTS_%d: %w", elem, s, err)
+			return within(fmt.Sprintf("%s: WEIGHTS_%d", elem, s), err)
 		}
 		if len(js[s]) != 4*pd.n || len(ws[s]) != 4*pd.n {
 			return d.malformed(elem, "JOINTS_%d/WEIGHTS_%d have %d/%d elements for %d vertices", s, s, len(js[s])/4, len(ws[s])/4, pd.n)
@@ -410,16 +417,7 @@ func (d *decoder) skinAttributes(elem string, p *qg.Primitive, pd *primData, max
 				}
 				*maxJoint = max(*maxJoint, int(j))
 				sum += float64(w)
-				merged := false
-				for e := start; e < len(all); e++ {
-					if all[e].Bone == uint16(j) {
-						all[e].Weight += w
-						merged = true
-					}
-				}
-				if !merged {
-					all = append(all, model.Influence{Bone: uint16(j), Weight: w})
-				}
+				all = append(all, model.Influence{Bone: uint16(j), Weight: w})
 			}
 		}
 		v := all[start:]
@@ -434,6 +432,19 @@ func (d *decoder) skinAttributes(elem string, p *qg.Primitive, pd *primData, max
 			pd.infl[i] = all[start:len(all):len(all)]
 			continue
 		}
+		// Merge a joint named twice.
+		slices.SortStableFunc(v, func(a, b model.Influence) int { return int(a.Bone) - int(b.Bone) })
+		n := 0
+		for _, x := range v {
+			if n > 0 && v[n-1].Bone == x.Bone {
+				v[n-1].Weight += x.Weight
+				continue
+			}
+			v[n] = x
+			n++
+		}
+		v = v[:n]
+		all = all[:start+n]
 		model.SortInfluences(v)
 		var acc float32
 		for e := 0; e < len(v)-1; e++ {
@@ -641,7 +652,7 @@ func (d *decoder) indices(elem string, mi, pi int, p *qg.Primitive, n int) ([]ui
 	if p.Indices != nil {
 		v, _, err := d.uints(*p.Indices, qg.AccessorScalar)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: indices: %w", elem, err)
+			return nil, 0, within(elem+": indices", err)
 		}
 		for k, x := range v {
 			if int64(x) >= int64(n) {

@@ -223,7 +223,7 @@ func (d *decoder) load(r io.ReaderAt, size int64) error {
 // decodeBudget is how many bytes decoded data may take for a file of size
 // bytes: what a mesh decoded from tightly packed floats needs several
 // times over, so that counts in the file can never ask for more.
-func decodeBudget(size int64) int64 { return 64<<20 + 32*size }
+func decodeBudget(size int64) int64 { return 16<<20 + 32*size }
 
 // readGLB reads a GLB's header and chunks, returning the JSON.
 func (d *decoder) readGLB(r io.ReaderAt, size int64) ([]byte, error) {

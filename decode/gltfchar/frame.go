@@ -50,18 +50,20 @@ func newFrame(m Mirror) frame {
 
 // vec converts a position or direction.
 func (f frame) vec(v [3]float32) geom.Vec3 {
-	return geom.Vec3{X: f.d[0] * v[0], Y: f.d[1] * v[1], Z: f.d[2] * v[2]}
+	a := f.arr(v)
+	return geom.Vec3{X: a[0], Y: a[1], Z: a[2]}
 }
 
-// arr converts a position or direction, as an array.
+// arr converts a position or direction, as an array. (Adding 0 turns the
+// -0 a negated 0 gives back into 0, so that values print as written.)
 func (f frame) arr(v [3]float32) [3]float32 {
-	return [3]float32{f.d[0] * v[0], f.d[1] * v[1], f.d[2] * v[2]}
+	return [3]float32{f.d[0]*v[0] + 0, f.d[1]*v[1] + 0, f.d[2]*v[2] + 0}
 }
 
 // quat converts a rotation (a reflection of a rotation's axis, which is a
 // pseudovector: the vector part becomes -D·v).
 func (f frame) quat(q [4]float32) geom.Quat {
-	return geom.Quat{X: f.q[0] * q[0], Y: f.q[1] * q[1], Z: f.q[2] * q[2], W: q[3]}
+	return geom.Quat{X: f.q[0]*q[0] + 0, Y: f.q[1]*q[1] + 0, Z: f.q[2]*q[2] + 0, W: q[3]}
 }
 
 // mat converts a column-major glTF matrix into a Unity matrix: D·M·D.
@@ -70,7 +72,7 @@ func (f frame) mat(cm [16]float32) model.Mat4 {
 	var m model.Mat4
 	for r := range 4 {
 		for c := range 4 {
-			m[r][c] = cm[c*4+r] * dd[r] * dd[c]
+			m[r][c] = cm[c*4+r]*dd[r]*dd[c] + 0
 		}
 	}
 	return m

@@ -59,6 +59,7 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		{"unity/unityfs", []string{"unity/serialized", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
 		{"decode/catalog", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
 		{"decode/mesh", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/gltfchar", []string{"unity", "anim", "humanoid", "animator", "export", "present", "cmd"}},
 		{"export/gltf", []string{"present", "cmd"}},
 		{"present/playable", []string{"export", "cmd"}},
 		{"present/render", []string{"export", "cmd"}},

@@ -21,6 +21,10 @@ import (
 // apart, at most 14 for keys 180° apart).
 const SlerpToleranceRad = 1e-6
 
+// maxSlerpPieces is the most pieces an interval of a LINEAR rotation
+// needs (keys 180° apart: Ω = π/2).
+const maxSlerpPieces = 14
+
 // interp is a sampler's interpolation as the JSON states it.
 type interp int
 
@@ -51,7 +55,7 @@ type channelKey struct {
 // SlerpToleranceRad for LINEAR rotations).
 func (d *decoder) clips(h *hier, f frame, meshes []model.MeshInstance, rig *model.Rig) ([]*model.Clip, error) {
 	var out []*model.Clip
-	used := map[string]bool{}
+	var used uniquer
 	for ai, a := range d.doc.Animations {
 		if a == nil {
 			return nil, d.malformed(fmt.Sprintf("animation %d", ai), "null")
@@ -63,14 +67,12 @@ func (d *decoder) clips(h *hier, f frame, meshes []model.MeshInstance, rig *mode
 		if c.Name == "" {
 			c.Name = fmt.Sprintf("animation_%d", ai)
 		}
-		if used[c.Name] {
-			b := c.Name
-			for k := 1; used[c.Name]; k++ {
-				c.Name = fmt.Sprintf("%s (%d)", b, k)
-			}
+		if b := c.Name; used.has(b) {
+			c.Name = used.unique(b)
 			d.warn("animation %d %q is named %q (clip names are made unique)", ai, b, c.Name)
+		} else {
+			used.unique(b)
 		}
-		used[c.Name] = true
 		out = append(out, c)
 	}
 	return out, nil
@@ -236,6 +238,15 @@ func (d *decoder) transformCurves(elem string, s *sampler, path, nodePath string
 	if err := d.perKey(elem, s, comps); err != nil {
 		return nil, err
 	}
+	// Keys take 28 bytes a component; a LINEAR rotation's up to
+	// maxSlerpPieces per interval.
+	keyBytes := 28 * int64(comps) * int64(len(s.times))
+	if prop == model.PropRotation && s.interp == interpLinear {
+		keyBytes *= maxSlerpPieces
+	}
+	if err := d.charge(elem, keyBytes+4*int64(len(s.values))); err != nil {
+		return nil, err
+	}
 	conv := make([]float32, len(s.values))
 	for i, v := range s.values {
 		conv[i] = v * mul[i%comps]
@@ -278,6 +289,9 @@ func (d *decoder) weightCurves(elem string, s *sampler, ri int, rig *model.Rig, 
 	}
 	n := len(shapes)
 	if err := d.perKey(elem, s, n); err != nil {
+		return nil, err
+	}
+	if err := d.charge(elem, 28*int64(n)*int64(len(s.times))+4*int64(len(s.values))); err != nil {
 		return nil, err
 	}
 	conv := make([]float32, len(s.values))
@@ -391,7 +405,7 @@ func slerpKeys(times, v []float32) [][]model.Keyframe {
 		omega := math.Acos(min(1, dot4(q[k], q[k+1])))
 		pieces := 1
 		if e := math.Pow(omega, 4) / 192; e > SlerpToleranceRad {
-			pieces = int(math.Ceil(math.Pow(e/SlerpToleranceRad, 0.25)))
+			pieces = min(maxSlerpPieces, int(math.Ceil(math.Pow(e/SlerpToleranceRad, 0.25))))
 		}
 		prevT := float32(t0)
 		for j := range pieces {

@@ -1,6 +1,7 @@
 package gltfchar
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"slices"
@@ -275,5 +276,21 @@ func TestCorpusVRM1ByNames(t *testing.T) {
 	}
 	if !slices.Equal(plain.Human.Human, withVRM.Human.Human) {
 		t.Errorf("names map\n%v\nVRM maps\n%v", plain.Human.Human, withVRM.Human.Human)
+	}
+}
+
+// BenchmarkReadVRM0 reads the VRM 0.x corpus character (a 2,727-vertex
+// skinned mesh, 74 nodes, its textures) from memory.
+func BenchmarkReadVRM0(b *testing.B) {
+	data, err := os.ReadFile(corpustest.Path(b, vrm0File))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data), int64(len(data)), "cryptovoxels.vrm"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -278,3 +278,53 @@ func TestEmbeddedBuffer(t *testing.T) {
 		t.Errorf("node m at %v", c.Rig.Nodes[1].Local.T)
 	}
 }
+
+// TestRepetitionIsBounded names one large accessor from many morph
+// targets and many animation channels: the work is charged to the
+// file's budget and refused, not done. Many nodes of one name read, each
+// renamed once.
+func TestRepetitionIsBounded(t *testing.T) {
+	b := newBuilder()
+	r := b.node("r", -1, [3]float64{}, [4]float64{0, 0, 0, 1})
+	m := b.node("m", r, [3]float64{}, [4]float64{0, 0, 0, 1})
+	pos := b.floats(make([]float32, 3*50000), qg.AccessorVec3)
+	targets := make([]qg.PrimitiveAttributes, 20000)
+	for i := range targets {
+		targets[i] = qg.PrimitiveAttributes{qg.POSITION: pos}
+	}
+	b.doc.Meshes = []*qg.Mesh{{Primitives: []*qg.Primitive{{Attributes: qg.PrimitiveAttributes{qg.POSITION: pos}, Targets: targets}}}}
+	b.doc.Nodes[m].Mesh = qg.Index(0)
+	_, err := Read(bytes.NewReader(b.glb(t)), int64(len(b.glb(t))), "targets.glb")
+	var fe *FormatError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "more data than a file of this size") {
+		t.Errorf("20000 targets of 50000 vertices: %v", err)
+	}
+
+	b = newBuilder()
+	r = b.node("r", -1, [3]float64{}, [4]float64{0, 0, 0, 1})
+	times := make([]float32, 200000)
+	for i := range times {
+		times[i] = float32(i) / 30
+	}
+	in := b.floats(times, qg.AccessorScalar)
+	out := b.floats(make([]float32, 3*200000), qg.AccessorVec3)
+	a := &qg.Animation{Samplers: []*qg.AnimationSampler{{Input: in, Output: out}}}
+	for range 5000 {
+		a.Channels = append(a.Channels, &qg.AnimationChannel{Sampler: 0, Target: qg.AnimationChannelTarget{Node: qg.Index(r), Path: qg.TRSTranslation}})
+	}
+	b.doc.Animations = []*qg.Animation{a}
+	data := b.glb(t)
+	if _, err := Read(bytes.NewReader(data), int64(len(data)), "channels.glb"); !errors.As(err, &fe) || !strings.Contains(err.Error(), "animation 0 channel") {
+		t.Errorf("5000 channels of one 200000-key sampler: %v", err)
+	}
+
+	b = newBuilder()
+	r = b.node("a", -1, [3]float64{}, [4]float64{0, 0, 0, 1})
+	for range 30000 {
+		b.node("a", r, [3]float64{}, [4]float64{0, 0, 0, 1})
+	}
+	c := read(t, b.glb(t), Config{})
+	if n := c.Rig.Nodes[len(c.Rig.Nodes)-1].Name; n != "a (30000)" {
+		t.Errorf("last node named %q", n)
+	}
+}

@@ -22,6 +22,11 @@ func (d *decoder) meshes(h *hier, f frame) ([]model.MeshInstance, error) {
 	var out []model.MeshInstance
 	plain := map[int]*decodedMesh{}
 	skinned := map[meshKey]*model.Mesh{}
+	type skinData struct {
+		joints []int
+		binds  []model.Mat4
+	}
+	skins := map[int]skinData{}
 	for ri, g := range h.gltf {
 		if g < 0 || d.doc.Nodes[g].Mesh == nil {
 			continue
@@ -48,6 +53,9 @@ func (d *decoder) meshes(h *hier, f frame) ([]model.MeshInstance, error) {
 		if len(w) == 0 {
 			w = d.doc.Meshes[mi].Weights
 		}
+		if err := d.charge(elem, 64+4*int64(len(dm.mesh.BlendShapes))+16*int64(len(dm.materials))); err != nil {
+			return nil, err
+		}
 		if len(dm.mesh.BlendShapes) > 0 {
 			inst.BlendShapeWeights = make([]float32, len(dm.mesh.BlendShapes))
 			for k := 0; k < len(w) && k < len(inst.BlendShapeWeights); k++ {
@@ -61,10 +69,15 @@ func (d *decoder) meshes(h *hier, f frame) ([]model.MeshInstance, error) {
 			}
 			key := meshKey{mi, si}
 			m := skinned[key]
-			joints, binds, err := d.skin(si, h, f)
-			if err != nil {
-				return nil, err
+			sd, ok := skins[si]
+			if !ok {
+				var err error
+				if sd.joints, sd.binds, err = d.skin(si, h, f); err != nil {
+					return nil, err
+				}
+				skins[si] = sd
 			}
+			joints, binds := sd.joints, sd.binds
 			if dm.maxJoint >= len(joints) {
 				return nil, d.malformed(fmt.Sprintf("mesh %d", mi), "a vertex names joint %d of skin %d, which has %d joints", dm.maxJoint, si, len(joints))
 			}
@@ -91,6 +104,9 @@ func (d *decoder) skin(si int, h *hier, f frame) ([]int, []model.Mat4, error) {
 	s := d.doc.Skins[si]
 	if len(s.Joints) == 0 || len(s.Joints) > math.MaxUint16+1 {
 		return nil, nil, d.malformed(elem, "%d joints", len(s.Joints))
+	}
+	if err := d.charge(elem, 72*int64(len(s.Joints))); err != nil {
+		return nil, nil, err
 	}
 	joints := make([]int, len(s.Joints))
 	for k, j := range s.Joints {
@@ -190,6 +206,9 @@ func (d *decoder) mesh(mi int, f frame) (*decodedMesh, error) {
 		m.VertexCount += pd.n
 		prims = append(prims, pd)
 	}
+	if err := d.charge(elem, 128*int64(m.VertexCount)); err != nil {
+		return nil, err
+	}
 	d.joinVertices(elem, m, prims)
 	if err := d.blendShapes(gm, m, prims); err != nil {
 		return nil, err
@@ -256,6 +275,9 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 		if len(v) != 3*pd.n {
 			return nil, d.malformed(elem, "%s has %d elements for %d vertices", attr, len(v)/3, pd.n)
 		}
+		if err := d.charge(elem+": "+attr, 12*int64(pd.n)); err != nil {
+			return nil, err
+		}
 		out := make([][3]float32, pd.n)
 		for i := range out {
 			out[i] = f.arr([3]float32(v[3*i : 3*i+3]))
@@ -285,6 +307,9 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 			if len(v) != 4*pd.n {
 				return nil, d.malformed(elem, "TANGENT has %d elements for %d vertices", len(v)/4, pd.n)
 			}
+			if err := d.charge(elem+": TANGENT", 16*int64(pd.n)); err != nil {
+				return nil, err
+			}
 			pd.tan = make([][4]float32, pd.n)
 			for i := range pd.tan {
 				t := f.arr([3]float32(v[4*i : 4*i+3]))
@@ -304,6 +329,9 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 			if len(v) != 2*pd.n {
 				return nil, d.malformed(elem, "%s has %d elements for %d vertices", a, len(v)/2, pd.n)
 			}
+			if err := d.charge(elem+": "+a, 8*int64(pd.n)); err != nil {
+				return nil, err
+			}
 			uv := make([][2]float32, pd.n)
 			for i := range uv {
 				uv[i] = [2]float32{v[2*i], 1 - v[2*i+1]} // glTF's v runs down, Unity's up
@@ -316,6 +344,9 @@ func (d *decoder) primitive(elem string, p *qg.Primitive, f frame, maxJoint *int
 			}
 			if len(v) != comps*pd.n {
 				return nil, d.malformed(elem, "COLOR_0 has %d elements for %d vertices", len(v)/comps, pd.n)
+			}
+			if err := d.charge(elem+": COLOR_0", 16*int64(pd.n)); err != nil {
+				return nil, err
 			}
 			pd.col = make([][4]float32, pd.n)
 			for i := range pd.col {
@@ -398,6 +429,9 @@ func (d *decoder) skinAttributes(elem string, p *qg.Primitive, pd *primData, max
 		if len(js[s]) != 4*pd.n || len(ws[s]) != 4*pd.n {
 			return d.malformed(elem, "JOINTS_%d/WEIGHTS_%d have %d/%d elements for %d vertices", s, s, len(js[s])/4, len(ws[s])/4, pd.n)
 		}
+	}
+	if err := d.charge(elem+": skin", int64(pd.n)*(24+32*int64(sets))); err != nil {
+		return err
 	}
 	pd.infl = make([][]model.Influence, pd.n)
 	all := make([]model.Influence, 0, pd.n*4)
@@ -573,19 +607,18 @@ func (d *decoder) blendShapes(gm *qg.Mesh, m *model.Mesh, prims []*primData) err
 	if names == nil && gm.Primitives[0] != nil {
 		names = targetNames(gm.Primitives[0].Extras)
 	}
-	used := map[string]bool{}
+	var used uniquer
 	for t := range nt {
+		// Each target's pass over the vertices is charged, so that many
+		// targets naming one accessor cannot ask for unbounded work.
+		if err := d.charge(fmt.Sprintf("mesh %q target %d", m.Name, t), 8*int64(m.VertexCount)+64); err != nil {
+			return err
+		}
 		name := fmt.Sprintf("target_%d", t)
 		if t < len(names) && names[t] != "" {
 			name = names[t]
 		}
-		if used[name] {
-			b := name
-			for k := 1; used[name]; k++ {
-				name = fmt.Sprintf("%s (%d)", b, k)
-			}
-		}
-		used[name] = true
+		name = used.unique(name)
 		fr := model.BlendFrame{Weight: 100}
 		hasN, hasT := false, false
 		for _, p := range prims {
@@ -649,10 +682,16 @@ func targetNames(extras any) []string {
 // points as they are. n is the primitive's vertex count.
 func (d *decoder) indices(elem string, mi, pi int, p *qg.Primitive, n int) ([]uint32, model.Topology, error) {
 	var src []uint32
+	if err := d.charge(elem+": indices", 8*int64(n)); err != nil {
+		return nil, 0, err
+	}
 	if p.Indices != nil {
 		v, _, err := d.uints(*p.Indices, qg.AccessorScalar)
 		if err != nil {
 			return nil, 0, within(elem+": indices", err)
+		}
+		if err := d.charge(elem+": indices", 8*int64(len(v))); err != nil {
+			return nil, 0, err
 		}
 		for k, x := range v {
 			if int64(x) >= int64(n) {

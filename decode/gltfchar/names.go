@@ -115,15 +115,19 @@ func normName(s string) string {
 	return b.String()
 }
 
+// bonesByNorm maps each human bone's folded name to its index.
+var bonesByNorm = func() map[string]int {
+	m := make(map[string]int, len(humanBones))
+	for i, b := range humanBones {
+		m[normName(b)] = i
+	}
+	return m
+}()
+
 // boneByName finds a human bone by its Unity name, loosely (see normName).
 func boneByName(name string) (int, bool) {
-	n := normName(name)
-	for i, b := range humanBones {
-		if normName(b) == n {
-			return i, true
-		}
-	}
-	return 0, false
+	b, ok := bonesByNorm[normName(name)]
+	return b, ok
 }
 
 // HumanSource says where a character's human bone map came from.

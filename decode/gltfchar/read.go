@@ -156,10 +156,17 @@ type rawDoc struct {
 	} `json:"accessors"`
 	Meshes []struct {
 		Primitives []struct {
-			Mode *int `json:"mode"`
+			Mode    *int       `json:"mode"`
+			Targets []struct{} `json:"targets"`
 		} `json:"primitives"`
 	} `json:"meshes"`
-	Animations []struct {
+	// Counted only (see load).
+	Nodes       []struct{} `json:"nodes"`
+	BufferViews []struct{} `json:"bufferViews"`
+	Buffers     []struct{} `json:"buffers"`
+	Skins       []struct{} `json:"skins"`
+	Materials   []struct{} `json:"materials"`
+	Animations  []struct {
 		Samplers []struct {
 			Interpolation *string `json:"interpolation"`
 		} `json:"samplers"`
@@ -204,11 +211,28 @@ func (d *decoder) load(r io.ReaderAt, size int64) error {
 		}
 	}
 	js = bytes.TrimPrefix(js, []byte("\xef\xbb\xbf"))
-	d.doc = new(qg.Document)
-	if err := json.Unmarshal(js, d.doc); err != nil {
+	d.budget = decodeBudget(size)
+	if err := json.Unmarshal(js, &d.raw); err != nil {
 		return d.malformed("JSON", "%v", err)
 	}
-	if err := json.Unmarshal(js, &d.raw); err != nil {
+	// qmuntal/gltf's structures take a few hundred bytes an element
+	// whatever the JSON says ("{}" is a node): charge them first.
+	cost := int64(len(d.raw.Nodes))*400 + int64(len(d.raw.Accessors))*200 + int64(len(d.raw.BufferViews))*120 +
+		int64(len(d.raw.Buffers))*120 + int64(len(d.raw.Skins))*120 + int64(len(d.raw.Materials))*400
+	for _, m := range d.raw.Meshes {
+		cost += 100 + int64(len(m.Primitives))*200
+		for _, p := range m.Primitives {
+			cost += int64(len(p.Targets)) * 100
+		}
+	}
+	for _, a := range d.raw.Animations {
+		cost += 100 + int64(len(a.Channels))*150 + int64(len(a.Samplers))*100
+	}
+	if err := d.charge("JSON", cost); err != nil {
+		return err
+	}
+	d.doc = new(qg.Document)
+	if err := json.Unmarshal(js, d.doc); err != nil {
 		return d.malformed("JSON", "%v", err)
 	}
 	if !strings.HasPrefix(d.doc.Asset.Version, "2.") {
@@ -216,14 +240,26 @@ func (d *decoder) load(r io.ReaderAt, size int64) error {
 	}
 	d.buffers = make([][]byte, len(d.doc.Buffers))
 	d.accCache = map[accKey]any{}
-	d.budget = decodeBudget(size)
 	return nil
 }
 
 // decodeBudget is how many bytes decoded data may take for a file of size
 // bytes: what a mesh decoded from tightly packed floats needs several
-// times over, so that counts in the file can never ask for more.
+// times over, so that counts in the file can never ask for more. Work
+// done over decoded data (converting, merging, building curves) is
+// charged to the same budget, since one accessor may be named by many
+// primitives, targets or channels.
 func decodeBudget(size int64) int64 { return 16<<20 + 32*size }
+
+// charge takes n bytes (of memory, or their worth of work) from the
+// budget, failing when the file asks for more than its size can justify.
+func (d *decoder) charge(elem string, n int64) error {
+	if n < 0 || n > d.budget {
+		return d.malformed(elem, "asks for more data than a file of this size can describe")
+	}
+	d.budget -= n
+	return nil
+}
 
 // readGLB reads a GLB's header and chunks, returning the JSON.
 func (d *decoder) readGLB(r io.ReaderAt, size int64) ([]byte, error) {

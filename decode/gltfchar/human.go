@@ -348,7 +348,8 @@ func (d *decoder) chooseMirror(h *hier, m []int, f Format) (Mirror, string) {
 // down) is raised to horizontal in the description's skeleton by a turn
 // about the body's forward axis at the shoulder joint, as Unity's "Enforce
 // T-Pose" does; the rig's rest pose, the meshes and their bind poses are
-// left as they are.
+// left as they are. Only the upper arms turn (a bent elbow stays bent);
+// arms above horizontal are left as they are.
 const APoseThresholdDeg = 15
 
 // description builds the HumanDescription: the map with Unity's default

@@ -69,6 +69,7 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		{"present/playscript", []string{"unity", "decode", "bind", "export", "cmd"}},
 		{"present/render", []string{"unity", "decode", "bind", "export", "cmd"}},
 		{"present/view", []string{"unity", "decode", "bind", "export", "cmd"}},
+		{"decode/gltfchar", []string{"unity", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
 	}
 	for _, c := range cases {
 		for _, d := range deps(t, root, c.pkg) {

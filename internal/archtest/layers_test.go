@@ -52,6 +52,7 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		{"decode/yamlasset", []string{"unity", "anim", "humanoid", "animator", "export", "present", "cmd"}},
 		{"anim", []string{"unity", "decode", "humanoid", "animator", "export", "present", "cmd"}},
 		{"humanoid", []string{"unity", "decode", "animator", "export", "present", "cmd"}},
+		{"humanoid/avatarbuild", []string{"unity", "decode", "animator", "export", "present", "cmd"}},
 		{"animator", []string{"unity", "decode", "export", "present", "cmd"}},
 		{"unity/binread", []string{"unity/typetree", "unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
 		{"unity/typetree", []string{"unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},

@@ -1,6 +1,8 @@
 package avatarbuild
 
 import (
+	"github.com/mecanim/mecanim/geom"
+	"math"
 	"sync"
 	"testing"
 
@@ -298,4 +300,49 @@ func TestCentreOfMassWithoutShoulders(t *testing.T) {
 		}
 		t.Logf("%s without shoulders: the neck averaged in would move m_RootX.t by %.2g of the height", name, old)
 	}
+}
+
+// The animation-jobs sample's .fbx.meta holds a human description and no
+// compiled avatar: it builds, the runtime takes it, and its T-pose reads
+// back as a T-pose (the trunk still, the limbs at Unity's T-pose muscles,
+// left and right alike, the body upright).
+func TestCorpusModelImporterDescriptionBuilds(t *testing.T) {
+	f, err := yamlasset.ParseFile(corpustest.Path(t, "animation-jobs-samples/DefaultMale/Models/DefaultMale_Humanoid.fbx.meta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.HumanDescription()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Build("DefaultMale_Humanoid", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.IsHuman() || !a.Human.HasLeftHand || !a.Human.HasRightHand || len(a.Skeleton.Nodes) != len(d.Skeleton) {
+		t.Fatalf("built %d nodes, human %v", len(a.Skeleton.Nodes), a.IsHuman())
+	}
+	r, err := humanoid.NewRig(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p humanoid.Pose
+	r.Extract(r.Rest(), &p)
+	for m := 0; m < 15; m++ {
+		if v := p.Muscles[m]; math.Abs(float64(v)) > 1e-4 {
+			t.Errorf("%s = %v at the T-pose", model.MuscleNames[m], v)
+		}
+	}
+	for _, name := range []string{"Arm Down-Up", "Arm Front-Back", "Forearm Stretch", "Upper Leg Front-Back", "Lower Leg Stretch"} {
+		l, _ := model.HumanAttributeByName("Left " + name)
+		r, _ := model.HumanAttributeByName("Right " + name)
+		lv, rv := p.Muscles[l-model.FirstMuscleAttribute], p.Muscles[r-model.FirstMuscleAttribute]
+		if math.Abs(float64(lv-rv)) > 1e-4 {
+			t.Errorf("%s: left %v, right %v", name, lv, rv)
+		}
+	}
+	if d := angle(p.RootQ, geom.IdentityQuat); d > 1e-3 {
+		t.Errorf("RootQ %v° from the identity", d)
+	}
+	t.Logf("scale %v, m_RootX %v", a.Human.Scale, a.Human.RootX)
 }

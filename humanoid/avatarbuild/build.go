@@ -40,14 +40,21 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
 
-// MaxNodes bounds the skeleton of a description Build accepts.
-const MaxNodes = 1 << 16
+// MaxNodes, MaxDepth and MaxPathBytes bound the skeleton of a description
+// Build accepts: its bone count, its depth below the root and the summed
+// length of its nodes' paths.
+const (
+	MaxNodes     = 1 << 16
+	MaxDepth     = 1 << 10
+	MaxPathBytes = 64 << 20
+)
 
 // Errors Build returns, wrapped with the avatar's name and what was wrong.
 var (
@@ -62,7 +69,10 @@ var (
 // Build returns the compiled avatar Unity builds from the human description
 // d. A description that maps no human bone makes a generic avatar (Human
 // nil). The avatar's default pose is the description's T-pose (Unity stores
-// the scene's pose there, which a description does not hold).
+// the scene's pose there, which a description does not hold). Authored
+// limits (a mapping whose limit is not the default) replace the default
+// minimum and maximum; their centre and axis length are not used (no
+// corpus avatar has authored limits to show what Unity does with them).
 //
 // When the body frame is undefined (the left and right upper arms and upper
 // legs coincide across the body) Human.RootX.R is NaN, as Unity stores it;
@@ -161,6 +171,7 @@ type skelNode struct {
 	name   string
 	path   string
 	parent int // avatar node, -1 for the root
+	depth  int // below the root
 	desc   int // index in the description's skeleton
 	local  geom.Transform
 }
@@ -194,20 +205,14 @@ func newSkeleton(d *model.HumanDescription) (*skeleton, error) {
 	children := make([][]int, n)
 	parent[0] = -1
 	for i := 1; i < n; i++ {
-		cands := byName[d.Skeleton[i].ParentName]
+		cands := byName[d.Skeleton[i].ParentName] // in increasing order
 		p := -1
-		for _, c := range cands {
-			if c < i {
-				p = c
-			}
-		}
-		if p < 0 {
-			for _, c := range cands {
-				if c != i {
-					p = c
-					break
-				}
-			}
+		if k := sort.SearchInts(cands, i); k > 0 {
+			p = cands[k-1]
+		} else if k < len(cands) && cands[k] != i {
+			p = cands[k]
+		} else if k+1 < len(cands) {
+			p = cands[k+1]
 		}
 		if p < 0 {
 			return nil, fmt.Errorf("bone %d %q has parent %q, which the skeleton lacks", i, d.Skeleton[i].Name, d.Skeleton[i].ParentName)
@@ -222,6 +227,7 @@ func newSkeleton(d *model.HumanDescription) (*skeleton, error) {
 	// Depth first from the root, iteratively (a hostile description can
 	// be deep).
 	stack := []int{0}
+	pathBytes := 0
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -240,7 +246,15 @@ func newSkeleton(d *model.HumanDescription) (*skeleton, error) {
 		}
 		if i != 0 {
 			nd.parent = sk.byDesc[parent[i]]
-			if pp := sk.nodes[nd.parent].path; pp != "" {
+			nd.depth = sk.nodes[nd.parent].depth + 1
+			if nd.depth >= MaxDepth {
+				return nil, fmt.Errorf("bone %q is deeper than %d below the root", b.Name, MaxDepth-1)
+			}
+			pp := sk.nodes[nd.parent].path
+			if pathBytes += len(pp) + 1 + len(b.Name); pathBytes > MaxPathBytes {
+				return nil, fmt.Errorf("the skeleton's paths are longer than %d bytes in all", MaxPathBytes)
+			}
+			if pp != "" {
 				nd.path = pp + "/" + b.Name
 			} else {
 				nd.path = b.Name

@@ -77,10 +77,12 @@ func TestBuildResolvesNamesakes(t *testing.T) {
 		{Name: "End", ParentName: "A", Local: tx(2, 0, 0)},
 		{Name: "End", ParentName: "Root", Local: tx(3, 0, 0)},
 		{Name: "Tip", ParentName: "End", Local: tx(4, 0, 0)},
+		{Name: "Early", ParentName: "Late", Local: tx(5, 0, 0)}, // no namesake before it: the first after
+		{Name: "Late", ParentName: "Root", Local: tx(6, 0, 0)},
 	}}
 	a := build(t, d)
 	path := func(i int) string { p, _ := a.Names.Lookup(a.Skeleton.Nodes[i].PathHash); return p }
-	want := []string{"", "A", "A/End", "End", "End/Tip"}
+	want := []string{"", "A", "A/End", "End", "End/Tip", "Late", "Late/Early"}
 	for i, w := range want {
 		if path(i) != w {
 			t.Errorf("node %d is %q, want %q", i, path(i), w)
@@ -460,5 +462,32 @@ func TestCompareReportsEachFieldAndItsWorst(t *testing.T) {
 	}
 	if r.MaxRelative >= r.Fields[FieldDefaultPoseT] {
 		t.Errorf("max relative %v counts the default pose", r.MaxRelative)
+	}
+}
+
+// A skeleton deeper than MaxDepth is refused (paths grow with the depth:
+// a hostile chain of 65,536 bones would need gigabytes of them).
+func TestBuildRefusesTooDeepSkeletons(t *testing.T) {
+	d := &model.HumanDescription{Skeleton: []model.SkeletonBone{{Name: "Root", Local: tx(0, 0, 0)}}}
+	for i := 0; i < MaxDepth+1; i++ {
+		d.Skeleton = append(d.Skeleton, model.SkeletonBone{Name: "Bone", ParentName: "Bone", Local: tx(0, 1, 0)})
+	}
+	d.Skeleton[1].ParentName = "Root"
+	if _, err := Build("deep", d); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "deeper") {
+		t.Errorf("error %v, want the depth refused", err)
+	}
+	d.Skeleton = d.Skeleton[:MaxDepth]
+	a := build(t, d)
+	if n := len(a.Skeleton.Nodes); n != MaxDepth {
+		t.Errorf("%d nodes", n)
+	}
+	// As deep, with long names: the paths' summed length is bounded too.
+	long := strings.Repeat("x", 200)
+	for i := 1; i < len(d.Skeleton); i++ {
+		d.Skeleton[i].Name, d.Skeleton[i].ParentName = long, long
+	}
+	d.Skeleton[1].ParentName = "Root"
+	if _, err := Build("long", d); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("error %v, want the paths' length refused", err)
 	}
 }

@@ -191,7 +191,7 @@ func runAvatar(e *env, args []string) error {
 					if avatarbuild.IsRotation(f) {
 						unit = "°"
 					}
-					if avatarbuild.NotFromDescription[f] {
+					if !avatarbuild.FromDescription(f) {
 						note = " (not in a description)"
 					}
 					fmt.Fprintf(w, "    %-22s %.3g%s%s\n", f, rep.Fields[f], unit, note)

@@ -3,19 +3,33 @@
 // the twist and stretch settings of a model.HumanDescription, every field of
 // the model.Avatar Unity stores (the avatar skeleton with its name table and
 // poses, the human skeleton and its pose, the human bone and finger maps,
-// each bone's joint axes, the bone masses, the human scale and m_RootX).
+// each bone's joint axes, the bone masses, the human scale and m_RootX),
+// and Compare measures a built avatar against a stored one. It is how a
+// character made outside Unity gets a humanoid avatar the runtime (package
+// humanoid) plays muscle clips on as Unity would.
 //
 // Unity's rules are not published; the ones here were found from the
 // avatars of the project's corpus, which store both the description and
-// Unity's result (see the tests for how well each fits). Two fields cannot
+// Unity's result (the tests hold how well each fits). Two fields cannot
 // come from a description: the default pose (m_DefaultPose, the scene's
 // pose when the avatar was built, which Build sets to the T-pose) and the
 // order of sibling nodes when the description does not list the skeleton
 // depth first in the scene's order (Build keeps the description's order).
-// Compare reports them apart.
+// Compare reports them apart (FromDescription). One rule is known to be
+// incomplete: the body frame (m_RootX.q, package humanoid's rule) is
+// Unity's where the T-pose is symmetric, and turns from it about the up
+// axis where the arms and legs are not level with each other.
+//
+// The skeleton: the description's bones depth first from its first bone
+// (the root, the empty path); a bone's parent is the bone of its parent
+// name listed last before it; a node rests where the last bone of its name
+// does. The human skeleton: the hips' parent (its
+// root, at the identity), the hips (at their transform in the frame above
+// the skeleton's root) and every node from the hips down to a human bone
+// (at their local transforms), in the skeleton's order.
 //
 // The joint axes of a human bone, in the human space (the frame of the
-// skeleton's root, where +x is the character's right, +y up and +z
+// human skeleton's root, where +x is the character's right, +y up and +z
 // forward):
 //   - post is the bone's frame at the T-pose: its x axis points along the
 //     bone (to the next bone of its chain; the head along +y, the feet along
@@ -30,9 +44,19 @@
 //     legs 30° forward, forearms and lower legs bent 80°, fingers curled, the
 //     jaw open 10°), mirrored for the right side;
 //   - both are stored relative to the bone's node (post) and to its parent
-//     node in the human skeleton (pre).
+//     node in the human skeleton (pre);
+//   - the length is the distance to the next bone of the chain; the head's
+//     is the neck's length (without a neck a quarter of the chest's
+//     distance to the head, without a chest a sixteenth of the spine's); a
+//     hand's a quarter of its forearm's, a foot's its height, toes' a
+//     quarter of their distance from the foot, a last finger bone's 9/16 of
+//     its distance from the bone before it, eyes' and jaw's 0.1;
+//   - the signs and the default limits are Unity's fixed tables (the
+//     right side's signs mirror the left's).
 //
-// The centre of mass and the body frame (m_RootX) come from package
+// The masses are fixed shares of the body, a missing bone's share carried
+// by its nearest mapped ancestor. The centre of mass and the body frame
+// (m_RootX, the centre's height the human scale) come from package
 // humanoid's rules, which Build shares with the runtime.
 package avatarbuild
 

@@ -53,12 +53,17 @@ var rotationFields = map[string]bool{
 	FieldPre: true, FieldPost: true, FieldRootQ: true,
 }
 
-// NotFromDescription are the fields whose stored value depends on more than
-// the human description (the scene's pose and sibling order when the avatar
-// was built): Compare reports them but leaves them out of its maxima.
-var NotFromDescription = map[string]bool{
+// notFromDescription are the fields whose stored value depends on more than
+// the human description.
+var notFromDescription = map[string]bool{
 	FieldOrder: true, FieldDefaultPoseT: true, FieldDefaultPoseQ: true, FieldDefaultPoseS: true,
 }
+
+// FromDescription reports whether a Report field's stored value follows
+// from the human description alone. The default pose and the node order do
+// not (they are the scene's pose and sibling order when the avatar was
+// built): Compare reports them but leaves them out of its maxima.
+func FromDescription(field string) bool { return !notFromDescription[field] }
 
 // IsRotation reports whether a Report field is in degrees (else it is a
 // relative difference).
@@ -97,7 +102,7 @@ func Compare(built, stored *model.Avatar) Report {
 	c.skeleton(built, stored)
 	c.human(built, stored)
 	for f, v := range c.r.Fields {
-		if NotFromDescription[f] {
+		if notFromDescription[f] {
 			continue
 		}
 		if rotationFields[f] {

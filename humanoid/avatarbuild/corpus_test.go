@@ -85,7 +85,7 @@ func loadCorpus(t testing.TB) []*model.Avatar {
 // rebuildTolerance is what a rebuilt corpus avatar reaches on each field,
 // rounded up: rotations in degrees, the rest relative (see Compare). The
 // targets are 0.001° and 1e-5; the fields a description does not determine
-// (NotFromDescription) are not held.
+// (see FromDescription) are not held.
 var rebuildTolerance = map[string]float64{
 	FieldNodes: 0, FieldNames: 0, FieldRootMotionBone: 0,
 	FieldSkeletonPoseT: 0, FieldSkeletonPoseQ: 1e-12, FieldSkeletonPoseS: 0,
@@ -152,7 +152,7 @@ func TestCorpusRebuild(t *testing.T) {
 			if f == FieldOrder && sceneOrdered[a.Name] {
 				tol, held = 0, true
 			}
-			if !held && !NotFromDescription[f] {
+			if !held && FromDescription(f) {
 				t.Errorf("%s: field %s has no tolerance", a.Name, f)
 			}
 			if held && v > tol {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 
@@ -30,11 +31,18 @@ type objectCommand struct {
 	view func(set *bind.Set, i int) (any, error)
 	// text writes the readable form of a view.
 	text func(w io.Writer, v any)
+	// flags, if set, registers the command's own flags (usage names them
+	// after the common ones).
+	flags func(fs *flag.FlagSet)
+	usage string
 }
 
 func (c objectCommand) run(e *env, args []string) error {
-	fs := newFlags(e, c.name, "FILE... [--name N] [--json]")
+	fs := newFlags(e, c.name, "FILE... [--name N] [--json]"+c.usage)
 	name := fs.String("name", "", c.kind.String()+": its name or FILE#PATHID (default: every one)")
+	if c.flags != nil {
+		c.flags(fs)
+	}
 	asJSON := fs.Bool("json", false, "JSON output, one object per line")
 	var rf readerFlags
 	rf.register(fs)

@@ -70,6 +70,7 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		{"present/render", []string{"unity", "decode", "bind", "export", "cmd"}},
 		{"present/view", []string{"unity", "decode", "bind", "export", "cmd"}},
 		{"decode/gltfchar", []string{"unity", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"humanoid/avatarbuild", []string{"unity", "decode", "bind", "bound", "animator", "export", "present", "cmd"}},
 	}
 	for _, c := range cases {
 		for _, d := range deps(t, root, c.pkg) {

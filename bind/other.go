@@ -13,12 +13,21 @@ func (s *Set) decodeOther(e *entry) (any, error) {
 		return s.decodeYAML(e, o)
 	case yamlRig:
 		return s.yamlCharacter(e, o)
+	case gltfCharacter:
+		return s.gltfCharacterOf(e, o)
+	case gltfAvatar:
+		return o.av, nil
+	case modelClip:
+		return o.c, nil
 	}
 	return nil, fmt.Errorf("bind: %s %q (%s): no decoder for its input", e.kind, e.name, e.src)
 }
 
 // otherCharacterAvatar is characterAvatar for characters of other inputs.
 func (s *Set) otherCharacterAvatar(ce *entry) *entry {
+	if ae := s.gltfAvatars[ce]; ae != nil {
+		return ae
+	}
 	if y, ok := ce.origin.(yamlRig); ok && y.rig.Animator != nil {
 		if e, err := s.yamlResolve(y.in, y.rig.Animator.Avatar); err == nil && e != nil && e.kind == KindAvatar {
 			return e
@@ -39,8 +48,11 @@ func (s *Set) otherCharacterController(ce *entry) *entry {
 
 // otherCharacterRig is characterRig for other inputs.
 func (s *Set) otherCharacterRig(ce *entry) *model.Rig {
-	if y, ok := ce.origin.(yamlRig); ok {
-		return y.rig
+	switch o := ce.origin.(type) {
+	case yamlRig:
+		return o.rig
+	case gltfCharacter:
+		return o.ch.Rig
 	}
 	return nil
 }

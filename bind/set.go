@@ -23,6 +23,7 @@ package bind
 import (
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/decode/gltfchar"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,6 +78,10 @@ var (
 type Options struct {
 	// Reader is how Unity files are read (layouts, Unity version).
 	Reader assets.Options
+	// HumanMap, when not nil, is the human bone map of the glTF
+	// characters given (gltfchar.ParseHumanMap); without it their VRM
+	// extension or their bone names give it.
+	HumanMap gltfchar.HumanMap
 }
 
 // Set is a set of inputs opened together: a clip in one bundle plays on a
@@ -94,6 +99,7 @@ type Set struct {
 	byYAML      map[yamlKey]*entry
 	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
 	avatarChars map[*entry]*avatarChar
+	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
 }
 
 // avatarChar is the character of an avatar no character uses, built once.
@@ -131,9 +137,11 @@ type origin interface {
 }
 
 // Open opens every input: Unity files (bundles, serialized files, WebGL
-// .data), the editor's text assets (.anim, .controller,
-// .overrideController, .mask, .prefab, .unity, avatar .asset) and project
-// folders (every such asset below them, references followed through the
+// .data), glTF and VRM characters (.glb, .gltf, .vrm: their avatar built
+// from their human bone map, their animations as clips), model importer
+// settings (.fbx.meta: the avatar their human description builds), the
+// editor's text assets (.anim, .controller, .overrideController, .mask,
+// .prefab, .unity, avatar .asset) and project folders (every such asset below them, references followed through the
 // GUIDs their .meta files give). An input that cannot be opened is
 // reported in the returned errors and left out; the set holds the others.
 // The same file given twice counts once.
@@ -155,6 +163,14 @@ func Open(paths []string, opts Options) (*Set, []error) {
 			errs = append(errs, err)
 		case st.IsDir():
 			errs = append(errs, s.addProject(p)...)
+		case isCharacterFile(p):
+			if err := s.addCharacterFile(p); err != nil {
+				errs = append(errs, err)
+			}
+		case isModelMeta(p):
+			if err := s.addModelMeta(p); err != nil {
+				errs = append(errs, err)
+			}
 		case isYAMLAsset(p):
 			if err := s.addYAML(p, p, ""); err != nil {
 				errs = append(errs, err)
@@ -172,7 +188,7 @@ func Open(paths []string, opts Options) (*Set, []error) {
 }
 
 func newSet() *Set {
-	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}}
+	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, gltfAvatars: map[*entry]*entry{}}
 }
 
 var _ bound.Library = (*Set)(nil)

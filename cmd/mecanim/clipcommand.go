@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"path/filepath"
 	"strconv"
 
 	"github.com/mecanim/mecanim/bind"
@@ -46,6 +47,7 @@ type clipCommand struct {
 	sel  clipSelector
 	rf   readerFlags
 	on   bind.On
+	onto string
 }
 
 func newClipCommand(e *env, name, synopsis string) *clipCommand {
@@ -60,6 +62,25 @@ func newClipCommand(e *env, name, synopsis string) *clipCommand {
 func (c *clipCommand) onFlags() {
 	c.fs.StringVar(&c.on.Avatar, "avatar", "", "avatar to play the clip on (its Animator's character when the inputs hold it): name or FILE#PATHID")
 	c.fs.StringVar(&c.on.Character, "animator", "", "character to play the clip on, by its Animator's GameObject name or FILE#PATHID")
+	c.fs.StringVar(&c.onto, "onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to play the clip on: read with the inputs and chosen")
+}
+
+// ontoFlag adds a glTF or VRM character file to the inputs and chooses
+// it: what --onto asks.
+func ontoFlag(files []string, onto string, on *bind.On) ([]string, error) {
+	if onto == "" {
+		return files, nil
+	}
+	if on.Avatar != "" || on.Character != "" {
+		return nil, usagef("give --onto, --animator or --avatar, not several")
+	}
+	on.Character = filepath.Base(onto) + "#0"
+	for _, f := range files {
+		if f == onto {
+			return files, nil
+		}
+	}
+	return append(files, onto), nil
 }
 
 // motion binds the clip to what --avatar or --animator choose, or to the
@@ -78,6 +99,9 @@ func (c *clipCommand) motion(set *bind.Set, clip int) (*bound.Motion, error) {
 func (c *clipCommand) run(args []string, check func() error, do func(set *bind.Set, clip int) error) error {
 	files, err := parseArgs(c.fs, args)
 	if err != nil {
+		return err
+	}
+	if files, err = ontoFlag(files, c.onto, &c.on); err != nil {
 		return err
 	}
 	if check != nil {

@@ -47,6 +47,7 @@ func runExport(e *env, args []string) error {
 	var o exportOptions
 	fs.StringVar(&o.animator, "animator", "", "character to export, by its Animator's GameObject name or FILE#PATHID")
 	fs.StringVar(&o.avatar, "avatar", "", "avatar to export (its Animator's character, or its own skeleton without one): name or FILE#PATHID")
+	onto := fs.String("onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to export with the clips played on it: read with the inputs and chosen")
 	var clips multiFlag
 	fs.Var(&clips, "clip", "clip to export (repeatable; default: every clip that binds to the rig)")
 	all := fs.Bool("all", false, "export every rig of the files, each to its own file in the -o directory")
@@ -62,6 +63,11 @@ func runExport(e *env, args []string) error {
 		return err
 	}
 	o.clips = clips
+	on := bind.On{Character: o.animator, Avatar: o.avatar}
+	if files, err = ontoFlag(files, *onto, &on); err != nil {
+		return err
+	}
+	o.animator = on.Character
 	switch {
 	case *out == "":
 		return usagef("give the output with -o")

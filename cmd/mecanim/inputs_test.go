@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,5 +153,26 @@ func TestYAMLSourcesGiveTheCompiledResults(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s differ:\nYAML     %s\ncompiled %s", f.name, a, b)
 		}
+	}
+}
+
+// `export GAME --onto CHARACTER.vrm` gives the user's own model playing the
+// game's clips, skinned: every humanoid clip of the emote bundles onto both
+// corpus VRM characters, validator-clean.
+func TestExportOntoVRMCharacters(t *testing.T) {
+	mods := gltfValidator(t)
+	emotes := []string{corpustest.Path(t, "lethal-emotes/customemotespackage"), corpustest.Path(t, "lethal-emotes/customemotespackage2")}
+	for v, skinned := range map[string]bool{"characters/cryptovoxels.vrm": true, "characters/VRMC_materials_mtoon_UV_Animation_Test.vrm": false} {
+		out := filepath.Join(t.TempDir(), "onto.glb")
+		_, stderr, code := runCLI(append(append([]string{"export"}, emotes...), "--onto", corpustest.Path(t, v), "-o", out)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", v, code, stderr)
+		}
+		doc := checkGLTF(t, mods, out, "Dab", "Floss", "Default Dance", "HeadSpin 1")
+		// The VRM 1.0 sample's three meshes are rigid (on head and hands).
+		if (len(doc.Skins) > 0) != skinned || len(doc.Meshes) == 0 {
+			t.Errorf("%s: %d skins, %d meshes", v, len(doc.Skins), len(doc.Meshes))
+		}
+		t.Logf("%s: %s", v, strings.TrimSpace(stderr))
 	}
 }

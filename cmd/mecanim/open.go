@@ -3,21 +3,25 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/decode/gltfchar"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
 
-// readerFlags are the options every command that reads Unity files takes.
+// readerFlags are the options every command that reads inputs takes.
 type readerFlags struct {
 	layouts      string
 	unityVersion string
+	humanMap     string
 }
 
 func (r *readerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.layouts, "layouts", "auto", "where object layouts come from: auto (embedded type trees, built-in for stripped files) or builtin")
 	fs.StringVar(&r.unityVersion, "unity-version", "", "Unity version to assume for built-in layouts (for files whose version is blanked)")
+	fs.StringVar(&r.humanMap, "human-map", "", "JSON file mapping Unity's human bone names to the nodes of the glTF characters given ({\"Hips\": \"pelvis\", ...}), for rigs whose bone names are not recognised")
 }
 
 func (r *readerFlags) options() (assets.Options, error) {
@@ -43,7 +47,19 @@ func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, in
 	if err != nil {
 		return nil, 0, err
 	}
-	set, errs := bind.Open(files, bind.Options{Reader: opts})
+	bo := bind.Options{Reader: opts}
+	if rf.humanMap != "" {
+		f, err := os.Open(rf.humanMap)
+		if err != nil {
+			return nil, 0, usagef("--human-map: %v", err)
+		}
+		bo.HumanMap, err = gltfchar.ParseHumanMap(f)
+		f.Close()
+		if err != nil {
+			return nil, 0, usagef("--human-map %s: %v", rf.humanMap, err)
+		}
+	}
+	set, errs := bind.Open(files, bo)
 	for _, err := range errs {
 		fmt.Fprintf(e.stderr, "mecanim %s: %v\n", cmd, err)
 	}

@@ -184,23 +184,28 @@ func (m *Mesh) MaxInfluences() int {
 }
 
 // Material is what a sub-mesh is drawn with, as far as exporters and
-// viewers use it: a name and a base colour (a factor times a texture).
+// viewers use it: a name and metallic-roughness factors with a base
+// colour texture.
 type Material struct {
 	// Name is the material's name ("" when the material was not found).
 	Name string
-	// HasBaseColor reports whether BaseColor was read from the material;
-	// when false, exporters use their format's default (white).
-	HasBaseColor bool
+	// HasFactors reports whether the factors below were read from the
+	// material; when false, exporters use their format's defaults.
+	HasFactors bool
 	// BaseColor is the base colour factor, linear RGBA (readers convert
-	// colours stored sRGB-encoded, as Unity stores a material's colours).
+	// colours stored sRGB-encoded, as Unity stores a material's colours;
+	// white when the material sets none).
 	BaseColor [4]float32
+	// Metallic and Roughness are the metallic-roughness factors in [0, 1]
+	// (Unity's _Metallic, and 1 − its smoothness).
+	Metallic, Roughness float32
 	// BaseColorTexture is the base colour texture, nil when the material
 	// has none or it could not be decoded. Materials that use the same
 	// texture share the value.
 	BaseColorTexture *Texture
-	// TextureScale and TextureOffset map a vertex's UV to the texture's:
-	// uv·Scale + Offset (Unity's tiling and offset, in Unity's UV frame:
-	// v up). A zero TextureScale means (1, 1).
+	// TextureScale and TextureOffset map a vertex's first UV to the
+	// texture's: uv·Scale + Offset (Unity's tiling and offset, in Unity's
+	// UV frame: v up). A zero TextureScale means (1, 1).
 	TextureScale, TextureOffset [2]float32
 }
 

@@ -134,30 +134,21 @@ func decodeBC7(blk []byte, px *[16][4]uint8) {
 	}
 
 	// Subsets and anchors of the block's partition.
-	subset := func(i int) int {
-		switch m.ns {
-		case 2:
-			return int(partition2[part][i])
-		case 3:
-			return int(partition3[part][i])
-		}
-		return 0
-	}
-	anchor := func(i int) bool {
-		switch {
-		case i == 0:
-			return true
-		case m.ns == 2:
-			return i == int(anchor2[part])
-		case m.ns == 3:
-			return i == int(anchor3Second[part]) || i == int(anchor3Third[part])
-		}
-		return false
+	var subset [16]uint8
+	anchor := [16]bool{0: true}
+	switch m.ns {
+	case 2:
+		subset = partition2[part]
+		anchor[anchor2[part]] = true
+	case 3:
+		subset = partition3[part]
+		anchor[anchor3Second[part]] = true
+		anchor[anchor3Third[part]] = true
 	}
 	var idx, idx2 [16]uint32
 	for i := range 16 {
 		w := m.ib
-		if anchor(i) {
+		if anchor[i] {
 			w--
 		}
 		idx[i] = b.read(w)
@@ -173,7 +164,7 @@ func decodeBC7(blk []byte, px *[16][4]uint8) {
 	}
 
 	for i := range 16 {
-		s := subset(i)
+		s := subset[i]
 		e0, e1 := &ep[2*s], &ep[2*s+1]
 		ci, cb := idx[i], m.ib
 		ai, ab := idx[i], m.ib

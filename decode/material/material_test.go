@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/texture"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
@@ -305,7 +306,9 @@ func FuzzMaterial(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	count := fuzzcount.Counter("FuzzMaterial")
 	f.Fuzz(func(t *testing.T, old bool, data []byte) {
+		count()
 		mt := materialTree(old)
 		file, err := unitywrite.SerializedFile("2022.3.9f1", 19, []unitywrite.Object{
 			{PathID: 10, ClassID: ClassMaterial, Tree: mt, Data: data},

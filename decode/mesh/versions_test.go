@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/layouts"
@@ -532,7 +533,9 @@ func FuzzDecodeOld(f *testing.F) {
 			}
 		}
 	}
+	count := fuzzcount.Counter("FuzzDecodeOld")
 	f.Fuzz(func(t *testing.T, which uint8, blank bool, b []byte) {
+		count()
 		if len(trees) == 0 {
 			return
 		}

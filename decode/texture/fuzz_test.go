@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 )
 
 // FuzzTexture decodes arbitrary bytes as a texture of an arbitrary format
@@ -28,7 +30,9 @@ func FuzzTexture(f *testing.F) {
 	for _, s := range corpusSeeds(f) {
 		f.Add(s.format, s.w, s.h, s.data)
 	}
+	count := fuzzcount.Counter("FuzzTexture")
 	f.Fuzz(func(t *testing.T, format, w, h int32, data []byte) {
+		count()
 		img, err := Pixels(Format(format), int(w), int(h), data)
 		if err != nil {
 			return

@@ -54,9 +54,15 @@ type TextureError struct {
 	Err      error
 }
 
-// Error names the material, the texture and why.
+// Error names the material, the texture and why (for a format not
+// decoded, just the format: the texture is named already).
 func (e *TextureError) Error() string {
-	return fmt.Sprintf("material %q: base colour texture %q skipped: %v", e.Material, e.Texture, e.Err)
+	why := e.Err.Error()
+	var ue *texture.UnsupportedError
+	if errors.As(e.Err, &ue) {
+		why = fmt.Sprintf("format %s is not decoded", ue.Format)
+	}
+	return fmt.Sprintf("material %q: base colour texture %q left out: %s", e.Material, e.Texture, why)
 }
 
 // Unwrap returns the cause.

@@ -227,3 +227,50 @@ func TestAClipInAFileNotGivenNamesThatFile(t *testing.T) {
 		t.Errorf("clips %v, notes %q: want the second slot missing, named by CAB-elsewhere and 4242", cc.Clips, cc.Notes)
 	}
 }
+
+// Characters without an Animator: a legacy Animation component's
+// hierarchy (its clips play on it), and the hierarchy of skinned meshes
+// that nothing animates (a mod's backpack) are characters too.
+func TestCharactersWithoutAnimators(t *testing.T) {
+	sc := synth.NewScene(t, synth.Options{Full: true})
+	// The scene's Animator gives way to an Animation playing Walk; a
+	// second hierarchy holds a SkinnedMeshRenderer and nothing else.
+	sc.Obj(synth.GameObjectBase)["m_Component"] = []any{synth.F{"component": synth.PPtr(synth.TransformBase)}, synth.F{"component": synth.PPtr(900)}}
+	for i, v := range sc.Values() {
+		if v.PathID == synth.AnimatorID {
+			sc.Remove(i)
+			break
+		}
+	}
+	sc.Add(900, model.ClassAnimation, synth.F{"m_GameObject": synth.PPtr(synth.GameObjectBase), "m_Enabled": 1,
+		"m_Animation": synth.PPtr(synth.ClipID + 1), "m_Animations": []any{synth.PPtr(synth.ClipID + 1)}, "m_PlayAutomatically": true})
+	sc.AddRig(2000, 0, 1, geom.V3(0, 1, 0), false) // GameObjects 2100+, Transforms 2200+, no Animator
+	sc.Add(2900, model.ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(2100 + 11), "m_Enabled": 1,
+		"m_Bones": []any{synth.PPtr(2200 + 1), synth.PPtr(2200 + 11)}, "m_RootBone": synth.PPtr(2200 + 1)})
+	set := openSet(t, sc.Write("legacy.assets"))
+	items := set.Items(KindCharacter)
+	if len(items) != 2 {
+		t.Fatalf("characters %v, want the Animation's and the skinned mesh's", items)
+	}
+	legacy, err := set.Character(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := legacy.Rig(); r.Legacy == nil || r.Animator != nil || len(r.Legacy.Clips) != 1 || len(r.Nodes) != len(synth.Bones) {
+		t.Errorf("first character: %+v", r)
+	}
+	ms, _ := set.Motions(legacy)
+	if len(ms) != 2 {
+		t.Errorf("%d clips play on the legacy character, want Idle and Walk", len(ms))
+	}
+	skinned, err := set.Character(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := skinned.Rig(); r.Legacy != nil || r.Animator != nil || r.Name != "Synth" || len(r.Nodes) != len(synth.Bones) {
+		t.Errorf("second character: %+v", r)
+	}
+	if it := items[1]; it.Source.PathID != 2100 {
+		t.Errorf("the skinned character's source %v: want its top GameObject, 2100", it.Source)
+	}
+}

@@ -40,8 +40,8 @@ type hierarchy struct {
 	animByGO  map[int64]*model.AnimatorInfo
 	animOrder []int64 // Animator GameObjects in file order
 	legacy    map[int64]*model.LegacyAnimation
-	legOrder  []int64 // Animation GameObjects in file order
-	skinned   []int64 // SkinnedMeshRenderer GameObjects in file order
+	legOrder  []int64         // Animation GameObjects in file order
+	skinned   []int64         // SkinnedMeshRenderer GameObjects in file order
 	parentOf  map[int64]int64 // Transform -> its parent (built by top)
 }
 

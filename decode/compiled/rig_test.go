@@ -98,7 +98,7 @@ func TestRigStopsAtNestedAnimator(t *testing.T) {
 		}
 		owners := map[int64]bool{}
 		for _, r := range rigs {
-			if !r.Animator.Controller.IsNull() {
+			if r.Animator != nil && !r.Animator.Controller.IsNull() {
 				owners[r.Animator.GameObject.PathID] = true
 			}
 		}

@@ -3,6 +3,8 @@ package bind
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -272,5 +274,29 @@ func TestCharactersWithoutAnimators(t *testing.T) {
 	}
 	if it := items[1]; it.Source.PathID != 2100 {
 		t.Errorf("the skinned character's source %v: want its top GameObject, 2100", it.Source)
+	}
+}
+
+// The same file given twice, or copied under another name, counts once:
+// its objects are listed once (no name becomes ambiguous by it).
+func TestIdenticalInputsCountOnce(t *testing.T) {
+	p := synth.NewScene(t, synth.Options{Full: true}).Write("a.assets")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := filepath.Join(t.TempDir(), "copy.assets")
+	if err := os.WriteFile(q, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := openSet(t, p, p, q)
+	if n := set.Len(KindClip); n != 2 {
+		t.Errorf("%d clips from one file given three times, want its 2", n)
+	}
+	if d := set.Duplicates(); len(d) != 1 || d[0] != q {
+		t.Errorf("duplicates %q, want the copy", d)
+	}
+	if _, err := set.Find(KindClip, "Idle"); err != nil {
+		t.Error(err)
 	}
 }

@@ -21,9 +21,11 @@
 package bind
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"github.com/mecanim/mecanim/decode/gltfchar"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,6 +102,7 @@ type Set struct {
 	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
 	avatarChars map[*entry]*avatarChar
 	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
+	duplicates  []string
 }
 
 // avatarChar is the character of an avatar no character uses, built once.
@@ -144,13 +147,15 @@ type origin interface {
 // .prefab, .unity, avatar .asset) and project folders (every such asset below them, references followed through the
 // GUIDs their .meta files give). An input that cannot be opened is
 // reported in the returned errors and left out; the set holds the others.
-// The same file given twice counts once.
+// The same file given twice, or two files of the same content, count once
+// (see Duplicates).
 func Open(paths []string, opts Options) (*Set, []error) {
 	s := newSet()
 	s.opts = opts
 	var unity []string
 	var errs []error
 	seen := map[string]bool{}
+	same := sameContent{}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err == nil && seen[abs] {
@@ -158,6 +163,10 @@ func Open(paths []string, opts Options) (*Set, []error) {
 		}
 		seen[abs] = true
 		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() && same.seen(p, st.Size()) {
+			s.duplicates = append(s.duplicates, p)
+			continue
+		}
 		switch {
 		case err != nil:
 			errs = append(errs, err)
@@ -200,6 +209,59 @@ func New(cat *catalog.Catalog) *Set {
 	s.cat = cat
 	s.addCatalog()
 	return s
+}
+
+// Duplicates lists the inputs left out because an earlier input has the
+// same content (the same file given twice, or copied): each counts once.
+func (s *Set) Duplicates() []string { return s.duplicates }
+
+// sameContent finds files whose content an earlier one has: by size
+// first, then by SHA-256 (read only when sizes match).
+type sameContent struct {
+	bySize map[int64][]string
+	sums   map[string][sha256.Size]byte
+}
+
+// seen reports whether an earlier file has path's content, recording it.
+func (c *sameContent) seen(path string, size int64) bool {
+	if c.bySize == nil {
+		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
+	}
+	others := c.bySize[size]
+	c.bySize[size] = append(others, path)
+	if len(others) == 0 {
+		return false
+	}
+	sum, ok := c.sum(path)
+	if !ok {
+		return false
+	}
+	for _, o := range others {
+		if other, ok := c.sum(o); ok && other == sum {
+			c.bySize[size] = others
+			return true
+		}
+	}
+	return false
+}
+
+func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
+	if s, ok := c.sums[path]; ok {
+		return s, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	var s [sha256.Size]byte
+	copy(s[:], h.Sum(nil))
+	c.sums[path] = s
+	return s, true
 }
 
 // Close closes every input.

@@ -261,7 +261,7 @@ func TestCharactersWithoutAnimators(t *testing.T) {
 	if r := legacy.Rig(); r.Legacy == nil || r.Animator != nil || len(r.Legacy.Clips) != 1 || len(r.Nodes) != len(synth.Bones) {
 		t.Errorf("first character: %+v", r)
 	}
-	ms, _ := set.Motions(legacy)
+	ms, _, _ := set.Motions(legacy)
 	if len(ms) != 2 {
 		t.Errorf("%d clips play on the legacy character, want Idle and Walk", len(ms))
 	}

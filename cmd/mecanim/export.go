@@ -252,7 +252,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			failed++
 		}
 	} else {
-		motions, notes = set.Motions(ch)
+		var err error
+		if motions, notes, err = set.Motions(ch); err != nil {
+			fmt.Fprintf(e.stderr, "mecanim export: %v\n", err)
+			failed++
+		}
 	}
 	bar := newProgress(e.stderr, o.quiet, ch.Name())
 	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})

@@ -99,6 +99,10 @@ func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Val
 			return
 		}
 		if r != nil {
+			if err := r.CheckFinite(); err != nil {
+				errs = append(errs, fmt.Errorf("rigs of %s: rig %q: %w", f.Name, r.Name, err))
+				return
+			}
 			rigs = append(rigs, r)
 			for _, n := range r.Nodes {
 				held[n.GameObject.PathID] = true

@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -298,5 +301,38 @@ func TestIdenticalInputsCountOnce(t *testing.T) {
 	}
 	if _, err := set.Find(KindClip, "Idle"); err != nil {
 		t.Error(err)
+	}
+}
+
+// An avatar whose name cannot be read: looking one up by name says so, with
+// the file, the object and what was wrong, instead of listing no avatar.
+func TestAnUnreadableNameIsReportedWhenANameIsNotFound(t *testing.T) {
+	p := synth.NewScene(t, synth.Options{Full: true}).Write("scene.assets")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := serialized.Open(bytes.NewReader(data), int64(len(data)), "scene.assets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range f.Objects {
+		if o.PathID == synth.AvatarID {
+			// m_Name's length: longer than the object.
+			binary.LittleEndian.PutUint32(data[o.Offset:], 0x7fffff00)
+		}
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := openSet(t, p)
+	_, err = set.Find(KindAvatar, "SynthAvatar")
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Find: %v, want ErrNotFound", err)
+	}
+	for _, w := range []string{"scene.assets", "object 400", "name"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
 	}
 }

@@ -121,11 +121,12 @@ type objKey struct {
 // entry is one object the set offers, with how to decode it and what was
 // decoded (once).
 type entry struct {
-	kind   Kind
-	index  int
-	name   string
-	src    model.Source
-	origin origin
+	kind    Kind
+	index   int
+	name    string
+	nameErr error // why name could not be read ("" then)
+	src     model.Source
+	origin  origin
 
 	once sync.Once
 	val  any // *model.Clip, *model.Avatar, *model.Controller, *bound.Character
@@ -382,11 +383,17 @@ func ambiguous(k Kind, what string, hits []*entry) error {
 	return fmt.Errorf("%w: %s", ErrAmbiguous, b.String())
 }
 
-// notFound lists what the set has of a kind.
+// notFound lists what the set has of a kind, and the objects of the kind
+// whose names could not be read (one of them may be the one asked for).
 func (s *Set) notFound(k Kind, sel string) error {
 	names := map[string]bool{}
 	var have []string
+	var unread []error
 	for _, e := range s.entries[k] {
+		if e.nameErr != nil {
+			unread = append(unread, e.nameErr)
+			continue
+		}
 		if !names[e.name] {
 			names[e.name] = true
 			have = append(have, strconv.Quote(e.name))
@@ -396,10 +403,22 @@ func (s *Set) notFound(k Kind, sel string) error {
 	if len(have) > 12 {
 		have = append(have[:12], fmt.Sprintf("... %d more", len(have)-12))
 	}
-	if len(have) == 0 {
-		return fmt.Errorf("%w: no %s %q: the inputs hold no %s", ErrNotFound, k, sel, k)
+	var err error
+	switch {
+	case len(have) == 0 && len(unread) > 0:
+		err = fmt.Errorf("%w: no %s %q", ErrNotFound, k, sel)
+	case len(have) == 0:
+		err = fmt.Errorf("%w: no %s %q: the inputs hold no %s", ErrNotFound, k, sel, k)
+	default:
+		err = fmt.Errorf("%w: no %s %q (the inputs have %s)", ErrNotFound, k, sel, strings.Join(have, ", "))
 	}
-	return fmt.Errorf("%w: no %s %q (the inputs have %s)", ErrNotFound, k, sel, strings.Join(have, ", "))
+	switch len(unread) {
+	case 0:
+		return err
+	case 1:
+		return fmt.Errorf("%w; the name of one %s could not be read: %v", err, k, unread[0])
+	}
+	return fmt.Errorf("%w; the names of %d %ss could not be read, the first: %v", err, len(unread), k, unread[0])
 }
 
 // quoteArg quotes a command-line argument for a shell when it needs it.

@@ -79,7 +79,8 @@ func (s *Set) addCatalog() []error {
 	}
 	add := func(k Kind, class int32) {
 		for _, o := range s.cat.ByClass(class) {
-			e := s.add(&entry{kind: k, name: s.cat.Name(o), src: sourceOf(o), origin: unityObject{o}})
+			name, err := s.cat.ObjectName(o)
+			e := s.add(&entry{kind: k, name: name, nameErr: err, src: sourceOf(o), origin: unityObject{o}})
 			s.byObj[objKey{o.File, o.PathID()}] = e
 		}
 	}

@@ -48,7 +48,7 @@ type Catalog struct {
 	byBase map[string][]*assets.File
 
 	mu        sync.Mutex
-	nameCache map[key]string
+	nameCache map[key]nameResult
 	names     model.Names
 	rigs      []Rig
 	rigErrs   []error
@@ -63,7 +63,7 @@ type key struct {
 // Open opens every path. A file that cannot be opened is reported in the
 // returned errors and skipped; the catalog holds the others.
 func Open(paths []string, opts assets.Options) (*Catalog, []error) {
-	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error
 	for _, p := range paths {
 		ct, err := assets.Open(p, opts)
@@ -78,7 +78,7 @@ func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 
 // New makes a catalog of containers already opened.
 func New(cts ...*assets.Container) *Catalog {
-	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	for _, ct := range cts {
 		c.add(ct)
 	}
@@ -123,18 +123,34 @@ func (c *Catalog) ByClass(classID int32) []Object {
 
 // Name returns an object's m_Name ("" when it has none or cannot be read).
 func (c *Catalog) Name(o Object) string {
+	n, _ := c.ObjectName(o)
+	return n
+}
+
+// nameResult is a cached ObjectName.
+type nameResult struct {
+	name string
+	err  error
+}
+
+// ObjectName returns an object's m_Name, or why it cannot be read (read
+// once).
+func (c *Catalog) ObjectName(o Object) (string, error) {
 	k := key{o.File, o.Object.PathID}
 	c.mu.Lock()
 	n, ok := c.nameCache[k]
 	c.mu.Unlock()
 	if ok {
-		return n
+		return n.name, n.err
 	}
-	n, _ = o.File.ObjectName(o.Object)
+	n.name, n.err = o.File.ObjectName(o.Object)
+	if n.err != nil {
+		n.err = fmt.Errorf("%s: %s: object %d: name: %w", o.File.Container.Path, o.File.Name, o.Object.PathID, n.err)
+	}
 	c.mu.Lock()
 	c.nameCache[k] = n
 	c.mu.Unlock()
-	return n
+	return n.name, n.err
 }
 
 // Named returns the objects of the class with the given m_Name.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
@@ -18,6 +19,7 @@ import (
 // Scene is what GET /api/scene answers: the inputs' characters, clips and
 // controllers, each with the id the other requests take.
 type Scene struct {
+	// Files names the inputs (see SceneItem.Input).
 	Files       []string          `json:"files"`
 	Rigs        []SceneRig        `json:"rigs"`
 	Clips       []SceneClip       `json:"clips"`
@@ -48,6 +50,9 @@ type SceneItem struct {
 	Name  string `json:"name"`
 	Label string `json:"label"`
 	File  string `json:"file"`
+	// Input names the input it was read from: the shortest end of its
+	// path that tells the inputs apart (never a whole absolute path).
+	Input string `json:"input"`
 	// Ref chooses the object on a command line ("FILE#PATHID").
 	Ref string `json:"ref"`
 }
@@ -85,12 +90,60 @@ type SceneParam struct {
 	Default float64 `json:"default"`
 }
 
-func sceneItem(id int, it bound.Item) SceneItem {
+func (s *Server) sceneItem(id int, it bound.Item) SceneItem {
 	f := it.Source.File
 	if f == "" {
 		f = filepath.Base(it.Source.Container)
 	}
-	return SceneItem{ID: id, Name: it.Name, Label: it.Label, File: f, Ref: it.Ref}
+	return SceneItem{ID: id, Name: it.Name, Label: it.Label, File: f, Input: s.inputs[it.Source.Container], Ref: it.Ref}
+}
+
+// inputNames names each container by the shortest end of its path (whole
+// components) that no other container's path ends with. An absolute path
+// never shows whole: where only the whole path would tell two apart (or
+// the same input is given twice), the base name gets a number, in input
+// order.
+func inputNames(containers []string) map[string]string {
+	var order []string
+	parts := map[string][]string{}
+	for _, c := range containers {
+		if _, ok := parts[c]; !ok {
+			order = append(order, c)
+			parts[c] = strings.FieldsFunc(filepath.ToSlash(c), func(r rune) bool { return r == '/' })
+		}
+	}
+	end := func(p []string, k int) string { return strings.Join(p[max(len(p)-k, 0):], "/") }
+	names := map[string]string{}
+	for _, c := range order {
+		p := parts[c]
+		names[c] = filepath.Base(c)
+		for k := 1; k <= len(p); k++ {
+			unique := true
+			for o, q := range parts {
+				if o != c && len(q) >= k && end(q, k) == end(p, k) {
+					unique = false
+					break
+				}
+			}
+			if unique {
+				if k < len(p) || !filepath.IsAbs(c) {
+					names[c] = end(p, k)
+				}
+				break
+			}
+		}
+	}
+	count, seen := map[string]int{}, map[string]int{}
+	for _, c := range order {
+		count[names[c]]++
+	}
+	for _, c := range order {
+		if n := names[c]; count[n] > 1 {
+			seen[n]++
+			names[c] = fmt.Sprintf("%s (%d)", n, seen[n])
+		}
+	}
+	return names
 }
 
 // Scene lists the inputs' characters, clips and controllers, and what the
@@ -112,7 +165,7 @@ func (s *Server) makeScene() *Scene {
 	files := map[string]bool{}
 	for _, group := range [][]bound.Item{s.rigs, s.clips, s.ctls} {
 		for _, it := range group {
-			if f := filepath.Base(it.Source.Container); !files[f] {
+			if f := s.inputs[it.Source.Container]; !files[f] {
 				files[f] = true
 				sc.Files = append(sc.Files, f)
 			}
@@ -120,7 +173,7 @@ func (s *Server) makeScene() *Scene {
 	}
 	loads := make([]bool, len(s.rigs))
 	for i, it := range s.rigs {
-		sr := SceneRig{SceneItem: sceneItem(i, it), Controller: s.lib.CharacterController(i)}
+		sr := SceneRig{SceneItem: s.sceneItem(i, it), Controller: s.lib.CharacterController(i)}
 		if ch, err := s.lib.Character(i); err != nil {
 			sr.Error = s.public(err.Error())
 			s.logf("%v", err)
@@ -131,10 +184,10 @@ func (s *Server) makeScene() *Scene {
 		sc.Rigs = append(sc.Rigs, sr)
 	}
 	for i, it := range s.clips {
-		sc.Clips = append(sc.Clips, SceneClip{SceneItem: sceneItem(i, it)})
+		sc.Clips = append(sc.Clips, SceneClip{SceneItem: s.sceneItem(i, it)})
 	}
 	for i, it := range s.ctls {
-		c := SceneController{SceneItem: sceneItem(i, it), Parameters: []SceneParam{}, Layers: []string{}}
+		c := SceneController{SceneItem: s.sceneItem(i, it), Parameters: []SceneParam{}, Layers: []string{}}
 		ctl, err := s.lib.ControllerModel(i)
 		if err != nil {
 			c.Error = s.public(err.Error())

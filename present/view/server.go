@@ -124,8 +124,9 @@ type Server struct {
 	admitWait    time.Duration
 	chunkTimeout time.Duration
 	// paths are the inputs' container paths, longest first, which error
-	// answers replace with their base names.
-	paths []string
+	// answers replace with their base names; inputs names each for lists.
+	paths  []string
+	inputs map[string]string
 
 	sceneOnce sync.Once
 	scene     []byte
@@ -178,6 +179,13 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 		sessions:  map[int]*sessionSlot{},
 	}
 	s.paths = containerPaths(s.rigs, s.clips, s.ctls)
+	var containers []string
+	for _, g := range [][]bound.Item{s.rigs, s.clips, s.ctls} {
+		for _, it := range g {
+			containers = append(containers, it.Source.Container)
+		}
+	}
+	s.inputs = inputNames(containers)
 	for name, ct := range map[string]string{
 		"index.html": "text/html; charset=utf-8",
 		"app.js":     "text/javascript; charset=utf-8",

@@ -16,11 +16,15 @@ import (
 // corpus: a stick figure whose joints' names say their side, with a prop
 // parked far above it; clips that wave its left arm (two of one name), a
 // clip that walks it forward (root motion), a humanoid clip it cannot
-// play and a clip ten minutes long; and a controller that walks it.
+// play, a clip ten minutes long, and a third Wave from another input of
+// the same base name; and a controller that walks it.
 
 // synthContainer is where the synthetic inputs claim to live: an absolute
 // path error answers must not show.
 const synthContainer = "/home/someone/private/stick.bundle"
+
+// synthOther is another input of the same base name.
+const synthOther = "/home/someone/other/stick.bundle"
 
 // The stick figure's joints.
 const (
@@ -152,6 +156,7 @@ type synthLib struct {
 	ch       *bound.Character
 	clips    []*model.Clip
 	clipIDs  []int64
+	clipIn   []string
 	ctl      *model.Controller
 	ctlClips []*model.Clip
 }
@@ -168,9 +173,12 @@ func newSynthLib(tb testing.TB) *synthLib {
 	long := waveClip("Long")
 	long.Stop = longClip
 	return &synthLib{ch: ch,
-		clips:   []*model.Clip{waveClip("Wave"), walk, waveClip("Wave"), human, long},
-		clipIDs: []int64{11, 13, 17, 19, 23},
-		ctl:     walkController(), ctlClips: []*model.Clip{walk}}
+		clips:   []*model.Clip{waveClip("Wave"), walk, waveClip("Wave"), human, long, waveClip("Wave")},
+		clipIDs: []int64{11, 13, 17, 19, 23, 11},
+		// the last Wave is another input's, of the same base name and
+		// reference as the first
+		clipIn: []string{synthContainer, synthContainer, synthContainer, synthContainer, synthContainer, synthOther},
+		ctl:    walkController(), ctlClips: []*model.Clip{walk}}
 }
 
 func (l *synthLib) src(pid int64) model.Source {
@@ -195,7 +203,9 @@ func (l *synthLib) Clips() []bound.Item {
 	}
 	var out []bound.Item
 	for i, c := range l.clips {
-		out = append(out, l.item(c.Name, l.clipIDs[i], count[c.Name] > 1))
+		it := l.item(c.Name, l.clipIDs[i], count[c.Name] > 1)
+		it.Source.Container = l.clipIn[i]
+		out = append(out, it)
 	}
 	return out
 }
@@ -215,7 +225,7 @@ func (l *synthLib) Motion(clip, character int) (*bound.Motion, error) {
 	if clip < 0 || clip >= len(l.clips) || character > 0 {
 		return nil, fmt.Errorf("no clip %d on character %d", clip, character)
 	}
-	return bound.Bind(l.clips[clip], l.src(l.clipIDs[clip]), l.ch)
+	return bound.Bind(l.clips[clip], model.Source{Container: l.clipIn[clip], PathID: l.clipIDs[clip]}, l.ch)
 }
 
 func (l *synthLib) ControllerModel(i int) (*model.Controller, error) {
@@ -310,5 +320,26 @@ func TestControllerPoseIsHeldWhileRootMotionCarriesIt(t *testing.T) {
 			t.Fatalf("at %.1f s the carried hips are at z=%.3f (before %.3f), want %.3f", r.Time, z, prev, want)
 		}
 		prev = z
+	}
+}
+
+func TestInputsAreNamedByThePathEndThatTellsThemApart(t *testing.T) {
+	got := inputNames([]string{"/home/a/lethal/pack", "/home/a/plateup/pack", "rel/dir/one.bundle", "/x/solo.bundle",
+		"/same/twice.bundle", "/same/twice.bundle", "/p/q/dup", "/r/q/dup"})
+	for c, want := range map[string]string{
+		"/home/a/lethal/pack":  "lethal/pack",
+		"/home/a/plateup/pack": "plateup/pack",
+		"rel/dir/one.bundle":   "one.bundle",
+		"/x/solo.bundle":       "solo.bundle",
+		"/same/twice.bundle":   "twice.bundle",
+		"/p/q/dup":             "dup (1)",
+		"/r/q/dup":             "dup (2)",
+	} {
+		if got[c] != want {
+			t.Errorf("%s named %q, want %q", c, got[c], want)
+		}
+	}
+	if n := inputNames([]string{"/only/one"}); n["/only/one"] != "one" {
+		t.Errorf("a lone absolute input named %q", n["/only/one"])
 	}
 }

@@ -559,7 +559,7 @@
     status('loading', 'loading clip…');
     const c = st.scene.clips[id];
     const rig = opts.rig !== undefined ? Number(opts.rig) : Number($('rig').value);
-    $('title').textContent = c ? c.label : 'clip ' + id;
+    $('title').textContent = c ? c.name + (c.apart ? ' — ' + c.apart : '') : 'clip ' + id;
     $('on').textContent = '';
     $('params').hidden = true;
     $('events').hidden = true;
@@ -569,7 +569,7 @@
     try {
       f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + rig + ($('showmesh').checked ? '&mesh=1' : ''));
     } catch (e) {
-      if (token === st.token) status('error', 'clip ' + (c ? c.label : id) + ': ' + e.message);
+      if (token === st.token) status('error', 'clip ' + (c ? c.name : id) + ': ' + e.message);
       return;
     }
     if (token !== st.token) return;
@@ -617,7 +617,7 @@
     setPlaying(false);
     status('loading', 'starting controller…');
     const c = st.scene.controllers[id];
-    $('title').textContent = c ? c.label : 'controller ' + id;
+    $('title').textContent = c ? c.name + (c.apart ? ' — ' + c.apart : '') : 'controller ' + id;
     selectItem('controllers', document.querySelector('#controllers li[data-id="' + id + '"]'));
     let info;
     try {
@@ -861,6 +861,7 @@
     }
   });
 
+  let severalInputs = false;
   // shortRef shortens a reference ("FILE#PATHID") for a list: a long file
   // name keeps its start and end.
   function shortRef(ref) {
@@ -869,22 +870,44 @@
     if (file.length > 14) file = file.slice(0, 8) + '…' + file.slice(-4);
     return i >= 0 ? file + ref.slice(i) : file;
   }
-  // listItem adds an object to a list: its name, and in grey what tells
-  // it apart: its reference when others share its name (the label says
-  // so), else its file.
-  function listItem(ul, it, onclick) {
-    const li = document.createElement('li');
-    li.dataset.id = String(it.id);
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = it.name || '(unnamed)';
-    const f = document.createElement('span');
-    f.className = 'file';
-    f.textContent = it.label !== it.name ? shortRef(it.ref) : shortRef(it.file);
-    li.append(name, f);
-    li.title = it.label + ' — ' + it.ref;
-    li.addEventListener('click', onclick);
-    ul.appendChild(li);
+  // fillList lists objects: each by its name and, on a line of its own,
+  // what tells it apart from others of its name: its input when theirs
+  // differ, its reference when theirs do (the server's label says which
+  // are duplicates); in grey on the same line its input when the objects
+  // come from several.
+  function fillList(ul, items, onclick) {
+    const inputs = new Set(items.map((x) => x.input)).size > 1 || severalInputs;
+    const byName = new Map();
+    for (const it of items) {
+      if (!byName.has(it.name)) byName.set(it.name, []);
+      byName.get(it.name).push(it);
+    }
+    for (const it of items) {
+      const li = document.createElement('li');
+      li.dataset.id = String(it.id);
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = it.name || '(unnamed)';
+      li.append(name);
+      const same = byName.get(it.name);
+      if (same.length > 1 || it.label !== it.name) {
+        const parts = [];
+        if (new Set(same.map((x) => x.input)).size > 1) parts.push(it.input);
+        if (new Set(same.map((x) => x.ref)).size > 1 || !parts.length) parts.push(shortRef(it.ref));
+        const sub = document.createElement('span');
+        sub.className = 'sub';
+        sub.textContent = it.apart = parts.join(' · ');
+        li.append(sub);
+      } else if (inputs) {
+        const f = document.createElement('span');
+        f.className = 'file';
+        f.textContent = it.input;
+        li.append(f);
+      }
+      li.title = it.label + ' — ' + it.input + ' ' + it.ref;
+      li.addEventListener('click', () => onclick(it));
+      ul.appendChild(li);
+    }
   }
 
   async function start() {
@@ -918,15 +941,17 @@
     }
     st.scene = scene;
     $('files').textContent = scene.files.join(', ');
+    const severalRigInputs = new Set(scene.rigs.map((r) => r.input)).size > 1;
     for (const r of scene.rigs) {
       const o = document.createElement('option');
       o.value = String(r.id);
-      o.textContent = r.label + (r.error ? ' (does not load)' : ' (' + r.joints + ' joints)');
+      o.textContent = r.label + (severalRigInputs ? ' in ' + r.input : '') + (r.error ? ' (does not load)' : ' (' + r.joints + ' joints)');
       o.title = r.error || r.ref;
       $('rig').appendChild(o);
     }
-    for (const c of scene.clips) listItem($('clips'), c, () => loadClip(c.id, { autoplay: true }));
-    for (const c of scene.controllers) listItem($('controllers'), c, () => loadController(c.id, { autoplay: true }));
+    severalInputs = scene.files.length > 1;
+    fillList($('clips'), scene.clips, (c) => loadClip(c.id, { autoplay: true }));
+    fillList($('controllers'), scene.controllers, (c) => loadController(c.id, { autoplay: true }));
     if (!scene.clips.length) $('clips').textContent = 'none';
     if (!scene.controllers.length) $('controllers').textContent = 'none';
     body.dataset.clips = String(scene.clips.length);

@@ -2,6 +2,8 @@ package mesh
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/decode/material"
 	"github.com/mecanim/mecanim/model"
@@ -60,6 +62,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		return m
 	}
 	var out []model.MeshInstance
+	var noMesh []string // paths of renderers without a mesh
 	cache := map[*serialized.Object]*model.Mesh{}
 	for i := range f.Objects {
 		o := &f.Objects[i]
@@ -82,7 +85,13 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			continue
 		}
 		node, ok := nodeOfGO[r.GameObject.PathID]
-		if !ok || r.GameObject.FileID != 0 || r.Mesh.IsNull() {
+		if !ok || r.GameObject.FileID != 0 {
+			continue
+		}
+		if r.Mesh.IsNull() {
+			if r.Skinned || meshRenderer[r.GameObject.PathID] != nil {
+				noMesh = append(noMesh, rig.Nodes[node].Path)
+			}
 			continue
 		}
 		if !r.Skinned {
@@ -127,5 +136,21 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		out = append(out, a)
 	}
+	if len(noMesh) > 0 {
+		n, more := len(noMesh), ""
+		if n > 3 {
+			more, noMesh = fmt.Sprintf(" and %d more", n-3), noMesh[:3]
+		}
+		errs = append(errs, fmt.Errorf("%s: %d %w: on %s%s", f.Name, n, ErrNoMesh, strings.Join(quoted(noMesh), ", "), more))
+	}
 	return out, errs
+}
+
+// quoted quotes each string.
+func quoted(s []string) []string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return q
 }

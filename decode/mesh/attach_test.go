@@ -3,6 +3,7 @@ package mesh
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -65,5 +66,32 @@ func TestAttachFillsMaterials(t *testing.T) {
 			t.Errorf("%s: %d notes of skipped textures, want %d", c.rig, notes, want)
 		}
 		cat.Close()
+	}
+}
+
+// Renderers that name no mesh (the bandit rig of lethal-emotes ships its
+// renderers with m_Mesh null, the game's meshes to be used in their place)
+// are said once, with how many and where, under ErrNoMesh.
+func TestAttachSaysWhichRenderersNameNoMesh(t *testing.T) {
+	ct, err := assets.Open(corpustest.Path(t, "lethal-emotes/customemotespackage"), assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(ct)
+	defer cat.Close()
+	r, err := cat.Rig("bandit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	att, errs := Attach(r.File, r.Rig, cat.Resolver())
+	var noMesh []error
+	for _, err := range errs {
+		if errors.Is(err, ErrNoMesh) {
+			noMesh = append(noMesh, err)
+		}
+	}
+	if len(att) != 1 || len(noMesh) != 1 || !strings.Contains(noMesh[0].Error(), "6 renderers") ||
+		!strings.Contains(noMesh[0].Error(), "Bandit2CoatMesh") {
+		t.Errorf("%d meshes attached, notes %v: want 1 and one note of 6 renderers without a mesh", len(att), errs)
 	}
 }

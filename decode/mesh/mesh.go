@@ -53,6 +53,10 @@ var (
 	// ErrNoStream: the vertex data is streamed from a resource file and no
 	// reader was given or the read failed.
 	ErrNoStream = errors.New("streamed vertex data not available")
+	// ErrNoMesh: renderers of the rig name no mesh (m_Mesh is null, as
+	// mods that reuse the game's meshes ship them): nothing to draw, and
+	// nothing wrong with the file.
+	ErrNoMesh = errors.New("renderers name no mesh (m_Mesh is null)")
 )
 
 // Error is a failure to decode one mesh: it names the mesh and the field.

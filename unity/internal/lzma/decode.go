@@ -36,6 +36,57 @@ func bit(p *prob, rng, code uint32) (uint32, uint32, uint32) {
 	return rng - bound, code - bound, 1
 }
 
+// bitc is bit without branches on the decoded value, for the bits no
+// branch predictor can guess (a literal's): the compiler turns the selection
+// into conditional moves.
+func bitc(p *prob, rng, code uint32) (uint32, uint32, uint32) {
+	v := uint32(*p)
+	bound := (rng >> probBits) * v
+	// m is all ones when the bit is 0 (code < bound).
+	m := uint32(int64(uint64(code)-uint64(bound)) >> 63)
+	*p = prob(v - uint32(int32(v-(1<<probBits-31)&m)>>moveBits))
+	return (rng-bound)&^m | bound&m, code - bound&^m, ^m & 1
+}
+
+// literal decodes a byte coded with the probabilities lit, most
+// significant bit first. It is bitc unrolled by hand for one reason: both
+// probabilities the next bit may use are loaded before this bit is known,
+// which takes the load off the chain of dependent steps each bit waits for.
+func literal(lit *[literalProbs]prob, in []byte, ip int, rng, code uint32) (uint32, int, uint32, uint32) {
+	sym := uint32(1)
+	v := uint32(lit[1])
+	for sym < 0x100 {
+		ip, rng, code = norm(in, ip, rng, code)
+		c0, c1 := uint32(lit[(2*sym)&0x1FF]), uint32(lit[(2*sym+1)&0x1FF])
+		bound := (rng >> probBits) * v
+		m := uint32(int64(uint64(code)-uint64(bound)) >> 63) // all ones for a 0 bit
+		lit[sym] = prob(v - uint32(int32(v-(1<<probBits-31)&m)>>moveBits))
+		rng, code = (rng-bound)&^m|bound&m, code-bound&^m
+		sym = sym<<1 | ^m&1
+		v = c1 ^ (c0^c1)&m
+	}
+	return sym, ip, rng, code
+}
+
+// matchedLiteral decodes a literal that follows a match: the byte mb at the
+// match distance predicts it, bit by bit, with the probabilities
+// lit[0x100:0x300], until the first bit that differs; the rest uses the
+// plain probabilities lit[:0x100]. offs is 0x100 while the bits agree and 0
+// after, which selects the table without a branch.
+func matchedLiteral(lit *[literalProbs]prob, mb uint32, in []byte, ip int, rng, code uint32) (uint32, int, uint32, uint32) {
+	sym := uint32(1)
+	offs := uint32(0x100)
+	for sym < 0x100 {
+		var b uint32
+		mb <<= 1
+		ip, rng, code = norm(in, ip, rng, code)
+		rng, code, b = bitc(&lit[offs+mb&offs+sym], rng, code)
+		sym = sym<<1 | b
+		offs &^= mb ^ b<<8
+	}
+	return sym, ip, rng, code
+}
+
 // tree decodes an n-bit symbol, most significant bit first, with the
 // probabilities p[1:1<<n].
 func tree(p []prob, n uint, in []byte, ip int, rng, code uint32) (uint32, int, uint32, uint32) {
@@ -44,7 +95,7 @@ func tree(p []prob, n uint, in []byte, ip int, rng, code uint32) (uint32, int, u
 	for m < end {
 		var b uint32
 		ip, rng, code = norm(in, ip, rng, code)
-		rng, code, b = bit(&p[m], rng, code)
+		rng, code, b = bitc(&p[m], rng, code)
 		m = m<<1 | b
 	}
 	return m - end, ip, rng, code
@@ -58,7 +109,7 @@ func reverseTree(p []prob, n uint, in []byte, ip int, rng, code uint32) (uint32,
 	for i := range n {
 		var b uint32
 		ip, rng, code = norm(in, ip, rng, code)
-		rng, code, b = bit(&p[m], rng, code)
+		rng, code, b = bitc(&p[m], rng, code)
 		m = m<<1 | b
 		sym |= b << i
 	}
@@ -167,26 +218,12 @@ func (d *Decoder) run(out []byte, want int) error {
 			}
 			ls := (pos&lpMask)<<lc + int(prev)>>(8-lc)
 			lit := &d.literal[ls&(litStatesMax-1)]
-			sym := uint32(1)
+			// After a match the byte at the match distance predicts this one.
+			var sym uint32
 			if state >= 7 {
-				// After a match the byte at the match distance predicts
-				// this one, bit by bit until the first mismatch.
-				mb := uint32(out[pos-int(rep0)-1])
-				for sym < 0x100 {
-					mb <<= 1
-					mbit := mb & 0x100
-					ip, rng, code = norm(in, ip, rng, code)
-					rng, code, b = bit(&lit[0x100+mbit+sym], rng, code)
-					sym = sym<<1 | b
-					if mbit != b<<8 {
-						break
-					}
-				}
-			}
-			for sym < 0x100 {
-				ip, rng, code = norm(in, ip, rng, code)
-				rng, code, b = bit(&lit[sym], rng, code)
-				sym = sym<<1 | b
+				sym, ip, rng, code = matchedLiteral(lit, uint32(out[pos-int(rep0)-1]), in, ip, rng, code)
+			} else {
+				sym, ip, rng, code = literal(lit, in, ip, rng, code)
 			}
 			out[pos] = byte(sym)
 			pos++

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
 
@@ -28,5 +29,7 @@ func (r *readerFlags) options() (assets.Options, error) {
 			return assets.Options{}, usagef("--unity-version: %v", err)
 		}
 	}
-	return assets.Options{Layouts: m, UnityVersion: r.unityVersion}, nil
+	// One Cache for the whole command: every bundle it opens shares one
+	// memory limit for decompressed data.
+	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0)}, nil
 }

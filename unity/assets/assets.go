@@ -57,6 +57,10 @@ type Options struct {
 	// UnityVersion overrides the version layouts are looked up by (for
 	// files whose version is blanked or wrong). Empty: the file's own.
 	UnityVersion string
+	// Cache holds the decompressed blocks of the bundles opened, within
+	// its memory limit. Pass one Cache to every Open of a process to bound
+	// them together; nil gives each container a Cache of its own.
+	Cache *unityfs.Cache
 }
 
 // Kind is the kind of a container.
@@ -158,6 +162,9 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 	if _, err := unityversion.Parse(opts.UnityVersion); opts.UnityVersion != "" && err != nil {
 		return nil, &Error{Container: name, Err: fmt.Errorf("--unity-version: %w", err)}
 	}
+	if opts.Cache == nil {
+		opts.Cache = unityfs.NewCache(0)
+	}
 	c := &Container{Path: name, opts: opts, resources: map[string]*io.SectionReader{}}
 	prefix := make([]byte, 64)
 	n, err := r.ReadAt(prefix, 0)
@@ -217,7 +224,7 @@ func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error
 }
 
 func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
-	a, err := unityfs.Open(r, size)
+	a, err := unityfs.OpenWith(r, size, unityfs.Options{Cache: c.opts.Cache})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: entry, Err: err}
 	}

@@ -105,12 +105,23 @@ type blockEntry struct {
 
 // reserve sets e's charge to charge bytes, making room by dropping the
 // least recently used other entries, and marks e most recently used. It
-// fails, changing nothing, when charge alone exceeds the limit.
+// fails, changing nothing but the entries dropped, when charge cannot fit.
 func (c *Cache) reserve(e *blockEntry, charge int64) bool {
+	_, ok := c.reserveBuffer(e, charge, 0)
+	return ok
+}
+
+// reserveBuffer is reserve for a charge that includes a new output buffer
+// of n bytes. When making room drops a block that no reader holds and whose
+// buffer has room for n bytes, it returns that buffer for reuse (its whole
+// capacity is then charged to e), so reading through blocks that the limit
+// cannot hold together reuses memory rather than leaving each dropped block
+// to the garbage collector.
+func (c *Cache) reserveBuffer(e *blockEntry, charge int64, n int) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if charge > c.limit {
-		return false
+		return nil, false
 	}
 	if !e.linked {
 		e.charge = 0
@@ -124,17 +135,41 @@ func (c *Cache) reserve(e *blockEntry, charge int64) bool {
 	old := e.charge
 	c.used += charge - old
 	e.charge = charge
+	var reuse []byte
 	for c.used > c.limit && c.tail != e {
-		c.evict(c.tail)
+		v := c.tail
+		if n > 0 && reuse == nil {
+			if reuse = take(v, n); reuse != nil {
+				extra := int64(cap(reuse) - n)
+				e.charge += extra
+				c.used += extra
+			}
+		}
+		c.evict(v)
 	}
 	if c.used > c.limit {
 		// Only bytes held outside blocks (block infos being read) are
 		// left to free; keep e's old charge.
-		c.used += old - charge
+		c.used += old - e.charge
 		e.charge = old
-		return false
+		return nil, false
 	}
-	return true
+	return reuse, true
+}
+
+// take returns v's output buffer, emptying v, when no reader holds v and
+// the buffer can hold n bytes.
+func take(v *blockEntry, n int) []byte {
+	if !v.mu.TryLock() {
+		return nil
+	}
+	defer v.mu.Unlock()
+	if cap(v.buf) < n {
+		return nil
+	}
+	b := v.buf[:cap(v.buf)]
+	v.buf, v.n, v.dec, v.comp = nil, 0, nil, nil
+	return b
 }
 
 // hold charges n bytes not owned by any block (a block info being read) and

@@ -18,7 +18,7 @@ const lzmaMaxRatio = 1 << 14
 
 // minFirstBuffer is the least output buffer a block's first read
 // allocates (the block's size when smaller); later reads that need more
-// double it.
+// grow it geometrically.
 const minFirstBuffer = 1 << 20
 
 // firstBufferRatio sizes a block's first output buffer from its compressed
@@ -128,10 +128,16 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 	}
 	if e.buf == nil {
 		// The first read of the block: charge what it will hold before
-		// reading or allocating any of it.
-		first := min(size, max(need, minFirstBuffer, firstBufferRatio*int(b.CompressedSize)))
-		charge := int64(first) + int64(b.CompressedSize) + state
-		if !a.cache.reserve(e, charge) {
+		// reading or allocating any of it. Like a regrowth, it takes half
+		// again what the read needs, as the limit allows.
+		held := int64(b.CompressedSize) + state
+		first := min(size, max(need+need/2, minFirstBuffer, firstBufferRatio*int(b.CompressedSize)))
+		if room := a.cache.limit - held; int64(first) > room {
+			first = max(need, int(room))
+		}
+		charge := int64(first) + held
+		buf, ok := a.cache.reserveBuffer(e, charge, first)
+		if !ok {
 			return limitErr(charge)
 		}
 		comp := make([]byte, b.CompressedSize)
@@ -143,19 +149,32 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 		if err != nil {
 			return fail(err)
 		}
-		e.comp, e.dec, e.buf = comp, dec, make([]byte, first)
-	} else if need > len(e.buf) {
-		// Grow: the old and new buffers coexist while the output is
-		// copied, so both are charged until then.
-		grown := min(size, max(need, 2*len(e.buf)))
-		held := int64(len(e.comp)) + state
-		if !a.cache.reserve(e, int64(len(e.buf))+int64(grown)+held) {
-			return limitErr(int64(grown) + held)
+		if buf == nil {
+			buf = make([]byte, first)
 		}
-		nb := make([]byte, grown)
+		e.comp, e.dec, e.buf = comp, dec, buf[:min(cap(buf), size)]
+	} else if need > len(e.buf) {
+		// Grow by half again what the read needs (at least doubling), so
+		// reads a little further on do not regrow, within what the limit
+		// leaves: the old and new buffers coexist while the output is
+		// copied, so both are charged until then.
+		held := int64(len(e.comp)) + state
+		grown := min(size, max(2*len(e.buf), need+need/2))
+		if room := a.cache.limit - int64(cap(e.buf)) - held; int64(grown) > room {
+			grown = max(need, int(room))
+		}
+		charge := int64(cap(e.buf)) + int64(grown) + held
+		nb, ok := a.cache.reserveBuffer(e, charge, grown)
+		if !ok {
+			return limitErr(charge)
+		}
+		if nb == nil {
+			nb = make([]byte, grown)
+		}
+		nb = nb[:min(cap(nb), size)]
 		copy(nb, e.buf[:e.n])
 		e.buf = nb
-		a.cache.reserve(e, int64(grown)+held)
+		a.cache.reserve(e, int64(cap(nb))+held)
 	}
 	prev := e.n
 	n, err := decode(e.dec, e.buf, need)
@@ -169,7 +188,7 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 	if e.n == size {
 		// Complete: only the output stays.
 		e.dec, e.comp = nil, nil
-		a.cache.reserve(e, int64(len(e.buf)))
+		a.cache.reserve(e, int64(cap(e.buf)))
 	}
 	return nil
 }

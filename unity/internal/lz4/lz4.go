@@ -90,7 +90,7 @@ func (d *Decoder) fail(kind error, what string) error {
 // Decode continues the block into out, the whole output buffer: its first
 // Pos() bytes must hold the output so far (matches copy from them), and
 // len(out) bounds how far decoding may go (at most Size()). Decode stops once
-// at least want bytes exist, and returns the new position. When the last
+// want bytes exist, and returns the new position. When the last
 // byte is produced it checks that the input ends exactly there. An error is
 // sticky: later calls return it again.
 func (d *Decoder) Decode(out []byte, want int) (int, error) {
@@ -107,7 +107,9 @@ func (d *Decoder) Decode(out []byte, want int) (int, error) {
 	for d.pos < want {
 		switch {
 		case d.lit > 0:
-			n := min(d.lit, len(out)-d.pos)
+			// Copies stop at want: a long run (a bomb's gigabyte) is not
+			// produced past what the caller asked for.
+			n := min(d.lit, want-d.pos)
 			if len(d.src)-d.sp < n {
 				return d.pos, d.fail(ErrTruncated, fmt.Sprintf("%d literals declared, %d bytes left", d.lit, len(d.src)-d.sp))
 			}
@@ -116,7 +118,7 @@ func (d *Decoder) Decode(out []byte, want int) (int, error) {
 			d.sp += n
 			d.lit -= n
 		case d.match > 0:
-			n := min(d.match, len(out)-d.pos)
+			n := min(d.match, want-d.pos)
 			copyMatch(out, d.pos, d.off, n)
 			d.pos += n
 			d.match -= n

@@ -325,8 +325,26 @@ func copyMatch(out []byte, pos, dist, n int) {
 		copy(out[pos:pos+n], out[src:src+n])
 		return
 	}
-	for i := range n {
-		out[pos+i] = out[src+i]
+	if dist == 1 {
+		// A run of one byte (the commonest overlap).
+		b := out[src]
+		s := out[pos : pos+n]
+		for i := range s {
+			s[i] = b
+		}
+		return
+	}
+	if n <= 16 {
+		for i := range n {
+			out[pos+i] = out[src+i]
+		}
+		return
+	}
+	for n > 0 {
+		// Each copy doubles the repeated run.
+		c := copy(out[pos:pos+n], out[src:pos])
+		pos += c
+		n -= c
 	}
 }
 

@@ -104,6 +104,9 @@ func (d *Decoder) Decode(out []byte, want int) (int, error) {
 		return d.pos, fmt.Errorf("lz4: output buffer of %d bytes is shorter than the %d bytes already decoded", len(out), d.pos)
 	}
 	want = min(want, len(out))
+	if d.lit == 0 && d.match == 0 && !d.inSeq {
+		d.fast(out, want)
+	}
 	for d.pos < want {
 		switch {
 		case d.lit > 0:
@@ -136,6 +139,86 @@ func (d *Decoder) Decode(out []byte, want int) (int, error) {
 		return d.pos, d.finish()
 	}
 	return d.pos, nil
+}
+
+// fastSlack is how far past want the fast path may decode (a whole
+// sequence at a time), and the room it keeps for fixed 16-byte copies.
+const (
+	fastSlack = 64 << 10
+	fastPad   = 16
+)
+
+// fast decodes whole sequences while they fit, with fixed-size copies for
+// short runs and few checks, stopping at want (give or take a sequence
+// ending within fastSlack). Anything else (a sequence that does not fit in
+// the input or the output, an error, the block's end) it leaves to the
+// general path, at the start of that sequence; bytes it wrote past the
+// returned position are scratch.
+func (d *Decoder) fast(out []byte, want int) {
+	src, sp, pos := d.src, d.sp, d.pos
+	end := min(len(out), want+fastSlack) - fastPad // output limit
+	for pos < want {
+		sp0, pos0 := sp, pos
+		if len(src)-sp < 2*fastPad || end-pos < 2*fastPad {
+			break
+		}
+		tok := src[sp]
+		sp++
+		ll, ml := int(tok>>4), int(tok&15)
+		if ll == 15 {
+			for {
+				if sp >= len(src) || ll > end {
+					ll = -1
+					break
+				}
+				b := int(src[sp])
+				sp++
+				ll += b
+				if b != 255 {
+					break
+				}
+			}
+		}
+		if ll < 0 || len(src)-sp < ll+fastPad || end-pos < ll {
+			sp, pos = sp0, pos0
+			break
+		}
+		if ll <= 16 {
+			*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(src[sp : sp+16])
+		} else {
+			copy(out[pos:pos+ll], src[sp:sp+ll])
+		}
+		sp += ll
+		pos += ll
+		off := int(src[sp]) | int(src[sp+1])<<8
+		sp += 2
+		if ml == 15 {
+			for {
+				if sp >= len(src) || ml > end {
+					ml = -1
+					break
+				}
+				b := int(src[sp])
+				sp++
+				ml += b
+				if b != 255 {
+					break
+				}
+			}
+		}
+		if ml < 0 || off == 0 || off > pos || end-pos < ml+4 {
+			sp, pos = sp0, pos0
+			break
+		}
+		ml += 4
+		if off >= 16 && ml <= 16 {
+			*(*[16]byte)(out[pos : pos+16]) = *(*[16]byte)(out[pos-off : pos-off+16])
+		} else {
+			copyMatch(out, pos, off, ml)
+		}
+		pos += ml
+	}
+	d.sp, d.pos = sp, pos
 }
 
 // readToken reads a sequence's token and literal length.

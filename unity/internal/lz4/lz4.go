@@ -286,6 +286,15 @@ func (d *Decoder) length(n int) (int, error) {
 // finish checks, once the output is complete, that the block ends there:
 // after the literals of a last sequence that has no match.
 func (d *Decoder) finish() error {
+	if d.size == 0 {
+		// An empty block is one token with no literals, as the
+		// reference decoder requires.
+		if len(d.src) == 1 && d.src[0] == 0 {
+			d.sp = 1
+			return nil
+		}
+		return d.fail(ErrCorrupt, fmt.Sprintf("an empty block is the single byte 0, not %d bytes", len(d.src)))
+	}
 	if d.lit == 0 && d.match == 0 {
 		if !d.inSeq && d.sp < len(d.src) {
 			// A last token with no literals (any literal would run past
@@ -294,7 +303,7 @@ func (d *Decoder) finish() error {
 				return err
 			}
 		}
-		if d.sp == len(d.src) && (d.inSeq || d.size == 0) {
+		if d.sp == len(d.src) && d.inSeq {
 			return nil
 		}
 	}

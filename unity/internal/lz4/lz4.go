@@ -304,6 +304,11 @@ func (d *Decoder) finish() error {
 			}
 		}
 		if d.sp == len(d.src) && d.inSeq {
+			if d.matchTok != 0 {
+				// Encoders write the last token's match length as 0;
+				// pierrec/lz4 refuses anything else, and so do we.
+				return d.fail(ErrCorrupt, fmt.Sprintf("the last sequence's token declares a match (length nibble %d)", d.matchTok))
+			}
 			return nil
 		}
 	}

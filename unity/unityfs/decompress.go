@@ -165,14 +165,28 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 		}
 		charge := int64(cap(e.buf)) + int64(grown) + held
 		nb, ok := a.cache.reserveBuffer(e, charge, grown)
+		restart := false
 		if !ok {
-			return limitErr(charge)
+			// Both buffers do not fit, the new one alone may: drop the
+			// old one and decode the block again from its start.
+			grown = min(size, max(need, int(a.cache.limit-held)))
+			charge = int64(grown) + held
+			if nb, ok = a.cache.reserveBuffer(e, charge, grown); !ok {
+				return limitErr(charge)
+			}
+			dec, _, err := newDecoder(b.Compression(), e.comp, size)
+			if err != nil {
+				return fail(err)
+			}
+			e.dec, e.n, restart = dec, 0, true
 		}
 		if nb == nil {
 			nb = make([]byte, grown)
 		}
 		nb = nb[:min(cap(nb), size)]
-		copy(nb, e.buf[:e.n])
+		if !restart {
+			copy(nb, e.buf[:e.n])
+		}
 		e.buf = nb
 		a.cache.reserve(e, int64(cap(nb))+held)
 	}

@@ -269,6 +269,16 @@ func TestReadBeyondTheLimitIsRefused(t *testing.T) {
 			if _, err := a.ReadAt(head, 0); err != nil || !bytes.Equal(head, data[:1000]) {
 				t.Fatalf("reading the start: %v", err)
 			}
+			// Reads creeping forward up to near the limit work, though
+			// the old and new buffers would not fit together.
+			for off := int64(0); off < 1300<<10; off += 64 << 10 {
+				if _, err := a.ReadAt(head, off); err != nil || !bytes.Equal(head, data[off:off+1000]) {
+					t.Fatalf("reading at %d: %v", off, err)
+				}
+				if cache.Used() > cache.Limit() {
+					t.Fatalf("cache holds %d bytes, over its limit of %d", cache.Used(), cache.Limit())
+				}
+			}
 			_, err = a.ReadAt(head, int64(len(data)-1000))
 			var le *unityfs.LimitError
 			if !errors.As(err, &le) || !errors.Is(err, unityfs.ErrMemoryLimit) {

@@ -2,7 +2,8 @@
 // take to decode every LZMA block of the bundles issue 16 names: this
 // project's unity/internal/lzma, github.com/ulikunitz/xz/lzma, and liblzma
 // through Python 3's lzma module. It prints the median of several rounds
-// for each, and the Go decoders' allocations per round.
+// for each, and the Go decoders' allocations per round. The decoders take
+// turns round by round.
 //
 //	go run ./unity/internal/lzma/testdata/sidebyside [-rounds 9] [bundle...]
 //
@@ -80,7 +81,7 @@ func main() {
 	fmt.Printf("%d LZMA blocks, %.1f MB uncompressed, %d rounds, GOMAXPROCS=%d\n", len(blocks), float64(total)/1e6, *rounds, runtime.GOMAXPROCS(0))
 
 	var d lzma.Decoder
-	ours := measure(*rounds, func() {
+	oursRound := func() {
 		for _, b := range blocks {
 			out := make([]byte, b.size)
 			if err := d.Reset(b.src, b.size); err != nil {
@@ -90,55 +91,63 @@ func main() {
 				log.Fatal(err)
 			}
 		}
-	})
-	theirs := measure(*rounds, func() {
+	}
+	theirsRound := func() {
 		for _, b := range blocks {
 			if _, err := ulikunitz(b.src, b.size); err != nil {
 				log.Fatal(err)
 			}
 		}
-	})
-	lib, err := liblzma(*rounds, blocks)
+	}
+	files, cleanup, err := alone(blocks)
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer cleanup()
+	// The decoders take turns round by round, so that load from other
+	// work on the machine falls on all three alike.
+	var ours, theirs, lib []float64
+	var oursAllocs, theirsAllocs uint64
+	for range *rounds {
+		s, a := measure(oursRound)
+		ours, oursAllocs = append(ours, s), a
+		s, a = measure(theirsRound)
+		theirs, theirsAllocs = append(theirs, s), a
+		s, err := liblzma(files)
+		if err != nil {
+			log.Fatal(err)
+		}
+		lib = append(lib, s)
+	}
+	o, t, l := summarize(ours), summarize(theirs), summarize(lib)
 	fmt.Println("| decoder | CPU s (median) | min–max | allocations per round |")
 	fmt.Println("|---|---|---|---|")
-	fmt.Printf("| unity/internal/lzma | %.3f | %.3f–%.3f | %d |\n", ours.median, ours.min, ours.max, ours.allocs)
-	fmt.Printf("| ulikunitz/xz | %.3f | %.3f–%.3f | %d |\n", theirs.median, theirs.min, theirs.max, theirs.allocs)
-	fmt.Printf("| liblzma (Python lzma) | %.3f | %.3f–%.3f | — |\n", lib.median, lib.min, lib.max)
+	fmt.Printf("| unity/internal/lzma | %.3f | %.3f–%.3f | %d |\n", o.median, o.min, o.max, oursAllocs)
+	fmt.Printf("| ulikunitz/xz | %.3f | %.3f–%.3f | %d |\n", t.median, t.min, t.max, theirsAllocs)
+	fmt.Printf("| liblzma (Python lzma) | %.3f | %.3f–%.3f | — |\n", l.median, l.min, l.max)
+	fmt.Printf("ratio liblzma / ours (median): %.2f\n", l.median/o.median)
 }
 
 type result struct {
 	median, min, max float64
-	allocs           uint64
 }
 
 func summarize(secs []float64) result {
+	secs = slices.Clone(secs)
 	slices.Sort(secs)
 	return result{median: secs[len(secs)/2], min: secs[0], max: secs[len(secs)-1]}
 }
 
-// measure runs f rounds times and returns its CPU seconds and the
-// allocations of one round.
-func measure(rounds int, f func()) result {
-	var secs []float64
+// measure runs f once and returns its CPU seconds and allocations.
+func measure(f func()) (float64, uint64) {
 	var ms0, ms1 runtime.MemStats
-	var allocs uint64
-	for i := range rounds {
-		runtime.GC()
-		runtime.ReadMemStats(&ms0)
-		t := cpu()
-		f()
-		secs = append(secs, cpu()-t)
-		runtime.ReadMemStats(&ms1)
-		if i == 0 {
-			allocs = ms1.Mallocs - ms0.Mallocs
-		}
-	}
-	r := summarize(secs)
-	r.allocs = allocs
-	return r
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	t := cpu()
+	f()
+	secs := cpu() - t
+	runtime.ReadMemStats(&ms1)
+	return secs, ms1.Mallocs - ms0.Mallocs
 }
 
 // cpu returns the process's user and system CPU seconds.
@@ -163,34 +172,38 @@ func ulikunitz(src []byte, size int) ([]byte, error) {
 	return out, err
 }
 
-func liblzma(rounds int, blocks []block) (result, error) {
+// alone writes each block as a classic .lzma file (properties, 64-bit
+// size, data) for liblzma, and returns their paths.
+func alone(blocks []block) ([]string, func(), error) {
 	dir, err := os.MkdirTemp("", "sidebyside")
 	if err != nil {
-		return result{}, err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(dir)
-	args := []string{"-c", pyBench, strconv.Itoa(rounds)}
+	cleanup := func() { os.RemoveAll(dir) }
+	var paths []string
 	for i, b := range blocks {
 		p := filepath.Join(dir, fmt.Sprintf("%d.lzma", i))
 		f := append(binary.LittleEndian.AppendUint64(append([]byte(nil), b.src[:5]...), uint64(b.size)), b.src[5:]...)
 		if err := os.WriteFile(p, f, 0o644); err != nil {
-			return result{}, err
+			cleanup()
+			return nil, nil, err
 		}
-		args = append(args, p)
+		paths = append(paths, p)
 	}
-	out, err := exec.Command("python3", args...).Output()
+	return paths, cleanup, nil
+}
+
+// liblzma runs one round of pyBench and returns its CPU seconds.
+func liblzma(files []string) (float64, error) {
+	out, err := exec.Command("python3", append([]string{"-c", pyBench, "1"}, files...)...).Output()
 	if err != nil {
-		return result{}, fmt.Errorf("python3: %w", err)
+		return 0, fmt.Errorf("python3: %w", err)
 	}
-	var secs []float64
-	for _, l := range strings.Fields(string(out)) {
-		s, err := strconv.ParseFloat(l, 64)
-		if err != nil {
-			return result{}, fmt.Errorf("python3 printed %q", l)
-		}
-		secs = append(secs, s)
+	s, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		return 0, fmt.Errorf("python3 printed %q", out)
 	}
-	return summarize(secs), nil
+	return s, nil
 }
 
 func lzmaBlocks(path string) ([]block, error) {

@@ -174,10 +174,10 @@ func TestCacheRespectsItsLimit(t *testing.T) {
 		wantMiss int // decompressions after reading blocks 0,1,2,0,1,2
 	}{
 		{"default cache holds all", 0, 3},
-		// A partly read block holds its output (1000 bytes), its
-		// compressed input (about 930) and decoder state.
-		{"room for two blocks: thrash", 5000, 6},
-		{"room for three blocks", 7000, 3},
+		// A block holds its output (1000 bytes); while it is decoded,
+		// also its compressed input (about 930) and decoder state.
+		{"room for two blocks: thrash", 2500, 6},
+		{"room for three blocks", 4100, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cache := unityfs.NewCache(c.limit)

@@ -107,6 +107,7 @@ func peakRSS() int64 {
 // runBomb runs the child on the bundle and returns its report.
 func runBomb(t *testing.T, path string, copies int, limit int64) bombReport {
 	t.Helper()
+
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s,%d,%d", bombEnv, path, copies, limit))
 	out, err := cmd.Output()
@@ -514,6 +515,9 @@ func TestDecompressionBombsStayBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 1 GiB bombs; skipped in -short")
 	}
+	if raceEnabled {
+		t.Skip("peak RSS means nothing under the race detector (shadow memory)")
+	}
 	name, ser := bombSerializedFile(t)
 	zeros := unityfs.MaxBlockSize - len(ser)
 	const bound = 128 << 20
@@ -557,6 +561,9 @@ func TestDecompressionBombsStayBounded(t *testing.T) {
 func TestCopiesShareTheMemoryLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decodes 768 MiB; skipped in -short")
+	}
+	if raceEnabled {
+		t.Skip("peak RSS means nothing under the race detector (shadow memory)")
 	}
 	name, ser := bombSerializedFile(t)
 	const limit = 100 << 20

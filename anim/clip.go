@@ -57,6 +57,10 @@ type Clip struct {
 
 	root     int
 	rootPose poseSet
+	// motion evaluates the clip's RootT and RootQ curves (generic root
+	// motion, see Bake), as T.xyz R.xyzw; hasMotion says it does.
+	motion    curveSet
+	hasMotion bool
 
 	unresolved int
 	tracks     int
@@ -153,13 +157,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	if l := c.Stop - c.Start; l > 0 && geom.Finite(l) {
 		cl.length = l
 	}
-	cl.duration = cl.length
-	if cl.duration <= 0 {
-		cl.duration = 1.0 / 60
-		if f := 1 / c.SampleRate; f > 0 && geom.Finite(f) { // not 0 for an infinite rate
-			cl.duration = f
-		}
-	}
+	cl.duration = c.Duration()
 
 	var fb *setBuilder
 	var fscal []scalar
@@ -191,6 +189,9 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 		fb.add(int32(i), sc)
 	}
 	cl.floats = fb.build()
+	if !c.Humanoid {
+		cl.bakeMotion(fscal)
+	}
 
 	cl.animated = make([]Props, s.Len())
 	for i := range cl.jchans {
@@ -215,6 +216,24 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	cl.events = append([]model.Event(nil), c.Events...)
 	sort.SliceStable(cl.events, func(a, b int) bool { return cl.events[a].Time < cl.events[b].Time })
 	return cl, nil
+}
+
+// bakeMotion lays out a generic clip's RootT and RootQ curves (Animator
+// channels of the Animator's own GameObject, attributes 7 to 13): the
+// motion Unity baked from a generic avatar's root motion node. A generic
+// Animator takes its root motion from them rather than from a joint
+// (ExtractRootMotion); the clip's Transform curves still pose the bones.
+func (c *Clip) bakeMotion(fscal []scalar) {
+	b := newSetBuilder([]float32{0, 0, 0, 0, 0, 0, 1})
+	for i, t := range c.floatTargets {
+		if t.ClassID == model.ClassAnimator && t.PathHash == 0 && model.IsRootMotionAttribute(t.Attribute) {
+			b.add(int32(t.Attribute-model.FirstRootAttribute), fscal[i])
+			c.hasMotion = true
+		}
+	}
+	if c.hasMotion {
+		c.motion = b.build()
+	}
 }
 
 // RootRule documents how Bake picks the root joint: the shallowest joint
@@ -532,9 +551,22 @@ func (c *Clip) SampleFloats(t float32, dst []float32) {
 	c.floats.eval(c.curveTime(t), dst)
 }
 
-// SampleRoot returns the root joint's local transform at clip time t
-// (evaluating only its channels), or the identity when there is no root.
+// SampleRoot returns where the clip's root motion stands at clip time t:
+// the body its RootT and RootQ curves give when it has them (generic root
+// motion), else the root joint's local transform (evaluating only its
+// channels), else the identity.
 func (c *Clip) SampleRoot(t float32) geom.Transform {
+	if c.hasMotion {
+		var v [7]float32
+		c.motion.eval(c.curveTime(t), v[:])
+		q := geom.Quat{X: v[3], Y: v[4], Z: v[5], W: v[6]}
+		if q.Dot(q) > 0 {
+			q = q.Normalize()
+		} else {
+			q = geom.IdentityQuat
+		}
+		return geom.Transform{T: geom.Vec3{X: v[0], Y: v[1], Z: v[2]}, R: q, S: geom.Vec3{X: 1, Y: 1, Z: 1}}
+	}
 	var tr [1]geom.Transform
 	if c.root < 0 {
 		return geom.Identity
@@ -542,6 +574,13 @@ func (c *Clip) SampleRoot(t float32) geom.Transform {
 	c.rootPose.eval(c.curveTime(t), poseFloats(tr[:]))
 	return tr[0]
 }
+
+// HasRootMotionCurves reports whether the clip's root motion comes from
+// its RootT and RootQ curves (see Bake) rather than from a joint.
+func (c *Clip) HasRootMotionCurves() bool { return c.hasMotion }
+
+// movesRoot reports whether the clip has root motion to extract.
+func (c *Clip) movesRoot() bool { return c.hasMotion || c.root >= 0 }
 
 // Stats describes a baked clip's layout, for reports and benchmarks.
 type Stats struct {

@@ -155,7 +155,7 @@ func (c *Clip) Step(t, delta float32, mode model.WrapMode, sink func(model.Event
 // ping-pong (the backward legs play the motion in reverse), up to the
 // clamped end for once and clamp modes.
 func (c *Clip) StepRootMotion(t, delta float32, mode model.WrapMode) RootMotion {
-	if c.root < 0 {
+	if !c.movesRoot() {
 		return noMotion
 	}
 	mode = c.Mode(mode)
@@ -268,29 +268,45 @@ func (m RootMotion) pow(n int) RootMotion {
 
 // rootDelta is the root's motion from clip time a to b.
 func (c *Clip) rootDelta(a, b float32) RootMotion {
-	ra, rb := c.SampleRoot(a), c.SampleRoot(b)
-	inv := ra.R.Conj()
-	return RootMotion{T: inv.Rotate(rb.T.Sub(ra.T)), R: inv.Mul(rb.R).Normalize()}
+	return MotionBetween(c.SampleRoot(a), c.SampleRoot(b))
 }
 
 // ExtractRootMotion returns how the root joint moved between clip times
 // from and to, across loops whole wraps (as Advance with WrapLoop reports
 // them): loops > 0 plays forward from `from` to the end, loops-1 whole
 // cycles, then from 0 to `to`; loops < 0 plays backward from `from` to 0,
-// -loops-1 whole cycles backward, then from the end down to `to`. With no
-// root joint it is no motion.
+// -loops-1 whole cycles backward, then from the end down to `to`. The root
+// is the one SampleRoot gives (RootT and RootQ curves, else the root
+// joint); with neither it is no motion.
 func (c *Clip) ExtractRootMotion(from, to float32, loops int) RootMotion {
-	if c.root < 0 {
+	if !c.movesRoot() {
 		return noMotion
 	}
-	d := c.duration
+	return LoopMotion(c.rootDelta, c.duration, from, to, loops)
+}
+
+// LoopMotion composes the motion of a clip of the given duration played
+// from clip time from to to across loops whole wraps (the convention of
+// Clip.ExtractRootMotion), from delta, the motion between two clip times
+// within one loop. Every kind of clip that moves a root (generic clips,
+// humanoid bodies) counts loops this one way.
+func LoopMotion(delta func(a, b float32) RootMotion, duration, from, to float32, loops int) RootMotion {
+	d := duration
 	switch {
 	case loops > 0:
-		return c.rootDelta(from, d).Then(c.rootDelta(0, d).pow(loops - 1)).Then(c.rootDelta(0, to))
+		return delta(from, d).Then(delta(0, d).pow(loops - 1)).Then(delta(0, to))
 	case loops < 0:
-		return c.rootDelta(from, 0).Then(c.rootDelta(d, 0).pow(-loops - 1)).Then(c.rootDelta(d, to))
+		return delta(from, 0).Then(delta(d, 0).pow(-loops - 1)).Then(delta(d, to))
 	}
-	return c.rootDelta(from, to)
+	return delta(from, to)
+}
+
+// MotionBetween is the motion that takes a root standing at a to standing
+// at b: b's translation from a in a's frame, and b's rotation relative to
+// a's.
+func MotionBetween(a, b geom.Transform) RootMotion {
+	inv := a.R.Normalize().Conj()
+	return RootMotion{T: inv.Rotate(b.T.Sub(a.T)), R: inv.Mul(b.R).Normalize()}
 }
 
 // CollectEvents reports, in playback order, the events crossed by playing

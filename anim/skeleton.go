@@ -26,7 +26,9 @@ type Skeleton struct {
 // NewSkeleton builds a skeleton from parallel slices of paths, parent
 // indexes and rest transforms (rest may be nil: every joint rests at the
 // identity). It checks that the slices agree in length and that every parent
-// comes before its child. When two joints share a path (Unity allows sibling
+// comes before its child. A path written as model.UnnamedPath (a joint a
+// name table could not name) is found by the hash it carries. When two
+// joints share a path (Unity allows sibling
 // GameObjects of the same name) the first one is the one clips drive, as in
 // Unity's path lookup.
 func NewSkeleton(paths []string, parents []int, rest []geom.Transform) (*Skeleton, error) {
@@ -62,7 +64,7 @@ func NewSkeleton(paths []string, parents []int, rest []geom.Transform) (*Skeleto
 		if _, dup := s.byPath[paths[i]]; !dup {
 			s.byPath[paths[i]] = i
 		}
-		h := model.PathHash(paths[i])
+		h := model.HashOfPath(paths[i])
 		if _, dup := s.byHash[h]; !dup {
 			s.byHash[h] = i
 		}
@@ -87,6 +89,39 @@ func SkeletonFromRig(r *model.Rig) (*Skeleton, error) {
 	s, err := NewSkeleton(paths, parents, rest)
 	if err != nil {
 		return nil, fmt.Errorf("anim: rig %q: %w", r.Name, err)
+	}
+	return s, nil
+}
+
+// SkeletonFromAvatar builds the skeleton an avatar describes: its nodes
+// named by its name table (model.UnnamedPath where the table lacks one),
+// resting at its default pose (the skeleton pose where the default is
+// missing). It is what a clip plays on when the files hold the avatar but
+// not the character's GameObjects.
+func SkeletonFromAvatar(a *model.Avatar) (*Skeleton, error) {
+	if a == nil {
+		return nil, fmt.Errorf("anim: nil avatar")
+	}
+	n := len(a.Skeleton.Nodes)
+	rest := a.DefaultPose
+	if len(rest) != n {
+		rest = a.SkeletonPose
+	}
+	if len(rest) != n {
+		rest = nil
+	}
+	paths := make([]string, n)
+	parents := make([]int, n)
+	for i, nd := range a.Skeleton.Nodes {
+		p, ok := a.Names.Lookup(nd.PathHash)
+		if !ok {
+			p = model.UnnamedPath(nd.PathHash)
+		}
+		paths[i], parents[i] = p, nd.Parent
+	}
+	s, err := NewSkeleton(paths, parents, rest)
+	if err != nil {
+		return nil, fmt.Errorf("anim: avatar %q: %w", a.Name, err)
 	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
@@ -117,7 +118,7 @@ type Animator struct {
 
 // New compiles c over clips and returns an Animator for it: a shortcut for
 // one instance (use Compile and NewAnimator to share the Definition).
-func New(c *model.Controller, clips Clips) (*Animator, error) {
+func New(c *model.Controller, clips []Clip) (*Animator, error) {
 	d, err := Compile(c, clips)
 	if err != nil {
 		return nil, err
@@ -334,9 +335,9 @@ func (a *Animator) StateName(l, s int) string { return a.def.StateName(l, s) }
 // slice is reused by the next tick).
 func (a *Animator) Events() []Event { return a.events }
 
-// RootMotion returns how far the root moved in the last tick: translation
-// and rotation, blended over layers as the poses are.
-func (a *Animator) RootMotion() (geom.Vec3, geom.Quat) { return a.rootT, a.rootR }
+// RootMotion returns how far the root moved in the last tick, blended over
+// layers as the poses are.
+func (a *Animator) RootMotion() anim.RootMotion { return anim.RootMotion{T: a.rootT, R: a.rootR} }
 
 func clamp01(x float32) float32 {
 	if !(x > 0) { // NaN too
@@ -473,7 +474,7 @@ func (a *Animator) stateLength(li int, st *model.State) float32 {
 	a.leaves = BlendWeights(a.def.motion(li, st), a.params, a.leaves)
 	var sum, ws float32
 	for _, lw := range a.leaves {
-		if n := a.def.clips.ClipLength(lw.Clip); n > 0 && lw.Clip >= 0 {
+		if n := a.def.clip(lw.Clip).Length; n > 0 && lw.Clip >= 0 {
 			sum += lw.Weight * n
 			ws += lw.Weight
 		}
@@ -575,20 +576,21 @@ func (a *Animator) emit(li int, s *slot, st *model.State, we, wr float32) {
 	cyc := a.cycleOffset(st)
 	mirror := a.mirrored(st)
 	for _, lw := range a.leaves {
-		n := a.def.clips.ClipLength(lw.Clip)
+		c := a.def.clip(lw.Clip)
+		n := c.Length
 		if n <= 0 || lw.Clip < 0 {
 			continue
 		}
 		off := float64(cyc + nodes[lw.Node].CycleOffset)
 		u0, u1 := s.prev+off, s.nt+off
-		loop := a.def.clips.ClipLoops(lw.Clip)
-		if ev := a.def.clips.ClipEvents(lw.Clip); len(ev) > 0 && we > 0 && lw.Weight > 0 {
-			a.collect(li, int(s.state), lw.Clip, lw.Weight*we, l.weight, ev, float64(n), loop, u0, u1, s.first)
+		if ev := c.Events; len(ev) > 0 && we > 0 && lw.Weight > 0 {
+			a.collect(li, int(s.state), lw.Clip, lw.Weight*we, l.weight, ev, float64(n), c.Loop, u0, u1, s.first)
 		}
-		if weight := lw.Weight * wr * a.def.rootWeight(li, lw.Clip); a.def.root != nil && weight > 0 && u1 != u0 {
-			t0, t1, loops := clipSpan(u0, u1, float64(n), loop)
-			dt, dq := a.def.root.ClipRootMotion(lw.Clip, t0, t1, loops)
-			if mirror != nodes[lw.Node].Mirror && a.def.bodyMotion(lw.Clip) {
+		if weight := lw.Weight * wr * a.def.rootWeight(li, lw.Clip); c.Motion != nil && weight > 0 && u1 != u0 {
+			t0, t1, loops := clipSpan(u0, u1, float64(n), c.Loop)
+			m := c.Motion.ExtractRootMotion(t0, t1, loops)
+			dt, dq := m.T, m.R
+			if mirror != nodes[lw.Node].Mirror && c.Root.Body {
 				// Mirrored left for right: across the character's sagittal
 				// (y-z) plane, as its pose is. Unity mirrors humanoid
 				// states only; a generic clip plays unmirrored.
@@ -1021,13 +1023,14 @@ func (a *Animator) contrib(li int, si int32, nt float64, w float32, dst []Contri
 	mirror := a.mirrored(st)
 	cyc := a.cycleOffset(st)
 	for _, lw := range a.leaves {
-		n := a.def.clips.ClipLength(lw.Clip)
+		c := a.def.clip(lw.Clip)
+		n := c.Length
 		if lw.Clip < 0 {
 			continue
 		}
 		u := nt + float64(cyc+nodes[lw.Node].CycleOffset)
 		var t float64
-		if a.def.clips.ClipLoops(lw.Clip) {
+		if c.Loop {
 			t = (u - math.Floor(u)) * float64(n)
 		} else {
 			t = clampf(u, 0, 1) * float64(n)

@@ -1,31 +1,35 @@
 package animator
 
 import (
-	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
 
-// Clips tells an Animator what it needs to know of a controller's clips,
-// by controller clip index (Controller.Clips). The state machine needs only
-// this, not the poses, so it runs without sampling anything.
-type Clips interface {
-	// ClipLength is the clip's length in seconds; 0 for a null or unknown
-	// clip (which then adds nothing to a state's length).
-	ClipLength(i int) float32
-	// ClipLoops reports whether the clip loops: its Loop Time setting (the
-	// Animator ignores a legacy clip's wrap mode).
-	ClipLoops(i int) bool
-	// ClipEvents returns the clip's events sorted by time.
-	ClipEvents(i int) []model.Event
-}
-
-// RootMotionClips is Clips that can also say how the clip's root moved
-// between two clip times across a number of whole loops. An Animator built
-// over one accumulates root motion; over plain Clips its root motion is
-// zero.
-type RootMotionClips interface {
-	Clips
-	ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat)
+// Clip is what an Animator, and the posers that pose its skeleton, know of
+// one clip of its controller. A controller's clips are a []Clip parallel to
+// Controller.Clips (the zero Clip for a null or missing slot), built with
+// one of TimingClip, GenericClip and HumanClip per slot: that is the one way
+// to give an Animator its clips.
+type Clip struct {
+	// Length is the clip's length in seconds (model.Clip.Duration); 0 for
+	// a null or unknown clip, which then adds nothing to a state's length.
+	Length float32
+	// Loop is the clip's Loop Time setting (Mecanim ignores a legacy
+	// clip's wrap mode).
+	Loop bool
+	// Events are the clip's events, sorted by time.
+	Events []model.Event
+	// Pose poses the skeleton the clip was bound to; nil for a clip known
+	// by its timing only (posers leave what it would animate at rest).
+	Pose anim.Sampler
+	// Human is the clip's muscles, body and goals, for HumanPoser; nil for
+	// a generic clip.
+	Human *humanoid.Clip
+	// Root says whether and from where the clip moves the root; Motion
+	// measures how (nil: the clip gives no root motion).
+	Root   RootSource
+	Motion anim.RootMover
 }
 
 // RootSource says where a clip's root motion comes from, so that a layer
@@ -47,76 +51,71 @@ type RootSource struct {
 	Body bool
 }
 
-// RootSourceClips is RootMotionClips that also says, per clip, whether and
-// from which joint it moves the root. Over plain RootMotionClips every clip
-// counts as moving the root and skeleton masks do not weigh it.
-type RootSourceClips interface {
-	RootMotionClips
-	ClipRootSource(i int) RootSource
-}
-
-// ClipTable is Clips from plain slices (any of them may be shorter than the
-// controller's clip list; missing entries read as zero).
-type ClipTable struct {
-	Lengths []float32
-	Loop    []bool
-	Events  [][]model.Event
-}
-
-// ClipLength implements Clips.
-func (t *ClipTable) ClipLength(i int) float32 {
-	if i < 0 || i >= len(t.Lengths) || !(t.Lengths[i] > 0) {
-		return 0
+// TimingClip is a decoded clip known by its timing alone: its length
+// (model.Clip.Duration: a zero-length clip lasts one frame), Loop Time and
+// events. An Animator over such clips runs its state machines and reports
+// events but has no pose and no root motion. A nil clip gives the zero
+// Clip.
+func TimingClip(c *model.Clip) Clip {
+	if c == nil {
+		return Clip{}
 	}
-	return t.Lengths[i]
+	ev := append([]model.Event(nil), c.Events...)
+	sortEvents(ev)
+	return Clip{Length: c.Duration(), Loop: c.Settings.LoopTime, Events: ev}
 }
 
-// ClipLoops implements Clips.
-func (t *ClipTable) ClipLoops(i int) bool { return i >= 0 && i < len(t.Loop) && t.Loop[i] }
-
-// ClipEvents implements Clips.
-func (t *ClipTable) ClipEvents(i int) []model.Event {
-	if i < 0 || i >= len(t.Events) {
-		return nil
+// GenericClip is a clip baked on a skeleton: it poses it, and moves the
+// root when it animates the translation or rotation of its root joint, or
+// carries RootT and RootQ curves (anim.Clip.ExtractRootMotion), masked by
+// the root joint's path. Unity takes a rig's root motion from one joint for
+// every clip: root the clips there first (anim.Clip.WithRoot). A nil clip
+// gives the zero Clip.
+func GenericClip(c *anim.Clip) Clip {
+	if c == nil {
+		return Clip{}
 	}
-	return t.Events[i]
-}
-
-// TableFromModel builds a ClipTable from decoded clips parallel to
-// Controller.Clips (nil for a null or unresolved slot): each clip's length,
-// its Loop Time setting and its events (sorted by time). It agrees with
-// AnimClips and HumanoidClips over the same clips baked: Mecanim loops a
-// clip by its Loop Time setting alone (a legacy wrap mode does not count),
-// and a zero-length clip lasts one frame, as anim.Clip.Duration says.
-func TableFromModel(clips []*model.Clip) *ClipTable {
-	t := &ClipTable{
-		Lengths: make([]float32, len(clips)),
-		Loop:    make([]bool, len(clips)),
-		Events:  make([][]model.Event, len(clips)),
-	}
-	for i, c := range clips {
-		if c == nil {
-			continue
+	out := Clip{Length: c.Duration(), Loop: c.Settings().LoopTime, Events: c.Events(), Pose: c}
+	j := c.RootJoint()
+	switch {
+	case c.HasRootMotionCurves():
+		out.Root = RootSource{Moves: true}
+		if j >= 0 {
+			out.Root.Masked, out.Root.PathHash = true, model.HashOfPath(c.Skeleton().Paths[j])
 		}
-		t.Lengths[i] = clipDuration(c)
-		t.Loop[i] = c.Settings.LoopTime
-		ev := append([]model.Event(nil), c.Events...)
-		sortEvents(ev)
-		t.Events[i] = ev
+	case j >= 0 && c.Animates(j)&(anim.PropT|anim.PropR) != 0:
+		out.Root = RootSource{Moves: true, Masked: true, PathHash: model.HashOfPath(c.Skeleton().Paths[j])}
 	}
-	return t
+	if out.Root.Moves {
+		out.Motion = c
+	}
+	return out
 }
 
-// clipDuration is c's length as anim.Bake gives it: Stop - Start, or one
-// frame (1/SampleRate, 1/60 s without a usable rate) for a zero-length clip.
-func clipDuration(c *model.Clip) float32 {
-	if l := c.Stop - c.Start; l > 0 && geom.Finite(l) {
-		return l
+// HumanClip is a humanoid clip baked on a rig: it poses the rig (its
+// muscles for HumanPoser, its curves on other bones for both posers), and
+// moves the root by its body's motion when it has RootT or RootQ curves. A
+// nil clip gives the zero Clip.
+func HumanClip(c *humanoid.Clip) Clip {
+	if c == nil {
+		return Clip{}
 	}
-	if f := 1 / c.SampleRate; f > 0 && geom.Finite(f) {
-		return f
+	b := c.Base()
+	out := Clip{Length: c.Duration(), Loop: b.Settings().LoopTime, Events: b.Events(), Pose: c, Human: c}
+	if c.MovesBody() {
+		out.Root, out.Motion = RootSource{Moves: true, Body: true}, c
 	}
-	return 1.0 / 60
+	return out
+}
+
+// TimingClips is TimingClip of each clip (parallel to Controller.Clips;
+// nil for a null or unresolved slot).
+func TimingClips(clips []*model.Clip) []Clip {
+	out := make([]Clip, len(clips))
+	for i, c := range clips {
+		out[i] = TimingClip(c)
+	}
+	return out
 }
 
 func sortEvents(ev []model.Event) {

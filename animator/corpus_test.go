@@ -14,6 +14,7 @@ import (
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/present/playscript"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
@@ -113,17 +114,17 @@ func yamlController(t *testing.T, rel string, cc *corpusController) *corpusContr
 	return out
 }
 
-func (cc *corpusController) run(t *testing.T, script string, rate float64) []animator.Record {
+func (cc *corpusController) run(t *testing.T, script string, rate float64) []playscript.Record {
 	t.Helper()
-	a, err := animator.New(cc.c, animator.TableFromModel(cc.clips))
+	a, err := animator.New(cc.c, animator.TimingClips(cc.clips))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := animator.ParseScript([]byte(script))
+	s, err := playscript.Parse([]byte(script))
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := animator.Run(a, s, rate)
+	recs, err := playscript.Run(a, s, rate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ type change struct {
 
 // changes lists when each layer's destination (or, for instant changes,
 // its state) changed.
-func changes(recs []animator.Record) []change {
+func changes(recs []playscript.Record) []change {
 	var out []change
 	prev := map[int][2]string{}
 	for _, r := range recs {
@@ -304,12 +305,12 @@ func TestOdinStatueLoops(t *testing.T) {
 // states end somewhere else than the start.
 func TestExampleEnemyPosesItsRig(t *testing.T) {
 	cc := loadController(t, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
-	skel, baked, pcs := enemyRig(t, cc)
-	d, err := animator.Compile(cc.c, baked)
+	skel, clips, _ := enemyRig(t, cc)
+	d, err := animator.Compile(cc.c, clips)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := animator.NewPoser(d, skel, pcs)
+	p, err := animator.NewPoser(d, skel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,13 +366,13 @@ func TestExampleEnemyPosesItsRig(t *testing.T) {
 // root motion comes from the body, and both stay finite.
 func TestDanceControllerPosesItsAvatar(t *testing.T) {
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, pcs := danceRig(t, cc)
+	hr, hc := danceRig(t, cc)
 	d, err := animator.Compile(cc.c, hc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	skel := hr.Skeleton()
-	p, err := animator.NewPoser(d, skel, pcs)
+	p, err := animator.NewPoser(d, skel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +385,8 @@ func TestDanceControllerPosesItsAvatar(t *testing.T) {
 	var moved float64
 	for i := 0; i < 120; i++ {
 		a.Tick(1.0 / 30)
-		dt, dq := a.RootMotion()
+		rm := a.RootMotion()
+		dt, dq := rm.T, rm.R
 		for _, v := range []float32{dt.X, dt.Y, dt.Z, dq.X, dq.Y, dq.Z, dq.W} {
 			if v != v || math.IsInf(float64(v), 0) {
 				t.Fatalf("root motion not finite: %v %v", dt, dq)
@@ -416,7 +418,7 @@ func TestDanceControllerPosesItsAvatar(t *testing.T) {
 // attacking and stopping on its own schedule.
 func BenchmarkCrowdExampleEnemy(b *testing.B) {
 	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
-	d, err := animator.Compile(cc.c, animator.TableFromModel(cc.clips))
+	d, err := animator.Compile(cc.c, animator.TimingClips(cc.clips))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -442,7 +444,7 @@ func BenchmarkCrowdExampleEnemy(b *testing.B) {
 
 // enemyRig bakes the enemy controller's clips onto the rig of the Animator
 // that plays it.
-func enemyRig(t testing.TB, cc *corpusController) (*anim.Skeleton, animator.AnimClips, []animator.PoseClip) {
+func enemyRig(t testing.TB, cc *corpusController) (*anim.Skeleton, []animator.Clip, []*anim.Clip) {
 	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
 	if err != nil {
 		t.Fatal(err)
@@ -460,8 +462,8 @@ func enemyRig(t testing.TB, cc *corpusController) (*anim.Skeleton, animator.Anim
 	if err != nil {
 		t.Fatal(err)
 	}
-	baked := make(animator.AnimClips, len(cc.clips))
-	pcs := make([]animator.PoseClip, len(cc.clips))
+	baked := make([]*anim.Clip, len(cc.clips))
+	clips := make([]animator.Clip, len(cc.clips))
 	for i, c := range cc.clips {
 		if c == nil {
 			continue
@@ -474,21 +476,21 @@ func enemyRig(t testing.TB, cc *corpusController) (*anim.Skeleton, animator.Anim
 		if n := baked[i].UnresolvedChannels(); n > 10 || baked[i].TrackCount() == 0 {
 			t.Errorf("clip %q: %d channels miss the rig, %d tracks bind", c.Name, n, baked[i].TrackCount())
 		}
-		pcs[i] = baked[i]
+		clips[i] = animator.GenericClip(baked[i])
 	}
-	return skel, baked, pcs
+	return skel, clips, baked
 }
 
 // BenchmarkPoseExampleEnemy ticks and poses 100 enemies (32 joints, three
 // layers: base override plus two additive) per iteration.
 func BenchmarkPoseExampleEnemy(b *testing.B) {
 	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
-	skel, baked, pcs := enemyRig(b, cc)
-	d, err := animator.Compile(cc.c, baked)
+	skel, clips, _ := enemyRig(b, cc)
+	d, err := animator.Compile(cc.c, clips)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := animator.NewPoser(d, skel, pcs)
+	p, err := animator.NewPoser(d, skel)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -525,7 +527,7 @@ func benchPosedCrowd(b *testing.B, d *animator.Definition, start, pose func(*ani
 // between the enemy's clips with continuous extrapolation.
 func BenchmarkPlayerExampleEnemy(b *testing.B) {
 	cc := loadController(b, "lc-example-enemy/modassets", "ExampleEnemyAnimator")
-	skel, baked, _ := enemyRig(b, cc)
+	skel, _, baked := enemyRig(b, cc)
 	var clips []*animator.PlayerClip
 	for _, c := range baked {
 		if c != nil {
@@ -556,7 +558,7 @@ func BenchmarkPlayerExampleEnemy(b *testing.B) {
 
 // danceRig bakes dancecontroller's humanoid clips onto the avatar of the
 // Animator that plays it.
-func danceRig(t testing.TB, cc *corpusController) (*humanoid.Rig, animator.HumanoidClips, []animator.PoseClip) {
+func danceRig(t testing.TB, cc *corpusController) (*humanoid.Rig, []animator.Clip) {
 	rigs, err := compiled.RigsWith(cc.file.File, cc.file.Decode)
 	if err != nil {
 		t.Fatal(err)
@@ -586,18 +588,18 @@ func danceRig(t testing.TB, cc *corpusController) (*humanoid.Rig, animator.Human
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := make(animator.HumanoidClips, len(cc.clips))
-	pcs := make([]animator.PoseClip, len(cc.clips))
+	clips := make([]animator.Clip, len(cc.clips))
 	for i, c := range cc.clips {
 		if c == nil || !c.Humanoid {
 			continue
 		}
-		if hc[i], err = humanoid.Bake(c, hr); err != nil {
+		h, err := humanoid.Bake(c, hr)
+		if err != nil {
 			t.Fatal(err)
 		}
-		pcs[i] = hc[i]
+		clips[i] = animator.HumanClip(h)
 	}
-	return hr, hc, pcs
+	return hr, clips
 }
 
 // HumanPoser blends dancecontroller's emotes in muscle space: one clip at
@@ -605,12 +607,12 @@ func danceRig(t testing.TB, cc *corpusController) (*humanoid.Rig, animator.Human
 // are the weighted mean of the two clips'.
 func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(t, cc)
+	hr, hc := danceRig(t, cc)
 	d, err := animator.Compile(cc.c, hc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hp, err := animator.NewHumanPoser(d, hr, hc)
+	hp, err := animator.NewHumanPoser(d, hr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,7 +627,7 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 	if len(cs) != 1 {
 		t.Fatalf("contributions %+v", cs)
 	}
-	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
+	hc[cs[0].Clip].Human.SamplePose(cs[0].Time, &want)
 	for m := range got.Muscles {
 		if math.Abs(float64(got.Muscles[m]-want.Muscles[m])) > 1e-5 {
 			t.Fatalf("muscle %d: %v, the clip says %v", m, got.Muscles[m], want.Muscles[m])
@@ -638,8 +640,8 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 	if len(cs) != 2 {
 		t.Fatalf("cross-fade contributions %+v", cs)
 	}
-	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
-	hc[cs[1].Clip].SamplePose(cs[1].Time, &other)
+	hc[cs[0].Clip].Human.SamplePose(cs[0].Time, &want)
+	hc[cs[1].Clip].Human.SamplePose(cs[1].Time, &other)
 	for m := range got.Muscles {
 		mix := want.Muscles[m]*cs[0].Weight + other.Muscles[m]*cs[1].Weight
 		if math.Abs(float64(got.Muscles[m]-mix)) > 1e-5 {
@@ -653,7 +655,7 @@ func TestHumanPoserBlendsInMuscleSpace(t *testing.T) {
 	a.Tick(0.4)
 	hp.Pose(a, sc, &got)
 	cs = a.Contributions(0, cs)
-	hc[cs[0].Clip].SamplePose(cs[0].Time, &want)
+	hc[cs[0].Clip].Human.SamplePose(cs[0].Time, &want)
 	la, ra := muscleIndex(t, "Left Arm Down-Up"), muscleIndex(t, "Right Arm Down-Up")
 	sp := muscleIndex(t, "Spine Left-Right")
 	if !cs[0].Mirror || got.Muscles[la] != want.Muscles[ra] || got.Muscles[ra] != want.Muscles[la] || got.Muscles[sp] != -want.Muscles[sp] {
@@ -696,13 +698,13 @@ func withTopLayer(c *model.Controller, mod func(*model.Layer)) *model.Controller
 }
 
 // humanPoser compiles c with clips hc and prepares posing rig hr.
-func humanPoser(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc animator.HumanoidClips) (*animator.Definition, *animator.HumanPoser) {
+func humanPoser(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc []animator.Clip) (*animator.Definition, *animator.HumanPoser) {
 	t.Helper()
 	d, err := animator.Compile(c, hc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hp, err := animator.NewHumanPoser(d, hr, hc)
+	hp, err := animator.NewHumanPoser(d, hr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -720,7 +722,7 @@ func loopUnderPoop(d *animator.Definition) func(*animator.Animator) {
 
 // danceOverDance prepares c (dancecontroller with a Top layer) on hr with
 // clips hc and plays loopUnderPoop for 0.4 s.
-func danceOverDance(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc animator.HumanoidClips) (*animator.Animator, *animator.HumanPoser) {
+func danceOverDance(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc []animator.Clip) (*animator.Animator, *animator.HumanPoser) {
 	t.Helper()
 	d, hp := humanPoser(t, c, hr, hc)
 	a := animator.NewAnimator(d)
@@ -736,7 +738,7 @@ func danceOverDance(t testing.TB, c *model.Controller, hr *humanoid.Rig, hc anim
 func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMask *model.HumanMask) (got, below, above, aboveRef humanoid.Pose) {
 	t.Helper()
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(t, cc)
+	hr, hc := danceRig(t, cc)
 	c := withTopLayer(cc.c, func(top *model.Layer) { top.Blending, top.BodyMask = b, m[:] })
 	if baseMask != nil {
 		c.Layers[0].BodyMask = baseMask[:]
@@ -747,9 +749,9 @@ func maskedDance(t *testing.T, m model.HumanMask, b model.LayerBlending, baseMas
 	if len(lo) != 1 || len(hi) != 1 || lo[0].Clip == hi[0].Clip {
 		t.Fatalf("contributions %+v / %+v", lo, hi)
 	}
-	hc[lo[0].Clip].SamplePose(lo[0].Time, &below)
-	hc[hi[0].Clip].SamplePose(hi[0].Time, &above)
-	hc[hi[0].Clip].SamplePose(0, &aboveRef)
+	hc[lo[0].Clip].Human.SamplePose(lo[0].Time, &below)
+	hc[hi[0].Clip].Human.SamplePose(hi[0].Time, &above)
+	hc[hi[0].Clip].Human.SamplePose(0, &aboveRef)
 	return got, below, above, aboveRef
 }
 
@@ -833,7 +835,7 @@ func TestHumanPoserAppliesBodyMasks(t *testing.T) {
 // included.
 func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(t, cc)
+	hr, hc := danceRig(t, cc)
 	skel := hr.Skeleton()
 	node := -1
 	for j := 1; j < skel.Len(); j++ {
@@ -853,11 +855,12 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 	moved.Curves = append(append([]model.Curve(nil), moved.Curves...), model.Curve{Kind: model.CurveConstant, Value: x,
 		Target: model.Target{Path: skel.Paths[node], PathHash: model.PathHash(skel.Paths[node]), PathKnown: true,
 			ClassID: model.ClassTransform, Attribute: uint32(model.PropPosition), Transform: model.PropPosition, Component: 0}})
-	hc2 := append(animator.HumanoidClips(nil), hc...)
-	var err error
-	if hc2[poop], err = humanoid.Bake(&moved, hr); err != nil {
+	hc2 := append([]animator.Clip(nil), hc...)
+	h, err := humanoid.Bake(&moved, hr)
+	if err != nil {
 		t.Fatal(err)
 	}
+	hc2[poop] = animator.HumanClip(h)
 	other := model.MaskElement{PathHash: model.PathHash("no/such/bone"), Weight: 1}
 	tests := []struct {
 		name string
@@ -901,7 +904,7 @@ func TestHumanPoserApplyKeepsNonHumanCurves(t *testing.T) {
 // dance avatar.
 func BenchmarkHumanPoseDance(b *testing.B) {
 	cc := loadController(b, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(b, cc)
+	hr, hc := danceRig(b, cc)
 	c := withTopLayer(cc.c, func(top *model.Layer) { top.Weight, top.BodyMask = 0.7, armsOnly[:] })
 	d, hp := humanPoser(b, c, hr, hc)
 	sc := hp.NewScratch()
@@ -913,7 +916,7 @@ func BenchmarkHumanPoseDance(b *testing.B) {
 // a transition (dancecontroller: on in Loop, off in "none").
 func TestHumanPoserFootIKFollowsTheStates(t *testing.T) {
 	cc := loadController(t, "lethal-emotes/customemotespackage", "dancecontroller")
-	hr, hc, _ := danceRig(t, cc)
+	hr, hc := danceRig(t, cc)
 	d, hp := humanPoser(t, cc.c, hr, hc)
 	a := animator.NewAnimator(d)
 	none, loop := d.StateIndex(0, "none"), d.StateIndex(0, "Loop")

@@ -18,15 +18,12 @@ const maxSelectorDepth = 16
 // safe to use from many goroutines.
 type Definition struct {
 	c     *model.Controller
-	clips Clips
-	root  RootMotionClips // nil when clips cannot give root motion
+	clips []Clip
+	none  Clip // what clip gives for an index out of range (never written)
 	// rootW is per layer, per clip, the share of the clip's root motion the
 	// layer takes: 0 for a clip that does not move the root, its skeleton
 	// mask's weight of the root motion joint (nil: every clip at 1).
-	rootW [][]float32
-	// body marks the clips whose root motion is a humanoid body's (the
-	// only kind a mirrored state mirrors).
-	body       []bool
+	rootW      [][]float32
 	maxLeaves  int
 	paramIndex map[string]int
 	// machine is the state machine each layer runs: its own, or its synced
@@ -48,19 +45,16 @@ func (d *Definition) Controller() *model.Controller { return d.c }
 // Compile checks c for indexes that would make a run go wrong (layers naming
 // missing machines, transitions to missing states or selectors, conditions
 // on missing parameters, blend trees nested too deep) and prepares what every
-// instance shares. clips gives the clips' lengths, looping and events; if it
-// is also a RootMotionClips, Animators accumulate root motion, and if it is
-// a RootSourceClips, each layer takes root motion only from the clips that
-// move the root, weighed by its skeleton mask.
-func Compile(c *model.Controller, clips Clips) (*Definition, error) {
+// instance shares. clips, parallel to c.Clips (a shorter slice leaves the
+// rest unknown), give the clips' lengths, looping and events, and their
+// root motion: each layer takes root motion only from the clips that move
+// the root (Clip.Root), weighed by its skeleton mask or body mask.
+func Compile(c *model.Controller, clips []Clip) (*Definition, error) {
 	if c == nil {
 		return nil, fmt.Errorf("animator: nil controller")
 	}
-	if clips == nil {
-		clips = &ClipTable{}
-	}
-	d := &Definition{c: c, clips: clips, paramIndex: make(map[string]int, len(c.Parameters))}
-	d.root, _ = clips.(RootMotionClips)
+	d := &Definition{c: c, clips: make([]Clip, len(c.Clips)), paramIndex: make(map[string]int, len(c.Parameters))}
+	copy(d.clips, clips)
 	np := len(c.Parameters)
 	d.defaults = make([]float64, np)
 	for i, p := range c.Parameters {
@@ -188,15 +182,7 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 		d.machine[li] = mi
 	}
 	d.order = append(d.order, synced...)
-	if rs, ok := d.root.(RootSourceClips); ok {
-		srcs := make([]RootSource, len(c.Clips))
-		d.body = make([]bool, len(c.Clips))
-		for i := range srcs {
-			srcs[i] = rs.ClipRootSource(i)
-			d.body[i] = srcs[i].Body
-		}
-		d.rootW = rootWeights(c, srcs)
-	}
+	d.rootW = rootWeights(c, d.clips)
 	d.timing = make([][]int, len(c.Layers))
 	d.synced = make([][]int, len(c.Layers))
 	for _, li := range synced {
@@ -211,13 +197,14 @@ func Compile(c *model.Controller, clips Clips) (*Definition, error) {
 
 // rootWeights returns per layer, per clip, the share of the clip's root
 // motion the layer takes (see Definition.rootW), from each clip's source.
-func rootWeights(c *model.Controller, srcs []RootSource) [][]float32 {
+func rootWeights(c *model.Controller, clips []Clip) [][]float32 {
 	out := make([][]float32, len(c.Layers))
 	for li := range c.Layers {
 		mask := c.Layers[li].SkeletonMask
 		bodyRoot := c.Layers[li].HumanMask().Root()
 		w := make([]float32, len(c.Clips))
-		for i, src := range srcs {
+		for i := range clips {
+			src := clips[i].Root
 			switch {
 			case !src.Moves:
 			case src.Body:
@@ -240,14 +227,16 @@ func rootWeights(c *model.Controller, srcs []RootSource) [][]float32 {
 	return out
 }
 
-// bodyMotion reports whether clip i's root motion is a humanoid body's.
-func (d *Definition) bodyMotion(i int) bool { return i >= 0 && i < len(d.body) && d.body[i] }
+// clip returns clip i (the zero Clip out of range).
+func (d *Definition) clip(i int) *Clip {
+	if i < 0 || i >= len(d.clips) {
+		return &d.none
+	}
+	return &d.clips[i]
+}
 
 // rootWeight is the share of clip i's root motion layer li takes.
 func (d *Definition) rootWeight(li, i int) float32 {
-	if d.rootW == nil {
-		return 1
-	}
 	if w := d.rootW[li]; i >= 0 && i < len(w) {
 		return w[i]
 	}

@@ -81,9 +81,9 @@ func locomotion() *model.Controller {
 // the events crossed and the root motion of the tick.
 func ExampleNew() {
 	sk := skeleton()
-	clips := animator.AnimClips{ // parallel to the controller's Clips
-		clip(sk, "Idle", 2, 0, 0.05, true),
-		clip(sk, "Run", 0.5, 2, 0, true, model.Event{Time: 0.25, Function: "Footstep"}),
+	clips := []animator.Clip{ // parallel to the controller's Clips
+		animator.GenericClip(clip(sk, "Idle", 2, 0, 0.05, true)),
+		animator.GenericClip(clip(sk, "Run", 0.5, 2, 0, true, model.Event{Time: 0.25, Function: "Footstep"})),
 	}
 	a, err := animator.New(locomotion(), clips)
 	if err != nil {
@@ -99,7 +99,7 @@ func ExampleNew() {
 		for _, e := range a.Events() {
 			fmt.Printf(" event %s", e.Event.Function)
 		}
-		t, _ := a.RootMotion()
+		t := a.RootMotion().T
 		fmt.Printf(" moved %.3f\n", t.Z)
 	}
 	const dt = 1.0 / 60
@@ -129,7 +129,7 @@ func ExampleNew() {
 // shares; each Animator holds only its own small state.
 func ExampleDriver() {
 	sk := skeleton()
-	clips := animator.AnimClips{clip(sk, "Idle", 2, 0, 0.05, true), clip(sk, "Run", 0.5, 2, 0, true)}
+	clips := []animator.Clip{animator.GenericClip(clip(sk, "Idle", 2, 0, 0.05, true)), animator.GenericClip(clip(sk, "Run", 0.5, 2, 0, true))}
 	def, err := animator.Compile(locomotion(), clips)
 	if err != nil {
 		log.Fatal(err)
@@ -162,7 +162,7 @@ func ExampleDriver() {
 
 	// Posing: one Poser per definition and skeleton, shared; one scratch
 	// per goroutine; one pose buffer per character (or reused per call).
-	poser, err := animator.NewPoser(def, sk, []animator.PoseClip{clips[0], clips[1]})
+	poser, err := animator.NewPoser(def, sk)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func (r *byteReader) s() int     { return int(int8(r.u())) }
 func (r *byteReader) f() float32 { return float32(r.s()) / 16 }
 
 // fuzzController builds a controller of arbitrary shape and indexes.
-func fuzzController(r *byteReader) (*model.Controller, *ClipTable) {
+func fuzzController(r *byteReader) (*model.Controller, []Clip) {
 	c := &model.Controller{Name: "fuzz"}
 	for i, n := 0, r.u()%6; i < n; i++ {
 		c.Parameters = append(c.Parameters, model.Parameter{Name: string(rune('a' + i)),
@@ -88,11 +88,9 @@ func fuzzController(r *byteReader) (*model.Controller, *ClipTable) {
 		c.Layers = append(c.Layers, model.Layer{StateMachine: r.u() % 4, SyncedLayer: r.s() % 3, Blending: model.LayerBlending(r.u() % 2),
 			Weight: r.f(), MotionSet: r.u() % 2})
 	}
-	clips := &ClipTable{}
+	var clips []Clip
 	for i := 0; i < 5; i++ {
-		clips.Lengths = append(clips.Lengths, r.f())
-		clips.Loop = append(clips.Loop, r.u()%2 == 0)
-		clips.Events = append(clips.Events, []model.Event{{Time: r.f()}})
+		clips = append(clips, Clip{Length: r.f(), Loop: r.u()%2 == 0, Events: []model.Event{{Time: r.f()}}})
 	}
 	return c, clips
 }

@@ -63,33 +63,41 @@ func unpackMask(m model.HumanMask) humanMask {
 	return u
 }
 
-// NewHumanPoser prepares posing rig r for d with humanoid clips parallel
-// to Controller.Clips (nil entries play the rest pose).
-func NewHumanPoser(d *Definition, r *humanoid.Rig, clips []*humanoid.Clip) (*HumanPoser, error) {
+// NewHumanPoser prepares posing rig r for d: the muscles of d's humanoid
+// clips (Clip.Human, baked onto r), and the Transform curves every clip has
+// on bones that are not human bones (Clip.Pose; a generic clip's curves on
+// human bones give way to the muscles, as a humanoid Animator's do).
+func NewHumanPoser(d *Definition, r *humanoid.Rig) (*HumanPoser, error) {
 	if d == nil || r == nil {
 		return nil, fmt.Errorf("animator: NewHumanPoser: nil definition or rig")
 	}
+	clips := make([]*humanoid.Clip, len(d.clips))
 	p := &HumanPoser{def: d, rig: r, clips: clips, refs: make([]humanoid.Pose, len(clips)),
 		n: (maxFrozen + 1) * (d.maxLeaves + 1), masks: make([]humanMask, len(d.c.Layers))}
 	for li := range d.c.Layers {
 		p.masks[li] = unpackMask(d.c.Layers[li].HumanMask())
 	}
 	skel := r.Skeleton()
-	generic := make([]PoseClip, len(clips))
+	generic := make([]anim.Sampler, len(clips))
 	moves := false
-	for i, c := range clips {
-		if c == nil {
-			continue
+	for i := range d.clips {
+		dc := &d.clips[i]
+		switch c := dc.Human; {
+		case c != nil:
+			if c.Rig() != r {
+				return nil, fmt.Errorf("animator: NewHumanPoser: clip %q is baked onto another rig", c.Name())
+			}
+			clips[i] = c
+			c.SamplePose(0, &p.refs[i])
+			generic[i] = c.Base()
+			moves = moves || c.Base().TrackCount() > 0 || movesNonHuman(c.Base(), r)
+		case dc.Pose != nil:
+			generic[i] = dc.Pose
+			moves = true
 		}
-		if c.Rig() != r {
-			return nil, fmt.Errorf("animator: NewHumanPoser: clip %q is baked onto another rig", c.Name())
-		}
-		c.SamplePose(0, &p.refs[i])
-		generic[i] = c.Base()
-		moves = moves || c.Base().TrackCount() > 0 || movesNonHuman(c.Base(), r)
 	}
 	if moves {
-		g, err := NewPoser(d, skel, generic)
+		g, err := newPoser(d, skel, generic)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
@@ -12,12 +13,12 @@ import (
 // ctl builds synthetic controllers for tests.
 type ctl struct {
 	c     *model.Controller
-	clips *ClipTable
+	clips []Clip
 }
 
 func newCtl() *ctl {
 	return &ctl{c: &model.Controller{Name: "test", StateMachines: []model.StateMachine{{}},
-		Layers: []model.Layer{{Name: "Base", Weight: 1, SyncedLayer: -1}}}, clips: &ClipTable{}}
+		Layers: []model.Layer{{Name: "Base", Weight: 1, SyncedLayer: -1}}}}
 }
 
 func (b *ctl) param(name string, t model.ParamType, def float64) int {
@@ -27,13 +28,11 @@ func (b *ctl) param(name string, t model.ParamType, def float64) int {
 
 // clip adds a clip of the given length and returns its index.
 func (b *ctl) clip(length float32, loop bool, events ...float32) int {
-	b.clips.Lengths = append(b.clips.Lengths, length)
-	b.clips.Loop = append(b.clips.Loop, loop)
 	var ev []model.Event
 	for _, t := range events {
 		ev = append(ev, model.Event{Time: t, Function: "ev"})
 	}
-	b.clips.Events = append(b.clips.Events, ev)
+	b.clips = append(b.clips, Clip{Length: length, Loop: loop, Events: ev})
 	b.c.Clips = append(b.c.Clips, model.Ref{PathID: int64(len(b.c.Clips) + 1)})
 	return len(b.c.Clips) - 1
 }
@@ -496,12 +495,22 @@ func TestSyncedLayerFollowsItsSource(t *testing.T) {
 	}
 }
 
-// linearRoot is a RootMotionClips whose clips move forward at 1 m/s.
-type linearRoot struct{ *ClipTable }
+// linear is a root mover that moves forward at 1 m/s through a clip of
+// the given length.
+type linear float32
 
-func (r linearRoot) ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat) {
-	d := to - from + float32(loops)*r.ClipLength(i)
-	return geom.Vec3{Z: d}, geom.Quat{W: 1}
+func (l linear) ExtractRootMotion(from, to float32, loops int) anim.RootMotion {
+	d := to - from + float32(loops)*float32(l)
+	return anim.RootMotion{T: geom.Vec3{Z: d}, R: geom.Quat{W: 1}}
+}
+
+// linearRoot gives every clip the root motion of linear.
+func linearRoot(clips []Clip) []Clip {
+	out := append([]Clip(nil), clips...)
+	for i := range out {
+		out[i].Root, out[i].Motion = RootSource{Moves: true}, linear(out[i].Length)
+	}
+	return out
 }
 
 // travel ticks a n times by dt and returns the root's translations summed.
@@ -509,8 +518,7 @@ func travel(a *Animator, n int, dt float32) geom.Vec3 {
 	var sum geom.Vec3
 	for i := 0; i < n; i++ {
 		a.Tick(dt)
-		d, _ := a.RootMotion()
-		sum = sum.Add(d)
+		sum = sum.Add(a.RootMotion().T)
 	}
 	return sum
 }
@@ -519,7 +527,7 @@ func TestRootMotionAccumulatesThroughLoopsAndLayers(t *testing.T) {
 	b := newCtl()
 	c := b.clip(0.7, true)
 	b.state(0, "A", c)
-	d, err := Compile(b.c, linearRoot{b.clips})
+	d, err := Compile(b.c, linearRoot(b.clips))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +566,7 @@ func TestCompileRejectsBadIndexes(t *testing.T) {
 
 func TestTickDoesNotAllocate(t *testing.T) {
 	b, p := interruptCtl(model.InterruptSource, false)
-	b.clips.Events[0] = []model.Event{{Time: 0.5}}
+	b.clips[0].Events = []model.Event{{Time: 0.5}}
 	a := b.build(t)
 	a.Tick(0.5)
 	a.Tick(0.5) // grow the event buffer
@@ -616,13 +624,14 @@ func TestHostileParametersStayFinite(t *testing.T) {
 	st.Motions[0] = *treeDirect(false, 2)
 	st.Motions[0].Nodes[0].ChildParams = []int{w, w}
 	st.Motions[0].Nodes[1].Clip, st.Motions[0].Nodes[2].Clip = c1, c2
+	s := testSkeleton(t)
+	b.clips[c1].Pose, b.clips[c2].Pose = moveClip(t, s, "one", 1, 1, 90, true), moveClip(t, s, "two", 2, 1, 90, true)
 	d, err := Compile(b.c, b.clips)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := NewAnimator(d)
-	s := testSkeleton(t)
-	p, err := NewPoser(d, s, []PoseClip{moveClip(t, s, "one", 1, 1, 90, true), moveClip(t, s, "two", 2, 1, 90, true)})
+	p, err := NewPoser(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -761,4 +770,13 @@ func TestDefinitionIsSharedSafely(t *testing.T) {
 			t.Errorf("goroutines disagree: %s vs %s", got, first)
 		}
 	}
+}
+
+// generic is GenericClip of each clip.
+func generic(cs ...*anim.Clip) []Clip {
+	out := make([]Clip, len(cs))
+	for i, c := range cs {
+		out[i] = GenericClip(c)
+	}
+	return out
 }

@@ -8,15 +8,6 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// PoseClip is a clip that can pose a skeleton: an *anim.Clip, or a
-// humanoid clip baked onto a rig. A clip that also has a method
-// Animates(joint int) anim.Props (both of those do) overrides only what it
-// animates; another is taken to animate every joint.
-type PoseClip interface {
-	Duration() float32
-	Sample(t float32, dst []geom.Transform)
-}
-
 // Poser turns an Animator's layers into a local pose of one skeleton: per
 // layer the clips it plays blended by their weights, then layers applied
 // bottom-up, an override layer blending over what is below, an additive
@@ -44,7 +35,7 @@ type PoseClip interface {
 type Poser struct {
 	def   *Definition
 	skel  *anim.Skeleton
-	clips []PoseClip
+	clips []anim.Sampler     // per controller clip: its Pose (nil: none)
 	masks [][]float32        // per layer, per joint (nil: every joint at 1)
 	refs  [][]geom.Transform // per clip: its first frame (additive reference)
 	anim  [][]anim.Props     // per clip, per joint: what it animates
@@ -53,13 +44,22 @@ type Poser struct {
 	contribs int
 }
 
-// NewPoser prepares posing skeleton s for d with clips parallel to
-// Controller.Clips (nil entries play the rest pose). Every clip must
+// NewPoser prepares posing skeleton s for d: its clips' Pose samplers
+// (Clip.Pose; a clip without one plays the rest pose), which must all
 // sample onto s.
-func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error) {
+func NewPoser(d *Definition, s *anim.Skeleton) (*Poser, error) {
 	if d == nil || s == nil {
 		return nil, fmt.Errorf("animator: NewPoser: nil definition or skeleton")
 	}
+	clips := make([]anim.Sampler, len(d.clips))
+	for i := range d.clips {
+		clips[i] = d.clips[i].Pose
+	}
+	return newPoser(d, s, clips)
+}
+
+// newPoser is NewPoser over the given samplers (parallel to d's clips).
+func newPoser(d *Definition, s *anim.Skeleton, clips []anim.Sampler) (*Poser, error) {
 	p := &Poser{def: d, skel: s, clips: clips, masks: make([][]float32, len(d.c.Layers)),
 		refs: make([][]geom.Transform, len(clips))}
 	for li, l := range d.c.Layers {
@@ -84,12 +84,8 @@ func NewPoser(d *Definition, s *anim.Skeleton, clips []PoseClip) (*Poser, error)
 		c.Sample(0, r)
 		p.refs[i] = r
 		p.anim[i] = make([]anim.Props, s.Len())
-		a, knows := c.(interface{ Animates(int) anim.Props })
 		for j := range p.anim[i] {
-			p.anim[i][j] = anim.PropT | anim.PropR | anim.PropS
-			if knows {
-				p.anim[i][j] = a.Animates(j)
-			}
+			p.anim[i][j] = c.Animates(j)
 			p.all[j] |= p.anim[i][j]
 		}
 	}

@@ -15,7 +15,10 @@ import (
 func poseSetup(t *testing.T, mask []model.MaskElement) (*Animator, *Poser, *anim.Skeleton) {
 	s := testSkeleton(t)
 	b := newCtl()
-	clips := AnimClips{moveClip(t, s, "move", 1, 1, 0, true), moveClip(t, s, "still", 1, 0, 0, true), moveClip(t, s, "add", 1, 1, 0, true)}
+	move := moveClip(t, s, "move", 1, 1, 0, true)
+	// As an Animator does, every clip takes root motion from one joint
+	// (the walk's), so the still clip holds the root still.
+	clips := generic(rooted(t, move.RootJoint(), move, moveClip(t, s, "still", 1, 0, 0, true), moveClip(t, s, "add", 1, 1, 0, true))...)
 	for range clips {
 		b.c.Clips = append(b.c.Clips, model.Ref{PathID: 1})
 	}
@@ -30,11 +33,7 @@ func poseSetup(t *testing.T, mask []model.MaskElement) (*Animator, *Poser, *anim
 	if err != nil {
 		t.Fatal(err)
 	}
-	pc := make([]PoseClip, len(clips))
-	for i, c := range clips {
-		pc[i] = c
-	}
-	p, err := NewPoser(d, s, pc)
+	p, err := NewPoser(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +89,12 @@ func TestPoseDoesNotAllocate(t *testing.T) {
 
 func TestAnimClipsGiveRootMotion(t *testing.T) {
 	a, _, _ := poseSetup(t, nil)
-	clips := a.def.clips.(AnimClips)
-	if clips[0].RootJoint() < 0 {
+	if a.def.clips[0].Pose.(*anim.Clip).RootJoint() < 0 {
 		t.Fatal("the test clip has no root joint")
 	}
 	a.SetLayerWeight(1, 0.5) // an override layer standing still halves it
 	a.Tick(0.25)
-	if d, _ := a.RootMotion(); math.Abs(float64(d.X)-0.125) > 1e-3 {
+	if d := a.RootMotion().T; math.Abs(float64(d.X)-0.125) > 1e-3 {
 		t.Errorf("root moved %v in 0.25 s under a still override at 0.5", d.X)
 	}
 	a.SetLayerWeight(1, 0)
@@ -113,7 +111,7 @@ func layeredSetup(t *testing.T, over func(s *anim.Skeleton) *anim.Clip) (*Animat
 	s := testSkeleton(t)
 	b := newCtl()
 	top := over(s)
-	clips := AnimClips{moveClip(t, s, "move", 1, 1, 0, true), top}
+	clips := generic(moveClip(t, s, "move", 1, 1, 0, true), top)
 	for range clips {
 		b.c.Clips = append(b.c.Clips, model.Ref{PathID: 1})
 	}
@@ -128,7 +126,7 @@ func layeredSetup(t *testing.T, over func(s *anim.Skeleton) *anim.Clip) (*Animat
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPoser(d, s, []PoseClip{clips[0], clips[1]})
+	p, err := NewPoser(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +224,7 @@ func TestNaNWeightsKeepThePoseFinite(t *testing.T) {
 			if x := pose[1].T.X; math.Abs(float64(x)-0.5) > 1e-4 && tc.mask == nil {
 				t.Errorf("hips x %v, want the base layer's 0.5 (a NaN layer weight plays nothing)", x)
 			}
-			if rt, _ := a.RootMotion(); rt.X != rt.X {
+			if rt := a.RootMotion().T; rt.X != rt.X {
 				t.Errorf("root motion %v", rt)
 			}
 		})
@@ -241,7 +239,7 @@ func TestAdditiveWeightsAboveOneAddTurnsLinearly(t *testing.T) {
 	b := newCtl()
 	pa := b.param("a", model.ParamFloat, 1)
 	pb := b.param("b", model.ParamFloat, 1)
-	clips := AnimClips{moveClip(t, s, "base", 1, 0, 0, false), moveClip(t, s, "t1", 1, 0.5, 60, false), moveClip(t, s, "t2", 1, 0.5, 60, false)}
+	clips := generic(moveClip(t, s, "base", 1, 0, 0, false), moveClip(t, s, "t1", 1, 0.5, 60, false), moveClip(t, s, "t2", 1, 0.5, 60, false))
 	for range clips {
 		b.c.Clips = append(b.c.Clips, model.Ref{PathID: 1})
 	}
@@ -255,7 +253,7 @@ func TestAdditiveWeightsAboveOneAddTurnsLinearly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPoser(d, s, []PoseClip{clips[0], clips[1], clips[2]})
+	p, err := NewPoser(d, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,4 +303,17 @@ func TestWriteDefaultsWritesWhatOtherClipsAnimate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rooted roots every clip at joint j (anim.Clip.WithRoot).
+func rooted(t testing.TB, j int, cs ...*anim.Clip) []*anim.Clip {
+	out := make([]*anim.Clip, len(cs))
+	for i, c := range cs {
+		r, err := c.WithRoot(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = r
+	}
+	return out
 }

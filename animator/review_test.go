@@ -218,7 +218,7 @@ func pathMove(t testing.TB, s *anim.Skeleton, path string, speed float32) *anim.
 func TestSyncedLayerKeepsRootMotionOnTransitionTicks(t *testing.T) {
 	s := rootSkeleton(t)
 	run := func(synced bool) []float32 {
-		clips := AnimClips{pathMove(t, s, "", 1), pathMove(t, s, "", 2)}
+		clips := generic(pathMove(t, s, "", 1), pathMove(t, s, "", 2))
 		b := newCtl()
 		b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
 		go_ := b.param("go", model.ParamTrigger, 0)
@@ -242,7 +242,7 @@ func TestSyncedLayerKeepsRootMotionOnTransitionTicks(t *testing.T) {
 				a.SetTrigger(go_)
 			}
 			a.Tick(0.1)
-			dt, _ := a.RootMotion()
+			dt := a.RootMotion().T
 			out = append(out, dt.Z)
 		}
 		return out
@@ -276,7 +276,7 @@ func TestOverrideLayerWithoutRootMotionKeepsTheRootMotionBelow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			clips := AnimClips{pathMove(t, s, "", 1), tc.upper}
+			clips := generic(pathMove(t, s, "", 1), tc.upper)
 			b := newCtl()
 			b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
 			b.state(0, "Walk", 0)
@@ -299,7 +299,7 @@ func TestTransitionRootMotionKeepsFullWeight(t *testing.T) {
 	// Two clips walking at the same speed: a transition between them
 	// must not change the speed.
 	s := rootSkeleton(t)
-	clips := AnimClips{pathMove(t, s, "", 1), pathMove(t, s, "", 1)}
+	clips := generic(pathMove(t, s, "", 1), pathMove(t, s, "", 1))
 	b := newCtl()
 	b.c.Clips = []model.Ref{{PathID: 1}, {PathID: 2}}
 	go_ := b.param("go", model.ParamTrigger, 0)
@@ -314,13 +314,13 @@ func TestTransitionRootMotionKeepsFullWeight(t *testing.T) {
 	a.SetTrigger(go_)
 	for i := 0; i < 6; i++ {
 		a.Tick(0.1)
-		if dt, _ := a.RootMotion(); math.Abs(float64(dt.Z)-0.1) > 1e-4 {
+		if dt := a.RootMotion().T; math.Abs(float64(dt.Z)-0.1) > 1e-4 {
 			t.Errorf("tick %d: root moved %v, want 0.1", i+2, dt.Z)
 		}
 	}
 }
 
-func TestUnrootedClipsTakeRootMotionFromTheirSharedRootJoint(t *testing.T) {
+func TestClipsRootedAtOneJointMoveTheRootOnlyWhenTheyAnimateIt(t *testing.T) {
 	s := rootSkeleton(t)
 	// Baked by anim's own rule: the walk's root joint is "" (it moves), a
 	// still pose has none (WithRoot(-1) stands for it).
@@ -342,13 +342,22 @@ func TestUnrootedClipsTakeRootMotionFromTheirSharedRootJoint(t *testing.T) {
 	if walk.RootJoint() != 0 {
 		t.Fatalf("walk root joint %d, want 0", walk.RootJoint())
 	}
-	clips := AnimClips{walk, bake("arm", 0), bake("", 0)}
+	root := func(c *anim.Clip) *anim.Clip {
+		r, err := c.WithRoot(walk.RootJoint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// As an Animator does, every clip takes root motion from one joint: a
+	// still pose of the root holds it still, one of the arm leaves it.
+	clips := generic(walk, root(bake("arm", 0)), root(bake("", 0)))
 	for i, want := range []RootSource{
 		{Moves: true, Masked: true, PathHash: model.PathHash("")},
 		{},
 		{Moves: true, Masked: true, PathHash: model.PathHash("")},
 	} {
-		if got := clips.ClipRootSource(i); got != want {
+		if got := clips[i].Root; got != want {
 			t.Errorf("clip %d: %+v, want %+v", i, got, want)
 		}
 	}
@@ -396,12 +405,12 @@ func TestAnimatorClipSourcesLoopByLoopTimeOnly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, b := wrapClip(t, s, tc.wrap, tc.loopTime, tc.stop)
-			table, baked := TableFromModel([]*model.Clip{m}), AnimClips{b}
-			if table.ClipLoops(0) != tc.loopTime || baked.ClipLoops(0) != tc.loopTime {
-				t.Errorf("loops: table %v, AnimClips %v, want %v", table.ClipLoops(0), baked.ClipLoops(0), tc.loopTime)
+			timing, baked := TimingClip(m), GenericClip(b)
+			if timing.Loop != tc.loopTime || baked.Loop != tc.loopTime {
+				t.Errorf("loops: timing %v, generic %v, want %v", timing.Loop, baked.Loop, tc.loopTime)
 			}
-			if table.ClipLength(0) != baked.ClipLength(0) || !(table.ClipLength(0) > 0) {
-				t.Errorf("length: table %v, AnimClips %v, want equal and positive", table.ClipLength(0), baked.ClipLength(0))
+			if timing.Length != baked.Length || !(timing.Length > 0) {
+				t.Errorf("length: timing %v, generic %v, want equal and positive", timing.Length, baked.Length)
 			}
 		})
 	}
@@ -460,10 +469,10 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 	if rig == nil || len(clips) == 0 {
 		t.Fatalf("no humanoid avatar (%v) or clips (%d)", rig != nil, len(clips))
 	}
-	hc := make(HumanoidClips, len(clips))
 	moving := 0
-	for i, c := range clips {
-		if hc[i], err = humanoid.Bake(c, rig); err != nil {
+	for _, c := range clips {
+		h, err := humanoid.Bake(c, rig)
+		if err != nil {
 			t.Fatal(err)
 		}
 		has := false
@@ -471,7 +480,7 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 			a := cv.Target.Attribute
 			has = has || cv.Target.ClassID == model.ClassAnimator && a >= model.FirstRootAttribute && a < model.FirstRootAttribute+7
 		}
-		if got := hc.ClipRootSource(i); got != (RootSource{Moves: has, Body: has}) {
+		if got := HumanClip(h).Root; got != (RootSource{Moves: has, Body: has}) {
 			t.Errorf("clip %q: %+v, want Moves and Body %v, unmasked by skeleton masks", c.Name, got, has)
 		}
 		if has {
@@ -481,7 +490,7 @@ func TestHumanoidClipsMoveTheBodyWhenTheyHaveRootCurves(t *testing.T) {
 	if moving == 0 {
 		t.Error("no emote has body motion")
 	}
-	if got := hc.ClipRootSource(len(hc)); got != (RootSource{}) {
+	if got := HumanClip(nil).Root; got != (RootSource{}) {
 		t.Errorf("a missing clip: %+v", got)
 	}
 }
@@ -505,10 +514,8 @@ func TestMirroredStateMirrorsBodyMotionOnly(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var clips RootMotionClips = AnimClips{moveClip(t, s, "walk", 1, 1, 90, true)}
-			if tc.body {
-				clips = turningBody{clips.(AnimClips)}
-			}
+			clips := generic(moveClip(t, s, "walk", 1, 1, 90, true))
+			clips[0].Root.Body = tc.body // counted as a humanoid body's
 			b := newCtl()
 			b.c.Clips = []model.Ref{{PathID: 1}}
 			b.state(0, "Walk", 0)
@@ -521,7 +528,8 @@ func TestMirroredStateMirrorsBodyMotionOnly(t *testing.T) {
 			var x, turn float64
 			for i := 0; i < 30; i++ {
 				a.Tick(1.0 / 60)
-				dt, dq := a.RootMotion()
+				rm := a.RootMotion()
+				dt, dq := rm.T, rm.R
 				x += float64(dt.X)
 				turn += 2 * math.Asin(float64(dq.Y)) * 180 / math.Pi
 			}
@@ -531,15 +539,6 @@ func TestMirroredStateMirrorsBodyMotionOnly(t *testing.T) {
 			}
 		})
 	}
-}
-
-// turningBody is AnimClips whose root motion counts as a humanoid body's.
-type turningBody struct{ AnimClips }
-
-func (c turningBody) ClipRootSource(i int) RootSource {
-	r := c.AnimClips.ClipRootSource(i)
-	r.Body = true
-	return r
 }
 
 // Hours of looping keep time: a 1 s loop ticked at 60 Hz for five hours
@@ -567,18 +566,24 @@ func TestLongSessionsKeepTime(t *testing.T) {
 	}
 }
 
-// bodyClips is a ClipTable whose clip 0 walks along x at 1 unit/s and clip
-// 1 stands still, both as humanoid body motion.
-type bodyClips struct{ ClipTable }
+// bodyWalk moves along x at speed units/s through a 1 s clip.
+type bodyWalk float32
 
-func (*bodyClips) ClipRootMotion(i int, from, to float32, loops int) (geom.Vec3, geom.Quat) {
-	if i == 0 {
-		return geom.Vec3{X: to - from + float32(loops)}, geom.Quat{W: 1}
-	}
-	return geom.Vec3{}, geom.Quat{W: 1}
+func (w bodyWalk) ExtractRootMotion(from, to float32, loops int) anim.RootMotion {
+	return anim.RootMotion{T: geom.Vec3{X: float32(w) * (to - from + float32(loops))}, R: geom.Quat{W: 1}}
 }
 
-func (*bodyClips) ClipRootSource(int) RootSource { return RootSource{Moves: true, Body: true} }
+// bodyClips makes clip 0 walk along x at 1 unit/s and clip 1 stand still,
+// both as humanoid body motion.
+func bodyClips(clips []Clip) []Clip {
+	out := append([]Clip(nil), clips...)
+	for i := range out {
+		out[i].Root = RootSource{Moves: true, Body: true}
+		out[i].Motion = bodyWalk(0)
+	}
+	out[0].Motion = bodyWalk(1)
+	return out
+}
 
 // A layer takes humanoid body motion only when its body mask has the Root
 // part: an arms-only override layer standing still leaves the base layer's
@@ -602,13 +607,13 @@ func TestBodyMotionFollowsTheBodyMasksRootPart(t *testing.T) {
 			b.c.Layers = append(b.c.Layers, model.Layer{Name: "Arms", StateMachine: 1, Weight: 1, SyncedLayer: -1, BodyMask: m[:]})
 			b.state(0, "Walk", walk)
 			b.state(1, "Wave", stand)
-			d, err := Compile(b.c, &bodyClips{*b.clips})
+			d, err := Compile(b.c, bodyClips(b.clips))
 			if err != nil {
 				t.Fatal(err)
 			}
 			a := NewAnimator(d)
 			a.Tick(0.25)
-			if x, _ := a.RootMotion(); math.Abs(float64(x.X-tc.want)) > 1e-4 {
+			if x := a.RootMotion().T; math.Abs(float64(x.X-tc.want)) > 1e-4 {
 				t.Errorf("root motion x %v, want %v", x.X, tc.want)
 			}
 		})

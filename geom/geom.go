@@ -207,3 +207,8 @@ func (a Vec3) Finite() bool { return Finite(a.X) && Finite(a.Y) && Finite(a.Z) }
 
 // Finite reports whether every component of the quaternion is finite.
 func (q Quat) Finite() bool { return Finite(q.X) && Finite(q.Y) && Finite(q.Z) && Finite(q.W) }
+
+// Finite reports whether every component of t is finite.
+func (t Transform) Finite() bool {
+	return t.T.Finite() && t.R.Finite() && t.S.Finite()
+}

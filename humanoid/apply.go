@@ -90,9 +90,9 @@ func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
 	r.composeFromHips(geom.Transform{T: ht, R: hq, S: hipsS}, q, g)
 }
 
-// Apply writes the pose's local transforms over the avatar skeleton into dst
-// (len Len()): every human bone from the muscles and RootT/RootQ, every other
-// node at its rest pose. The IK goals are not evaluated. Apply does not
+// Apply writes the pose's local transforms over the rig's skeleton into
+// dst (len Len()): every human bone from the muscles and RootT/RootQ, every
+// other joint at its rest transform. The IK goals are not evaluated. Apply does not
 // allocate.
 func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
 	var gb [MaxHumanNodes]geom.Transform
@@ -112,7 +112,7 @@ func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
 	r.write(g, dst)
 }
 
-// IsHumanNode reports whether avatar skeleton node j is written from a
+// IsHumanNode reports whether joint j of the rig's skeleton is written from a
 // human bone (Apply and ApplyHuman set it; curves on it have no effect).
 func (r *Rig) IsHumanNode(j int) bool {
 	return j >= 0 && j < len(r.humanOf) && r.humanOf[j] >= 0 // a target per such node
@@ -132,7 +132,7 @@ func (r *Rig) write(g []geom.Transform, dst []geom.Transform) {
 	}
 }
 
-// Extract is the inverse of Apply: from local transforms over the avatar
+// Extract is the inverse of Apply: from local transforms over the rig's
 // skeleton it finds the muscles, RootT and RootQ that reproduce the human
 // bones' rotations (as Unity's GetHumanPose, it reads the rotations; the
 // translations are the human skeleton's). Angles outside a bone's limits
@@ -147,7 +147,7 @@ func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 	}
 	for i := range local {
 		if i >= len(r.parents) || r.parents[i] < 0 {
-			ag[i] = geom.Identity // the avatar root's frame is the human space
+			ag[i] = r.rootFrame // the human space (see bindSkeleton)
 			continue
 		}
 		ag[i] = ag[r.parents[i]].Mul(local[i])

@@ -190,7 +190,29 @@ var humanParent = [BodyBoneCount]int{
 	LeftEye: Head, RightEye: Head, Jaw: Head,
 }
 
-// optionalParent returns the nearest present ancestor of body bone b, given
+// ParentBone returns human bone b's parent among the human bones when the
+// avatar has every optional bone (Unity's HumanTrait.GetParentBone): -1 for
+// the hips and for b out of range; a finger's proximal bone hangs from its
+// hand, its intermediate from the proximal, its distal from the
+// intermediate.
+func ParentBone(b int) int {
+	switch {
+	case b < 0 || b >= BoneCount:
+		return -1
+	case b < BodyBoneCount:
+		return humanParent[b]
+	}
+	k := (b - LeftHandFirst) % 15
+	if k%3 > 0 {
+		return b - 1
+	}
+	if b < RightHandFirst {
+		return LeftHand
+	}
+	return RightHand
+}
+
+// presentParent returns the nearest present ancestor of body bone b, given
 // which bones the avatar has.
 func presentParent(b int, has func(int) bool) int {
 	for p := humanParent[b]; p >= 0; p = humanParent[p] {

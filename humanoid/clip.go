@@ -72,8 +72,8 @@ func setQuat(q *geom.Quat, i int, x float32) {
 	}
 }
 
-// Skeleton returns the avatar skeleton as an anim.Skeleton (paths from the
-// avatar's name table, rest pose the avatar's default pose).
+// Skeleton returns the skeleton the rig plays on (NewRigOn's, or the
+// avatar's own for NewRig).
 func (r *Rig) Skeleton() *anim.Skeleton {
 	return r.skel
 }
@@ -180,3 +180,35 @@ func (c *Clip) Sample(t float32, dst []geom.Transform) {
 	c.rig.HumanPose(&p, g)
 	c.rig.write(g, dst)
 }
+
+// ExtractRootMotion returns how the body moved between clip times from
+// and to across loops whole cycles (the convention of
+// anim.Clip.ExtractRootMotion): RootT and RootQ's motion, in the body frame
+// at the start. It is a humanoid clip's root motion.
+func (c *Clip) ExtractRootMotion(from, to float32, loops int) anim.RootMotion {
+	return anim.LoopMotion(c.bodyDelta, c.Duration(), from, to, loops)
+}
+
+// bodyDelta is the body's motion from clip time a to b.
+func (c *Clip) bodyDelta(a, b float32) anim.RootMotion {
+	var pa, pb Pose
+	c.SamplePose(a, &pa)
+	c.SamplePose(b, &pb)
+	return anim.MotionBetween(geom.Transform{T: pa.RootT, R: pa.RootQ}, geom.Transform{T: pb.RootT, R: pb.RootQ})
+}
+
+// MovesBody reports whether the clip has RootT or RootQ curves: whether it
+// carries the body through the world.
+func (c *Clip) MovesBody() bool {
+	for _, s := range c.slots {
+		if s >= 0 && s < 7 {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	_ anim.Sampler   = (*Clip)(nil)
+	_ anim.RootMover = (*Clip)(nil)
+)

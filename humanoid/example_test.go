@@ -113,7 +113,7 @@ func ExampleNewRig() {
 	hand := rig.AvatarNode(humanoid.RightHand)
 
 	var p humanoid.Pose
-	rig.Extract(rig.Rest(), &p) // the rest pose as muscles: all 0
+	rig.Extract(rig.Skeleton().Rest, &p) // the rest pose as muscles: all 0
 	fmt.Printf("rest: body at (%.3f, %.3f, %.3f), muscles %.0f\n", p.RootT.X, p.RootT.Y, p.RootT.Z, p.Muscles[0])
 
 	a, _ := model.HumanAttributeByName("Right Arm Down-Up")
@@ -173,6 +173,6 @@ func ExampleRecord() {
 		}
 	}
 	// Output:
-	// "Raise (humanoid)": humanoid true, 102 curves at 4 Hz
+	// "Raise (humanoid)": humanoid true, 130 curves at 4 Hz
 	// Right Arm Down-Up (attribute 90): 0.000 0.248 0.500 0.752 1.000
 }

@@ -58,7 +58,7 @@ func TestCorpusStoredPoseIsTheModelSpacePose(t *testing.T) {
 		stored := make([]geom.Transform, len(r.nodes))
 		r.storedGlobals(stored)
 		local := make([]geom.Transform, r.Len())
-		copy(local, r.Rest())
+		copy(local, r.Skeleton().Rest)
 		r.write(stored, local)
 		m := modelOf(r, local)
 		for _, tg := range r.targets {
@@ -100,7 +100,7 @@ func TestCorpusStoredPoseReadsBackAsTheTPose(t *testing.T) {
 		stored := make([]geom.Transform, len(r.nodes))
 		r.storedGlobals(stored)
 		local := make([]geom.Transform, r.Len())
-		copy(local, r.Rest())
+		copy(local, r.Skeleton().Rest)
 		r.write(stored, local)
 		var p Pose
 		r.Extract(local, &p)

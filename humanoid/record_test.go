@@ -46,7 +46,7 @@ func TestCorpusRecordOfABakedHumanoidClipGivesItsMuscles(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !rec.Humanoid || rec.SampleRate != clip.SampleRate || rec.Start != 0 || rec.Stop != clip.Length() ||
-				rec.Settings != clip.Settings || len(rec.Curves) != 7+model.MuscleCount || len(rec.Events) != len(clip.Events) {
+				rec.Settings != clip.Settings || len(rec.Curves) != 35+model.MuscleCount || len(rec.Events) != len(clip.Events) {
 				t.Fatalf("%s on %s: recorded clip header %+v", name, r.name, *rec)
 			}
 			frames := len(rec.Curves[0].Samples)
@@ -81,7 +81,7 @@ func TestCorpusRecordOfABakedHumanoidClipGivesItsMuscles(t *testing.T) {
 
 // genericOf samples a clip over a skeleton at rate into a generic clip:
 // dense position, rotation and scale curves for every joint.
-func genericOf(src Sampler, s *anim.Skeleton, rate float32, name string) *model.Clip {
+func genericOf(src anim.Sampler, s *anim.Skeleton, rate float32, name string) *model.Clip {
 	dur := src.Duration()
 	frames := int(math.Ceil(float64(dur)*float64(rate)-1e-3)) + 1
 	c := &model.Clip{Name: name, SampleRate: rate, Stop: dur}
@@ -294,7 +294,7 @@ func TestRecordRefusesBadArguments(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		src  Sampler
+		src  anim.Sampler
 		r    *Rig
 		rate float32
 	}{

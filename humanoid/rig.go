@@ -73,18 +73,21 @@ type Rig struct {
 	bone  [BoneCount]int // human bone -> human skeleton node, -1 absent
 	hips  int            // human node of the hips
 
-	centres  []centre
-	massSum  float32
-	scale    float32
-	rootX    geom.Transform
-	noRootQ  bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
-	targets  []target
-	paths    []string
-	parents  []int
-	rest     []geom.Transform
-	humanOf  []int // avatar node -> human node, -1 for none
-	skel     *anim.Skeleton
-	hasHands [2]bool
+	centres []centre
+	massSum float32
+	scale   float32
+	rootX   geom.Transform
+	noRootQ bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
+	targets []target
+	paths   []string
+	parents []int
+	rest    []geom.Transform
+	humanOf []int // joint -> human node, -1 for none
+	// rootFrame is the avatar's stored root transform: the human space is
+	// the root's parent's with the root there (see bindSkeleton).
+	rootFrame geom.Transform
+	skel      *anim.Skeleton
+	hasHands  [2]bool
 }
 
 // Errors NewRig returns (wrapped with the avatar's name and what was wrong).
@@ -93,9 +96,31 @@ var (
 	ErrMalformed = errors.New("malformed humanoid avatar")
 )
 
-// NewRig prepares a humanoid avatar: it checks the compiled human data's
-// indices and builds the tables Apply and Extract use.
+// NewRig prepares a humanoid avatar over its own skeleton
+// (anim.SkeletonFromAvatar: the avatar's nodes at its default pose), for
+// when the files hold the avatar but not the character's GameObjects. See
+// NewRigOn.
 func NewRig(a *model.Avatar) (*Rig, error) {
+	if a == nil {
+		return nil, fmt.Errorf("humanoid: nil avatar: %w", ErrNotHuman)
+	}
+	s, err := anim.SkeletonFromAvatar(a)
+	if err != nil {
+		return nil, fmt.Errorf("humanoid: avatar %q: %w: %v", a.Name, ErrMalformed, err)
+	}
+	return NewRigOn(a, s)
+}
+
+// NewRigOn prepares a humanoid avatar playing on skel, the character's
+// skeleton (its GameObjects at their scene transforms): it checks the
+// compiled human data's indices and builds the tables Apply and Extract
+// use. Human bones are found in skel by their paths' hashes; every other
+// joint keeps its rest transform unless a clip's curves move it, as Unity
+// leaves what no curve and no muscle writes at its scene value.
+func NewRigOn(a *model.Avatar, skel *anim.Skeleton) (*Rig, error) {
+	if skel == nil {
+		return nil, fmt.Errorf("humanoid: NewRigOn: nil skeleton")
+	}
 	if a == nil || !a.IsHuman() {
 		name := ""
 		if a != nil {
@@ -202,7 +227,7 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 	if err := r.buildCentres(h.BoneMass); err != nil {
 		return nil, bad("%v", err)
 	}
-	if err := r.buildAvatar(a); err != nil {
+	if err := r.bindSkeleton(a, skel); err != nil {
 		return nil, bad("%v", err)
 	}
 	if q := r.rootX.R; !q.Finite() || q.Dot(q) == 0 {
@@ -212,10 +237,6 @@ func NewRig(a *model.Avatar) (*Rig, error) {
 		// 1.3°, see TestCorpusCentreOfMass).
 		r.rootX.R = r.storedBodyFrame()
 		r.noRootQ = true
-	}
-	var err error
-	if r.skel, err = anim.NewSkeleton(r.paths, r.parents, r.rest); err != nil {
-		return nil, bad("%v", err)
 	}
 	return r, nil
 }
@@ -230,51 +251,54 @@ func (r *Rig) under(n, anc int) bool {
 	return false
 }
 
-// buildAvatar maps the human skeleton onto the avatar skeleton.
+// bindSkeleton maps the human skeleton onto the joints of s, the
+// character's skeleton: each human bone's avatar node is the joint whose
+// path has the node's hash (a human bone whose node s lacks is not
+// written). The joints' rest transforms are what the character holds where
+// nothing animates; the bones between two human bones (and between the
+// root and the hips) bridge them at their rest.
 //
-// The rest pose is the avatar's default pose except at the avatar root (the
-// Animator's own GameObject), which rests at identity: the human pose is
-// relative to the root transform (Unity's HumanPoseHandler: body position
-// and rotation are relative to the humanoid root), and the avatar builder
-// has already composed the root's stored transform into the human
-// skeleton's pose. Evidence: on every corpus avatar the human skeleton's
-// pose equals the avatar skeleton pose's locals below the hips, and the
-// first node under the human root holds its avatar global composed from the
-// avatar root's own stored transform; morbman's root is stored turned −90°
-// about x (m_DefaultPose[0], m_AvatarSkeletonPose[0] and the description's
-// "morbman(Clone)" alike), its hips (Armature) rest at identity in the
-// skeleton pose, and its human pose holds the hips at −90° about x, upright
-// only with the root's turn counted once. Composing the stored root on top
-// of Apply's output turned it a second time: the posed body lay along −z.
-// The other 16 corpus avatars store the root at identity.
-func (r *Rig) buildAvatar(a *model.Avatar) error {
+// The human pose lives in the space of the Animator's parent with the
+// Animator's own GameObject at the transform the avatar stored for it (its
+// default pose's root): Unity's avatar builder composed that transform into
+// the human skeleton's pose. So the hips' local transform counts the stored
+// root out, and a character whose root stands elsewhere in its scene (its
+// rest) carries the body with it. Evidence: on every corpus avatar the
+// human skeleton's pose equals the avatar skeleton pose's locals below the
+// hips, and the first node under the human root holds its avatar global
+// composed from the avatar root's stored transform; morbman's root is
+// stored turned −90° about x (m_DefaultPose[0], m_AvatarSkeletonPose[0]
+// and the description's "morbman(Clone)" alike), its hips (Armature) rest
+// at identity in the skeleton pose, and its human pose holds the hips at
+// −90° about x: upright with the root's turn counted once. The other 16
+// corpus avatars store the root at identity.
+func (r *Rig) bindSkeleton(a *model.Avatar, s *anim.Skeleton) error {
 	an := len(a.Skeleton.Nodes)
-	rest := a.DefaultPose
-	if len(rest) != an {
-		rest = a.SkeletonPose
+	r.skel = s
+	r.rest = s.Rest
+	r.parents = s.Parents
+	r.paths = s.Paths
+	r.rootFrame = geom.Identity
+	stored := a.DefaultPose
+	if len(stored) != an {
+		stored = a.SkeletonPose
 	}
-	if len(rest) != an {
-		return fmt.Errorf("avatar skeleton has %d nodes but %d default and %d skeleton pose transforms", an, len(a.DefaultPose), len(a.SkeletonPose))
+	if an > 0 && len(stored) == an && a.Skeleton.Nodes[0].Parent < 0 && stored[0].Finite() {
+		r.rootFrame = stored[0]
 	}
-	r.rest = make([]geom.Transform, an)
-	copy(r.rest, rest)
-	r.parents = make([]int, an)
-	r.paths = make([]string, an)
-	r.humanOf = make([]int, an)
+	jointOf := make([]int, an)
 	for i, n := range a.Skeleton.Nodes {
 		if n.Parent >= i || n.Parent < -1 {
 			return fmt.Errorf("avatar node %d has parent %d", i, n.Parent)
 		}
-		r.parents[i] = n.Parent
-		if n.Parent < 0 {
-			r.rest[i] = geom.Identity // the Animator's frame (see above)
+		jointOf[i] = -1
+		if j, ok := s.IndexHash(n.PathHash); ok {
+			jointOf[i] = j
 		}
+	}
+	r.humanOf = make([]int, s.Len())
+	for i := range r.humanOf {
 		r.humanOf[i] = -1
-		if p, ok := a.Names.Lookup(n.PathHash); ok {
-			r.paths[i] = p
-		} else if n.PathHash != 0 {
-			r.paths[i] = fmt.Sprintf("#%08x", n.PathHash)
-		}
 	}
 	if len(a.HumanSkeletonIndex) != len(r.nodes) {
 		return fmt.Errorf("human skeleton index has %d entries for %d human nodes", len(a.HumanSkeletonIndex), len(r.nodes))
@@ -283,17 +307,22 @@ func (r *Rig) buildAvatar(a *model.Avatar) error {
 		if n < -1 || n >= an {
 			return fmt.Errorf("human node %d maps to avatar node %d of %d", h, n, an)
 		}
-		if n >= 0 && r.nodes[h].bone >= 0 {
-			if r.humanOf[n] >= 0 {
-				return fmt.Errorf("avatar node %d is two human bones", n)
-			}
-			r.humanOf[n] = h
-			r.nodes[h].node = n
+		if n < 0 || r.nodes[h].bone < 0 || jointOf[n] < 0 {
+			continue
 		}
+		j := jointOf[n]
+		if r.humanOf[j] >= 0 {
+			return fmt.Errorf("avatar node %d is two human bones", n)
+		}
+		r.humanOf[j] = h
+		r.nodes[h].node = j
 	}
-	// Written bones: every human bone with an avatar node. The avatar
-	// root (node 0's frame) is the human root's frame.
-	for i := 0; i < an; i++ {
+	if r.nodes[r.hips].node < 0 {
+		return errors.New("the skeleton has no joint for the hips")
+	}
+	// Written bones: every human bone with a joint. The root joint's frame
+	// is the human space with the root at its stored transform.
+	for i := range s.Len() {
 		h := r.humanOf[i]
 		if h < 0 {
 			continue
@@ -305,7 +334,8 @@ func (r *Rig) buildAvatar(a *model.Avatar) error {
 				break
 			}
 			if r.parents[p] < 0 {
-				break // the avatar root: its frame is the human space
+				t.bridge = r.rootFrame.Mul(t.bridge) // the root: human space
+				break
 			}
 			t.bridge = r.rest[p].Mul(t.bridge)
 		}
@@ -317,23 +347,9 @@ func (r *Rig) buildAvatar(a *model.Avatar) error {
 // Name returns the avatar's name.
 func (r *Rig) Name() string { return r.name }
 
-// Len returns the number of avatar skeleton nodes (the length of the pose
-// Apply writes).
+// Len returns the number of joints of the rig's skeleton (the length of
+// the pose Apply writes).
 func (r *Rig) Len() int { return len(r.parents) }
-
-// Paths returns each avatar skeleton node's path below the Animator ("" for
-// the root; "#xxxxxxxx" for a hash the avatar's name table lacks). Shared:
-// do not modify.
-func (r *Rig) Paths() []string { return r.paths }
-
-// Parents returns each avatar skeleton node's parent (-1 for the root).
-// Shared: do not modify.
-func (r *Rig) Parents() []int { return r.parents }
-
-// Rest returns the avatar skeleton's rest pose (local transforms: the
-// avatar's default pose, the avatar root at identity since the pose is
-// relative to it), which non-human bones keep. Shared: do not modify.
-func (r *Rig) Rest() []geom.Transform { return r.rest }
 
 // HumanNode returns the human skeleton node that plays human bone b (-1 when
 // the avatar lacks it).

@@ -36,6 +36,8 @@ const (
 	ClassAvatar              = 90
 	ClassAnimatorController  = 91
 	ClassAnimator            = 95
+	ClassAnimation           = 111 // the legacy Animation component
+	ClassOverrideController  = 221 // AnimatorOverrideController
 	ClassMonoBehaviour       = 114
 	ClassSkinnedMeshRenderer = 137
 )
@@ -220,7 +222,10 @@ type Clip struct {
 	// Legacy clips are played by the Animation component and store
 	// keyframed curves by kind.
 	Legacy bool
-	// Humanoid clips drive an Animator's muscles (class 95 channels).
+	// Humanoid clips drive an Animator's muscles or IK goals (class 95
+	// channels; see IsHumanPoseAttribute). A clip whose only Animator
+	// channels are RootT and RootQ is generic: its root motion baked for a
+	// generic avatar.
 	Humanoid   bool
 	SampleRate float32
 	// Start and Stop bound the clip in seconds; its length is Stop-Start.
@@ -245,6 +250,19 @@ func (c *Clip) Length() float32 {
 		return c.Stop - c.Start
 	}
 	return 0
+}
+
+// Duration returns how long the clip plays, in seconds: its length, or one
+// frame (1/SampleRate, 1/60 s without a usable rate) when that is 0, so that
+// a zero-length clip still lasts a frame. Never 0.
+func (c *Clip) Duration() float32 {
+	if l := c.Stop - c.Start; l > 0 && geom.Finite(l) {
+		return l
+	}
+	if f := 1 / c.SampleRate; f > 0 && geom.Finite(f) { // not 0 for an infinite rate
+		return f
+	}
+	return 1.0 / 60
 }
 
 // Loops reports whether playback starts the clip over when it reaches its

@@ -290,3 +290,25 @@ func (t BlendType) String() string {
 	}
 	return "type" + strconv.Itoa(int(t))
 }
+
+// ClipOverride replaces one clip of a controller with another.
+type ClipOverride struct {
+	Original, Override Ref
+	// OriginalKey and OverrideKey name the clips of a YAML asset
+	// ("guid:fileID"); empty for compiled ones.
+	OriginalKey, OverrideKey string
+}
+
+// OverrideController is an AnimatorOverrideController: another controller
+// (an AnimatorController, or another override controller) played with some
+// of its clips replaced.
+type OverrideController struct {
+	Name string
+	// Controller is the controller it overrides (ControllerKey for a YAML
+	// asset).
+	Controller    Ref
+	ControllerKey string
+	// Overrides lists the replacements; an override whose Override is null
+	// leaves the original in place.
+	Overrides []ClipOverride
+}

@@ -69,6 +69,20 @@ func HumanAttributeName(attr uint32) (string, bool) {
 	return "", false
 }
 
+// IsHumanPoseAttribute reports whether an Animator binding attribute is an
+// IK goal's or a muscle's: what makes a clip humanoid. RootT and RootQ
+// (attributes 7 to 13) are not: a generic clip carries them too when Unity
+// baked its root motion node's motion for a generic avatar.
+func IsHumanPoseAttribute(attr uint32) bool {
+	return attr >= FirstRootAttribute+7 && attr < FirstMuscleAttribute+MuscleCount
+}
+
+// IsRootMotionAttribute reports whether an Animator binding attribute is
+// one of RootT's or RootQ's (attributes 7 to 13).
+func IsRootMotionAttribute(attr uint32) bool {
+	return attr >= FirstRootAttribute && attr < FirstRootAttribute+7
+}
+
 // HumanAttributeByName is the inverse of HumanAttributeName.
 func HumanAttributeByName(name string) (uint32, bool) {
 	for a := uint32(FirstRootAttribute); a < FirstMuscleAttribute+MuscleCount; a++ {

@@ -17,14 +17,13 @@ import (
 	"time"
 
 	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/typetree"
 )
@@ -94,8 +93,9 @@ func exercise(data []byte, name string) (errs int) {
 			}
 		}
 	}
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		clip, err := cat.Clip(o)
+	set := bind.New(cat)
+	for i := range set.Len(bind.KindClip) {
+		clip, err := set.Clip(i)
 		if err != nil {
 			errs++
 			continue
@@ -105,15 +105,15 @@ func exercise(data []byte, name string) (errs int) {
 				clip.Curves[i].Eval(t)
 			}
 		}
-		p, err := playable.LoadClip(cat, clip, playable.Options{})
+		m, err := set.Motion(i, -1)
 		if err != nil {
 			errs++
 			continue
 		}
-		local := make([]geom.Transform, p.Skeleton.Len())
-		world := make([]geom.Transform, p.Skeleton.Len())
-		for _, t := range []float32{0, 0.5, p.Sampler.Duration(), -3, 1e9} {
-			p.Pose(t, local, world)
+		n := m.On().Skeleton().Len()
+		local, world := make([]geom.Transform, n), make([]geom.Transform, n)
+		for _, t := range []float32{0, 0.5, m.Duration(), -3, 1e9} {
+			m.Pose(t, local, world)
 		}
 	}
 	for _, r := range rigs {
@@ -123,24 +123,27 @@ func exercise(data []byte, name string) (errs int) {
 			errs++
 		}
 	}
-	for _, o := range cat.ByClass(model.ClassAnimatorController) {
-		ctl, err := cat.Controller(o)
+	for i := range set.Len(bind.KindController) {
+		bc, err := set.BindController(i, -1)
 		if err != nil {
 			errs++
 			continue
 		}
-		clips, cerrs := cat.ControllerClips(o, ctl)
-		errs += len(cerrs)
-		a, err := animator.New(ctl, animator.TableFromModel(clips))
-		if err != nil {
-			errs++
-			continue
-		}
-		for _, p := range ctl.Parameters {
+		errs += len(bc.Notes())
+		a := bc.NewAnimator()
+		for _, p := range bc.Model().Parameters {
 			a.Set(p.Name, 1.0)
+		}
+		var pose []geom.Transform
+		p, perr := bc.NewPoser()
+		if perr == nil {
+			pose = make([]geom.Transform, bc.On().Skeleton().Len())
 		}
 		for i := 0; i < 30; i++ {
 			a.Tick(1.0 / 30)
+			if perr == nil {
+				p.Pose(a, pose)
+			}
 		}
 	}
 	return errs

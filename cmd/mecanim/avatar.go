@@ -1,12 +1,14 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/humanoid/avatarbuild"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -48,6 +50,14 @@ type humanJSON struct {
 	HasTDoF       bool            `json:"has_translation_dof"`
 }
 
+// rebuildJSON is how far the avatar Build makes from the avatar's human
+// description is from the stored one (avatarbuild.Compare).
+type rebuildJSON struct {
+	MaxRotationDeg jsonFloat            `json:"max_rotation_deg"`
+	MaxRelative    jsonFloat            `json:"max_relative"`
+	Fields         map[string]jsonFloat `json:"fields"`
+}
+
 type avatarJSON struct {
 	Container  string               `json:"container"`
 	File       string               `json:"file"`
@@ -58,6 +68,7 @@ type avatarJSON struct {
 	Axes       []axesJSON           `json:"axes"`
 	Human      *humanJSON           `json:"human,omitempty"`
 	HumanCheck *humanoid.HumanCheck `json:"human_check,omitempty"`
+	Rebuild    *rebuildJSON         `json:"rebuild,omitempty"`
 	Problems   []string             `json:"problems,omitempty"`
 }
 
@@ -68,8 +79,8 @@ func nodePath(names model.Names, h uint32) string {
 	return "#" + strconv.FormatUint(uint64(h), 10)
 }
 
-func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
-	v := avatarJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: a.Name, Humanoid: a.IsHuman()}
+func avatarView(src model.Source, a *model.Avatar) avatarJSON {
+	v := avatarJSON{Container: src.Container, File: src.File, PathID: src.PathID, Name: a.Name, Humanoid: a.IsHuman()}
 	for i, n := range a.Skeleton.Nodes {
 		nj := avatarNodeJSON{Path: nodePath(a.Names, n.PathHash), Parent: n.Parent, Axes: n.Axes, Hash: n.PathHash}
 		if i < len(a.DefaultPose) {
@@ -111,15 +122,42 @@ func avatarView(o catalog.Object, a *model.Avatar) avatarJSON {
 	return v
 }
 
+// rebuildView builds the avatar from its human description and compares.
+func rebuildView(v *avatarJSON, a *model.Avatar) {
+	if a.Description == nil || len(a.Description.Skeleton) == 0 {
+		v.Problems = append(v.Problems, "rebuild: the avatar stores no human description")
+		return
+	}
+	b, err := avatarbuild.Build(a.Name, a.Description)
+	if err != nil {
+		v.Problems = append(v.Problems, "rebuild: "+err.Error())
+		return
+	}
+	r := avatarbuild.Compare(b, a)
+	v.Rebuild = &rebuildJSON{MaxRotationDeg: jsonFloat(r.MaxRotationDeg), MaxRelative: jsonFloat(r.MaxRelative), Fields: map[string]jsonFloat{}}
+	for f, d := range r.Fields {
+		v.Rebuild.Fields[f] = jsonFloat(d)
+	}
+}
+
 func runAvatar(e *env, args []string) error {
+	var rebuild bool
 	return objectCommand{
-		name: "avatar", classID: model.ClassAvatar, className: "Avatar",
-		view: func(cat *catalog.Catalog, o catalog.Object) (any, error) {
-			a, err := cat.Avatar(o)
+		name: "avatar", kind: bind.KindAvatar, usage: " [--rebuild]",
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&rebuild, "rebuild", false, "build each avatar again from its human description and print the worst difference per field")
+		},
+		view: func(set *bind.Set, i int) (any, error) {
+			a, err := set.Avatar(i)
 			if err != nil {
 				return nil, err
 			}
-			return avatarView(o, a), nil
+			it, _ := set.Entry(bind.KindAvatar, i)
+			v := avatarView(it.Source, a)
+			if rebuild {
+				rebuildView(&v, a)
+			}
+			return v, nil
 		},
 		text: func(w io.Writer, x any) {
 			v := x.(avatarJSON)
@@ -142,6 +180,23 @@ func runAvatar(e *env, args []string) error {
 			if c := v.HumanCheck; c != nil {
 				fmt.Fprintf(w, "  check: centre of mass %v vs stored m_RootX.t %v (error %.3g); body frame %.3g° from m_RootX.q\n",
 					c.CenterOfMass, c.StoredRootT, c.CenterOfMassError, c.BodyFrameAngleDeg)
+			}
+			if r := v.Rebuild; r != nil {
+				fmt.Fprintf(w, "  rebuild from the human description: worst %.3g° and %.3g relative\n", float64(r.MaxRotationDeg), float64(r.MaxRelative))
+				rep := avatarbuild.Report{Fields: map[string]float64{}}
+				for f, d := range r.Fields {
+					rep.Fields[f] = float64(d)
+				}
+				for _, f := range rep.SortedFields() {
+					unit, note := "", ""
+					if avatarbuild.IsRotation(f) {
+						unit = "°"
+					}
+					if !avatarbuild.FromDescription(f) {
+						note = " (not in a description)"
+					}
+					fmt.Fprintf(w, "    %-22s %.3g%s%s\n", f, rep.Fields[f], unit, note)
+				}
 			}
 			for _, p := range v.Problems {
 				fmt.Fprintf(w, "  problem: %s\n", p)

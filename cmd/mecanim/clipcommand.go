@@ -2,49 +2,35 @@ package main
 
 import (
 	"flag"
-	"fmt"
+	"path/filepath"
+	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 )
 
-// clipSelector picks one clip by name or path id.
+// clipSelector picks one clip by name or reference.
 type clipSelector struct {
 	name   string
 	pathID int64
 	file   string
 }
 
-func (s *clipSelector) register(fs interface {
-	StringVar(*string, string, string, string)
-	Int64Var(*int64, string, int64, string)
-}) {
-	fs.StringVar(&s.name, "clip", "", "clip name")
-	fs.Int64Var(&s.pathID, "path-id", 0, "clip path id")
-	fs.StringVar(&s.file, "file", "", "serialized file holding the clip (when several do)")
+func (s *clipSelector) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.name, "clip", "", "the clip: its name, or FILE#PATHID when several share the name")
+	fs.Int64Var(&s.pathID, "path-id", 0, "the clip by path id (with --file when several files have it)")
+	fs.StringVar(&s.file, "file", "", "serialized file holding the clip, with --path-id")
 }
 
-func (s *clipSelector) find(cat *catalog.Catalog) (catalog.Object, error) {
+// find returns the clip's index in the set.
+func (s *clipSelector) find(set *bind.Set) (int, error) {
 	if (s.name == "") == (s.pathID == 0) {
-		return catalog.Object{}, usagef("give exactly one of --clip and --path-id")
+		return -1, usagef("give exactly one of --clip and --path-id")
 	}
-	var hits []catalog.Object
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		if s.file != "" && o.File.Name != s.file {
-			continue
-		}
-		if (s.pathID != 0 && o.PathID() == s.pathID) || (s.name != "" && cat.Name(o) == s.name) {
-			hits = append(hits, o)
-		}
+	if s.name != "" {
+		return set.Find(bind.KindClip, s.name)
 	}
-	if len(hits) == 0 {
-		if s.name != "" {
-			return cat.One(model.ClassAnimationClip, "AnimationClip", s.name)
-		}
-		return catalog.Object{}, fmt.Errorf("no AnimationClip with path id %d", s.pathID)
-	}
-	return hits[0], nil
+	return set.Find(bind.KindClip, s.file+"#"+strconv.FormatInt(s.pathID, 10))
 }
 
 // clipCommand is what the commands that work on one clip (sample, pose,
@@ -52,16 +38,16 @@ func (s *clipSelector) find(cat *catalog.Catalog) (catalog.Object, error) {
 // report the ones that failed alike: the flags --clip, --path-id, --file
 // and the reader flags, opening the files, finding the clip, and the exit
 // status. A command makes one with newClipCommand, adds its own flags to
-// fs (and --avatar/--animator with rigFlags when the clip plays on a rig),
-// then calls run.
+// fs (and --avatar/--animator with onFlags when the clip plays on a
+// character), then calls run.
 type clipCommand struct {
 	e    *env
 	name string
 	fs   *flag.FlagSet
 	sel  clipSelector
 	rf   readerFlags
-	// avatar and animator pick the rig the clip plays on (rigFlags).
-	avatar, animator string
+	on   bind.On
+	onto string
 }
 
 func newClipCommand(e *env, name, synopsis string) *clipCommand {
@@ -71,25 +57,51 @@ func newClipCommand(e *env, name, synopsis string) *clipCommand {
 	return c
 }
 
-// rigFlags adds --avatar and --animator, which name the rig playable loads
-// the clip onto.
-func (c *clipCommand) rigFlags() {
-	c.fs.StringVar(&c.avatar, "avatar", "", "avatar to play the clip on (humanoid clips; or a generic avatar's skeleton)")
-	c.fs.StringVar(&c.animator, "animator", "", "GameObject name of the Animator whose rig the clip plays on")
+// onFlags adds --avatar and --animator, which choose what the clip plays
+// on.
+func (c *clipCommand) onFlags() {
+	c.fs.StringVar(&c.on.Avatar, "avatar", "", "avatar to play the clip on (its Animator's character when the inputs hold it): name or FILE#PATHID")
+	c.fs.StringVar(&c.on.Character, "animator", "", "character to play the clip on, by its Animator's GameObject name or FILE#PATHID")
+	c.fs.StringVar(&c.onto, "onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to play the clip on: read with the inputs and chosen")
 }
 
-// playable loads the clip onto the rig --avatar or --animator names.
-func (c *clipCommand) playable(cat *catalog.Catalog, o catalog.Object) (*playable.Playable, error) {
-	return playable.Load(cat, o, playable.Options{Avatar: c.avatar, Animator: c.animator})
+// ontoFlag adds a glTF or VRM character file to the inputs and chooses
+// it: what --onto asks.
+func ontoFlag(files []string, onto string, on *bind.On) ([]string, error) {
+	if onto == "" {
+		return files, nil
+	}
+	if on.Avatar != "" || on.Character != "" {
+		return nil, usagef("give --onto, --animator or --avatar, not several")
+	}
+	on.Character = filepath.Base(onto) + "#0"
+	for _, f := range files {
+		if f == onto {
+			return files, nil
+		}
+	}
+	return append(files, onto), nil
+}
+
+// motion binds the clip to what --avatar or --animator choose, or to the
+// character the binding chooses.
+func (c *clipCommand) motion(set *bind.Set, clip int) (*bound.Motion, error) {
+	if c.on.Avatar != "" && c.on.Character != "" {
+		return nil, usagef("give --avatar or --animator, not both")
+	}
+	return set.MotionOn(clip, c.on)
 }
 
 // run parses the arguments, calls check (when not nil) to vet the
 // command's own flags before any file is opened, opens the files (printing
 // the ones that fail), finds the clip and hands it to do. Once do succeeds,
 // files that failed to open make it a failedError.
-func (c *clipCommand) run(args []string, check func() error, do func(cat *catalog.Catalog, o catalog.Object) error) error {
+func (c *clipCommand) run(args []string, check func() error, do func(set *bind.Set, clip int) error) error {
 	files, err := parseArgs(c.fs, args)
 	if err != nil {
+		return err
+	}
+	if files, err = ontoFlag(files, c.onto, &c.on); err != nil {
 		return err
 	}
 	if check != nil {
@@ -97,16 +109,16 @@ func (c *clipCommand) run(args []string, check func() error, do func(cat *catalo
 			return err
 		}
 	}
-	cat, failed, err := openCatalog(c.e, c.name, files, &c.rf)
+	set, failed, err := openSet(c.e, c.name, files, &c.rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-	o, err := c.sel.find(cat)
+	defer set.Close()
+	i, err := c.sel.find(set)
 	if err != nil {
 		return err
 	}
-	if err := do(cat, o); err != nil {
+	if err := do(set, i); err != nil {
 		return err
 	}
 	if failed > 0 {

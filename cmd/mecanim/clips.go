@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -14,6 +14,7 @@ type clipRecord struct {
 	Container            string  `json:"container"`
 	File                 string  `json:"file"`
 	PathID               int64   `json:"path_id"`
+	Ref                  string  `json:"ref"`
 	Name                 string  `json:"name"`
 	Length               float32 `json:"length"`
 	SampleRate           float32 `json:"sample_rate"`
@@ -30,23 +31,6 @@ type clipRecord struct {
 	UnresolvedPaths      int     `json:"unresolved_paths"`
 	UnresolvedProperties int     `json:"unresolved_properties"`
 	KeysPastCurveCount   int     `json:"keys_past_curve_count"`
-}
-
-// openCatalog opens the files of a command, printing (and counting) the
-// ones that fail.
-func openCatalog(e *env, cmd string, files []string, rf *readerFlags) (*catalog.Catalog, int, error) {
-	if len(files) == 0 {
-		return nil, 0, usagef("no files given")
-	}
-	opts, err := rf.options()
-	if err != nil {
-		return nil, 0, err
-	}
-	cat, errs := catalog.Open(files, opts)
-	for _, err := range errs {
-		fmt.Fprintf(e.stderr, "mecanim %s: %v\n", cmd, err)
-	}
-	return cat, len(errs), nil
 }
 
 func clipLength(c *model.Clip) float32 {
@@ -76,12 +60,12 @@ func runClips(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cat, failed, err := openCatalog(e, "clips", files, &rf)
+	set, failed, err := openSet(e, "clips", files, &rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-	if len(cat.Containers) == 0 {
+	defer set.Close()
+	if failed == len(files) {
 		// Every file failed to open (the errors are printed): a header
 		// over no rows would read as files that hold no clips.
 		return &failedError{failed}
@@ -89,18 +73,19 @@ func runClips(e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if !*asJSON {
-		fmt.Fprintf(w, "%-28s %10s %6s %-6s %-8s %-4s %8s %5s %5s %5s %5s %6s %s\n",
-			"name", "length(s)", "rate", "kind", "humanoid", "loop", "streamed", "dense", "const", "keys", "binds", "events", "unresolved")
+		fmt.Fprintf(w, "%-28s %10s %6s %-6s %-8s %-4s %8s %5s %5s %5s %5s %6s %10s  %s\n",
+			"name", "length(s)", "rate", "kind", "humanoid", "loop", "streamed", "dense", "const", "keys", "binds", "events", "unresolved", "ref")
 	}
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		c, err := cat.Clip(o)
+	for i, it := range set.Items(bind.KindClip) {
+		c, err := set.Clip(i)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "mecanim clips: %v\n", err)
 			failed++
 			continue
 		}
+		o := it.Source
 		r := clipRecord{
-			Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name,
+			Container: o.Container, File: o.File, PathID: o.PathID, Name: c.Name, Ref: it.Ref,
 			Length: clipLength(c), SampleRate: c.SampleRate, Legacy: c.Legacy, Humanoid: c.Humanoid,
 			Loop: c.Loops(), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
 			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
@@ -117,9 +102,9 @@ func runClips(e *env, args []string) error {
 		if c.Legacy {
 			kind = "legacy"
 		}
-		fmt.Fprintf(w, "%-28s %10.4g %6g %-6s %-8v %-4v %8d %5d %5d %5d %5d %6d %d\n",
+		fmt.Fprintf(w, "%-28s %10.4g %6g %-6s %-8v %-4v %8d %5d %5d %5d %5d %6d %10d  %s\n",
 			strconv.Quote(c.Name), r.Length, r.SampleRate, kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
-			r.Constant, r.Keyframed, r.Bindings, r.Events, r.UnresolvedPaths+r.UnresolvedProperties)
+			r.Constant, r.Keyframed, r.Bindings, r.Events, r.UnresolvedPaths+r.UnresolvedProperties, it.Ref)
 		if r.KeysPastCurveCount > 0 {
 			fmt.Fprintf(e.stderr, "mecanim clips: %s: %d streamed keys index curves past the block's curve count (kept and counted, see the spec)\n", o, r.KeysPastCurveCount)
 		}

@@ -190,6 +190,49 @@ func TestAvatarJSONCarriesTheHumanCheck(t *testing.T) {
 	}
 }
 
+// --rebuild builds each avatar again from its human description and
+// reports the worst difference per field; an avatar without a description
+// says so.
+func TestAvatarRebuildReportsTheWorstDifferencePerField(t *testing.T) {
+	morb := corpustest.Path(t, "plateup-emotes/morbman")
+	sekai := corpustest.Path(t, "sekai/ladies_s_31_0001")
+	out, stderr, code := runCLI("avatar", morb, sekai, "--rebuild", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2", len(lines))
+	}
+	var a, generic struct {
+		Rebuild *struct {
+			MaxRotationDeg float64            `json:"max_rotation_deg"`
+			MaxRelative    float64            `json:"max_relative"`
+			Fields         map[string]float64 `json:"fields"`
+		} `json:"rebuild"`
+		Problems []string
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &generic); err != nil {
+		t.Fatal(err)
+	}
+	if a.Rebuild == nil || a.Rebuild.MaxRotationDeg > 1e-3 || a.Rebuild.MaxRelative > 1e-5 || len(a.Rebuild.Fields) < 20 {
+		t.Fatalf("morbman rebuilt: %+v", a.Rebuild)
+	}
+	if d, ok := a.Rebuild.Fields["default_pose.q"]; !ok || math.Abs(d-90) > 1e-3 {
+		t.Errorf("default_pose.q %v, want morbman's 90° (the scene's pose, not in the description)", d)
+	}
+	if generic.Rebuild != nil || len(generic.Problems) == 0 || !strings.Contains(generic.Problems[len(generic.Problems)-1], "no human description") {
+		t.Errorf("sekai's generic avatar: rebuild %+v, problems %q", generic.Rebuild, generic.Problems)
+	}
+	text, _, code := runCLI("avatar", morb, "--rebuild")
+	if code != exitOK || !strings.Contains(text, "rebuild from the human description") || !strings.Contains(text, "axes.pre") {
+		t.Errorf("text output lacks the rebuild: %.2000s", text)
+	}
+}
+
 func TestControllerAndPlayWalkTheEnemyController(t *testing.T) {
 	bundle := corpustest.Path(t, "lc-example-enemy/modassets")
 	out, stderr, code := runCLI("controller", bundle, "--json")

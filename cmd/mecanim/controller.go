@@ -5,7 +5,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -104,19 +105,36 @@ type parameterJSON struct {
 	Default float64 `json:"default"`
 }
 
-type controllerJSON struct {
-	Container     string          `json:"container"`
-	File          string          `json:"file"`
-	PathID        int64           `json:"path_id"`
-	Name          string          `json:"name"`
-	Parameters    []parameterJSON `json:"parameters"`
-	Layers        []layerJSON     `json:"layers"`
-	StateMachines []machineJSON   `json:"state_machines"`
-	Clips         []string        `json:"clips"`
+// controllerClipJSON is one clip slot of a controller: the clip it plays
+// and where it was found, or (missing) why it is not in the inputs.
+type controllerClipJSON struct {
+	Name      string `json:"name"`
+	Container string `json:"container,omitempty"`
+	File      string `json:"file,omitempty"`
+	PathID    int64  `json:"path_id,omitempty"`
+	Missing   string `json:"missing,omitempty"`
 }
 
-func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
-	v := controllerJSON{Container: o.Container(), File: o.File.Name, PathID: o.PathID(), Name: c.Name}
+type controllerJSON struct {
+	Container     string               `json:"container"`
+	File          string               `json:"file"`
+	PathID        int64                `json:"path_id"`
+	Name          string               `json:"name"`
+	Parameters    []parameterJSON      `json:"parameters"`
+	Layers        []layerJSON          `json:"layers"`
+	StateMachines []machineJSON        `json:"state_machines"`
+	Clips         []controllerClipJSON `json:"clips"`
+	Notes         []string             `json:"notes"`
+}
+
+// controllerView describes a controller read at src, its clips resolved
+// across the inputs (clips lists the inputs' clips, which cc's indexes
+// name).
+func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.Item) controllerJSON {
+	c := cc.Controller
+	v := controllerJSON{Container: src.Container, File: src.File, PathID: src.PathID, Name: c.Name,
+		Parameters: []parameterJSON{}, Layers: []layerJSON{}, StateMachines: []machineJSON{}, Clips: []controllerClipJSON{},
+		Notes: append([]string{}, cc.Notes...)}
 	param := func(i int) string {
 		if i >= 0 && i < len(c.Parameters) {
 			return c.Parameters[i].Name
@@ -143,6 +161,9 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 		if i < 0 || i >= len(c.Clips) {
 			return ""
 		}
+		if i < len(cc.Clips) && cc.Clips[i] >= 0 && cc.Clips[i] < len(clips) {
+			return clips[cc.Clips[i]].Name
+		}
 		if i < len(c.ClipNames) && c.ClipNames[i] != "" {
 			return c.ClipNames[i]
 		}
@@ -151,8 +172,16 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 		}
 		return "#clip" + strconv.Itoa(i)
 	}
-	for i := range c.Clips {
-		v.Clips = append(v.Clips, clipName(i))
+	for k := range c.Clips {
+		cj := controllerClipJSON{Name: clipName(k)}
+		switch {
+		case k < len(cc.Clips) && cc.Clips[k] >= 0 && cc.Clips[k] < len(clips):
+			ci := clips[cc.Clips[k]]
+			cj.Container, cj.File, cj.PathID = ci.Source.Container, ci.Source.File, ci.Source.PathID
+		case !c.Clips[k].IsNull():
+			cj.Missing = fmt.Sprintf("not in the inputs (file %d, path id %d of the controller's file; see notes)", c.Clips[k].FileID, c.Clips[k].PathID)
+		}
+		v.Clips = append(v.Clips, cj)
 	}
 	for _, sm := range c.StateMachines {
 		dest := func(d uint32) string {
@@ -240,13 +269,14 @@ func controllerView(o catalog.Object, c *model.Controller) controllerJSON {
 
 func runController(e *env, args []string) error {
 	return objectCommand{
-		name: "controller", classID: model.ClassAnimatorController, className: "AnimatorController",
-		view: func(cat *catalog.Catalog, o catalog.Object) (any, error) {
-			c, err := cat.Controller(o)
+		name: "controller", kind: bind.KindController,
+		view: func(set *bind.Set, i int) (any, error) {
+			cc, err := set.Controller(i)
 			if err != nil {
 				return nil, err
 			}
-			return controllerView(o, c), nil
+			it, _ := set.Entry(bind.KindController, i)
+			return controllerView(it.Source, cc, set.Items(bind.KindClip)), nil
 		},
 		text: controllerText,
 	}.run(e, args)
@@ -256,6 +286,9 @@ func runController(e *env, args []string) error {
 func controllerText(w io.Writer, x any) {
 	v := x.(controllerJSON)
 	fmt.Fprintf(w, "controller %q in %s %s, path id %d\n", v.Name, v.Container, v.File, v.PathID)
+	for _, n := range v.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 	for _, p := range v.Parameters {
 		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
 	}

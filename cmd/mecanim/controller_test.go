@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/unity/assets"
-	"github.com/mecanim/mecanim/unity/serialized"
 )
 
 // TestControllerPrintsTheBaseLayerAtFullWeight: the enemy controller stores
@@ -87,13 +85,12 @@ func TestControllerShowsEachLayersBodyMask(t *testing.T) {
 		{"an AvatarMask read keeps its key", model.Layer{MaskKey: ":9100", BodyMask: on(model.PartRoot, model.PartBody)},
 			`"Root+Body"`, ":9100", "body mask: Root+Body"},
 	}
-	obj := catalog.Object{File: &assets.File{File: &serialized.File{Name: "f"}, Container: &assets.Container{Path: "c"}},
-		Object: &serialized.Object{PathID: 1}}
+	src := model.Source{Container: "c", File: "f", PathID: 1}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := c.layer
 			l.Name, l.Weight, l.StateMachine, l.SyncedLayer = "L", 1, -1, -1
-			v := controllerView(obj, &model.Controller{Name: "C", Layers: []model.Layer{l}})
+			v := controllerView(src, &bind.ControllerClips{Controller: &model.Controller{Name: "C", Layers: []model.Layer{l}}}, nil)
 			b, err := json.Marshal(v)
 			if err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -10,11 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/export/gltf"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 // exportSynopsis is the export command's usage line.
@@ -43,20 +40,25 @@ type exportOptions struct {
 	rate             float64
 	noMeshes, quiet  bool
 	format           string // glb or gltf (--all)
+	// someClips, when not nil (--all), records the clips asked for that
+	// played on some character; a clip that does not play on one is then
+	// a note rather than an error.
+	someClips map[string]bool
 }
 
 func runExport(e *env, args []string) error {
 	fs := newFlags(e, "export", exportSynopsis)
 	var o exportOptions
-	fs.StringVar(&o.animator, "animator", "", "GameObject name of the Animator whose rig is exported")
-	fs.StringVar(&o.avatar, "avatar", "", "avatar to export (its Animator's rig, or its own skeleton) and to play humanoid clips through")
+	fs.StringVar(&o.animator, "animator", "", "character to export, by its Animator's GameObject name or FILE#PATHID")
+	fs.StringVar(&o.avatar, "avatar", "", "avatar to export (its Animator's character, or its own skeleton without one): name or FILE#PATHID")
+	onto := fs.String("onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to export with the clips played on it: read with the inputs and chosen")
 	var clips multiFlag
 	fs.Var(&clips, "clip", "clip to export (repeatable; default: every clip that binds to the rig)")
 	all := fs.Bool("all", false, "export every rig of the files, each to its own file in the -o directory")
 	out := fs.String("o", "", "output file (.glb, or .gltf with a .bin beside it); a directory with --all")
 	fs.Float64Var(&o.rate, "rate", 0, "resampling rate in Hz (default: each clip's sample rate)")
 	fs.BoolVar(&o.noMeshes, "no-meshes", false, "leave the meshes out (skeleton and animations only)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no notes on stderr (errors still)")
 	fs.StringVar(&o.format, "format", "glb", "file format with --all: glb or gltf")
 	var rf readerFlags
 	rf.register(fs)
@@ -65,6 +67,11 @@ func runExport(e *env, args []string) error {
 		return err
 	}
 	o.clips = clips
+	on := bind.On{Character: o.animator, Avatar: o.avatar}
+	if files, err = ontoFlag(files, *onto, &on); err != nil {
+		return err
+	}
+	o.animator = on.Character
 	switch {
 	case *out == "":
 		return usagef("give the output with -o")
@@ -84,27 +91,27 @@ func runExport(e *env, args []string) error {
 			return usagef("-o %q: the output must end in .glb or .gltf", *out)
 		}
 	}
-	cat, failed, err := openCatalog(e, "export", files, &rf)
+	set, failed, err := openSet(e, "export", files, &rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-	w := bufio.NewWriter(e.stdout)
-	defer w.Flush()
+	defer set.Close()
 	if *all {
-		n, err := exportAll(e, w, cat, &o, *out)
+		n, err := exportAll(e, set, &o, *out)
 		if err != nil {
 			return err
 		}
 		failed += n
 	} else {
-		r, av, err := chooseRig(cat, &o)
+		ch, err := chooseCharacter(set, &o)
 		if err != nil {
 			return err
 		}
-		if err := exportRig(e, w, cat, r, av, &o, *out); err != nil {
+		n, err := exportCharacter(e, set, ch, &o, *out)
+		if err != nil {
 			return err
 		}
+		failed += n
 	}
 	if failed > 0 {
 		return &failedError{failed}
@@ -112,36 +119,64 @@ func runExport(e *env, args []string) error {
 	return nil
 }
 
-// exportAll writes every rig to its own file in dir and returns how many
-// failed (each reported on stderr).
-func exportAll(e *env, w *bufio.Writer, cat *catalog.Catalog, o *exportOptions, dir string) (int, error) {
-	rigs, errs := cat.Rigs()
-	failed := 0
-	for _, err := range errs {
-		fmt.Fprintf(e.stderr, "mecanim export: %v\n", err)
-		failed++
-	}
-	if len(rigs) == 0 {
-		return failed, errors.New("no Animator rig in the files given")
+// exportAll writes every character to its own file in dir and returns how
+// many failed (each reported on stderr).
+func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error) {
+	items := set.Items(bind.KindCharacter)
+	if len(items) == 0 {
+		return 0, errors.New("no character (Animator rig) in the inputs")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return failed, err
+		return 0, err
 	}
-	used := map[string]int{}
-	for i := range rigs {
-		name := safeFileName(rigs[i].Name)
-		used[name]++
-		if n := used[name]; n > 1 {
-			name = fmt.Sprintf("%s-%d", name, n)
+	names := uniqueNames(items)
+	failed, done := 0, 0
+	// A clip asked for need play only on some of the characters: those it
+	// does not play on leave it out with a note; a clip that plays on none
+	// is an error.
+	all := *o
+	all.someClips = map[string]bool{}
+	for i, it := range items {
+		path := filepath.Join(dir, names[i]+"."+o.format)
+		ch, err := set.Character(i)
+		if err == nil {
+			var n int
+			if n, err = exportCharacter(e, set, ch, &all, path); err == nil {
+				failed += n
+				done++
+				continue
+			}
 		}
-		path := filepath.Join(dir, name+"."+o.format)
-		if err := exportRig(e, w, cat, rigs[i], nil, o, path); err != nil {
-			fmt.Fprintf(e.stderr, "mecanim export: rig %q: %v\n", rigs[i].Name, err)
+		fmt.Fprintf(e.stderr, "mecanim export: %s %q (%s): %v\n", bind.KindCharacter, it.Name, it.Ref, err)
+		failed++
+	}
+	for _, name := range o.clips {
+		if !all.someClips[name] {
+			fmt.Fprintf(e.stderr, "mecanim export: clip %q plays on none of the characters\n", name)
 			failed++
 		}
 	}
-	fmt.Fprintf(w, "%d of %d rigs exported to %s\n", len(rigs)-failed+len(errs), len(rigs), dir)
+	note(e, o.quiet, "%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
+}
+
+// uniqueNames gives each character a file name of its own: its name made
+// safe for a file name, with -2, -3... added when names repeat, never one
+// that an earlier character got (names compared without case, as some
+// file systems do).
+func uniqueNames(items []bound.Item) []string {
+	out := make([]string, len(items))
+	seen := map[string]bool{}
+	for i, it := range items {
+		base := safeFileName(it.Name)
+		name := base
+		for k := 2; seen[strings.ToLower(name)]; k++ {
+			name = fmt.Sprintf("%s-%d", base, k)
+		}
+		seen[strings.ToLower(name)] = true
+		out[i] = name
+	}
+	return out
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of a name (others
@@ -160,212 +195,71 @@ func safeFileName(s string) string {
 	return s
 }
 
-// chooseRig finds the rig to export (and the avatar named by --avatar):
-// the Animator named by --animator; the Animator using the avatar named
-// by --avatar, else the avatar's own skeleton; else the only rig of the
-// files, or the rig the named clips bind to best.
-func chooseRig(cat *catalog.Catalog, o *exportOptions) (catalog.Rig, *model.Avatar, error) {
-	if o.animator != "" {
-		r, err := cat.Rig(o.animator)
-		return r, nil, err
+// chooseCharacter finds the character to export: the one --animator or
+// --avatar names, else the only one of the inputs, else the one the named
+// clips play on.
+func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) {
+	if ch, err := set.CharacterOn(bind.On{Character: o.animator, Avatar: o.avatar}); ch != nil || err != nil {
+		return ch, err
 	}
-	rigs, _ := cat.Rigs()
-	if o.avatar != "" {
-		ao, err := cat.One(model.ClassAvatar, "Avatar", o.avatar)
-		if err != nil {
-			return catalog.Rig{}, nil, err
-		}
-		av, err := cat.Avatar(ao)
-		if err != nil {
-			return catalog.Rig{}, nil, err
-		}
-		for _, r := range rigs {
-			if x, ok := cat.RigAvatar(r); ok && x.File == ao.File && x.PathID() == ao.PathID() {
-				return r, av, nil
-			}
-		}
-		rig, err := rigFromAvatar(av)
-		if err != nil {
-			return catalog.Rig{}, nil, err
-		}
-		return catalog.Rig{Rig: rig, File: ao.File}, av, nil
-	}
-	if len(rigs) == 1 {
-		return rigs[0], nil, nil
+	if set.Len(bind.KindCharacter) == 1 {
+		return set.Character(0)
 	}
 	if len(o.clips) > 0 {
-		for _, name := range o.clips {
-			co, err := cat.One(model.ClassAnimationClip, "AnimationClip", name)
-			if err != nil {
-				return catalog.Rig{}, nil, err
-			}
-			c, err := cat.Clip(co)
-			if err != nil {
-				return catalog.Rig{}, nil, err
-			}
-			if c.Humanoid {
-				continue
-			}
-			p, err := playable.LoadClip(cat, c, playable.Options{})
-			if err != nil {
-				return catalog.Rig{}, nil, err
-			}
-			if p.Rig != nil {
-				return *p.Rig, nil, nil
-			}
+		i, err := set.Find(bind.KindClip, o.clips[0])
+		if err != nil {
+			return nil, err
 		}
+		return set.CharacterFor(i, bind.On{})
 	}
 	var have []string
-	for _, r := range rigs {
-		have = append(have, fmt.Sprintf("%q", r.Name))
+	for _, it := range set.Items(bind.KindCharacter) {
+		have = append(have, fmt.Sprintf("%q", it.Label))
 	}
 	sort.Strings(have)
 	if len(have) == 0 {
-		return catalog.Rig{}, nil, errors.New("no Animator rig in the files given (give --avatar to export an avatar's skeleton)")
+		return nil, errors.New("no character (Animator rig) in the inputs (give --avatar to export an avatar's skeleton)")
 	}
-	return catalog.Rig{}, nil, usagef("%d rigs in the files given; choose one with --animator (%s) or export them all with --all", len(rigs), strings.Join(have, ", "))
+	return nil, usagef("%d characters in the inputs; choose one with --animator (%s) or export them all with --all", len(have), strings.Join(have, ", "))
 }
 
-// rigFromAvatar makes a rig of an avatar's skeleton (no GameObjects: the
-// nodes are named by the last part of their paths), resting at the
-// avatar's default pose.
-func rigFromAvatar(a *model.Avatar) (*model.Rig, error) {
-	sk, err := playable.AvatarSkeleton(a)
-	if err != nil {
-		return nil, err
-	}
-	r := &model.Rig{Name: a.Name}
-	for i, p := range sk.Paths {
-		name := p[strings.LastIndexByte(p, '/')+1:]
-		if i == 0 && p == "" {
-			name = a.Name
-		}
-		r.Nodes = append(r.Nodes, model.RigNode{Name: name, Path: p, Parent: sk.Parents[i], Local: sk.Rest[i]})
-	}
-	return r, nil
-}
-
-// rigClips returns the clips to export on a rig: those named, or every
-// clip of the files that binds to it (generic clips with a Transform
-// channel on one of its paths; humanoid clips when it has a humanoid
-// avatar), with what was left out and why.
-func rigClips(cat *catalog.Catalog, r catalog.Rig, human bool, why string, names []string) ([]*model.Clip, []string, error) {
-	var out []*model.Clip
-	var skipped []string
-	if len(names) > 0 {
-		for _, name := range names {
-			co, err := cat.One(model.ClassAnimationClip, "AnimationClip", name)
-			if err != nil {
-				return nil, nil, err
+// exportCharacter binds the clips asked for (or every clip that plays on
+// the character) and writes the character with them to path. Clips asked
+// for that cannot be exported are errors; clips left out of "every clip"
+// are notes. It returns how many things asked for were not done.
+func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOptions, path string) (int, error) {
+	var motions []*bound.Motion
+	var notes []string
+	failed := 0
+	if len(o.clips) > 0 {
+		for _, name := range o.clips {
+			i, err := set.Find(bind.KindClip, name)
+			if err == nil {
+				var m *bound.Motion
+				if m, err = bindOn(set, i, ch); err == nil {
+					motions = append(motions, m)
+					if o.someClips != nil {
+						o.someClips[name] = true
+					}
+					continue
+				}
+				if o.someClips != nil {
+					notes = append(notes, err.Error())
+					continue
+				}
 			}
-			c, err := cat.Clip(co)
-			if err != nil {
-				return nil, nil, err
-			}
-			out = append(out, c)
+			fmt.Fprintf(e.stderr, "mecanim export: clip %q: %v\n", name, err)
+			failed++
 		}
-		return out, nil, nil
+	} else {
+		motions, notes = set.Motions(ch)
 	}
-	sk, err := anim.SkeletonFromRig(r.Rig)
-	if err != nil {
-		return nil, nil, err
-	}
-	humanSkipped := 0
-	for _, co := range cat.ByClass(model.ClassAnimationClip) {
-		c, err := cat.Clip(co)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("clip %q: %v", cat.Name(co), err))
-			continue
-		}
-		if c.Humanoid {
-			if human {
-				out = append(out, c)
-			} else {
-				humanSkipped++
-			}
-			continue
-		}
-		if binds(c, sk) {
-			out = append(out, c)
-		}
-	}
-	if humanSkipped > 0 {
-		skipped = append(skipped, fmt.Sprintf("%d humanoid clips: %s (give --avatar)", humanSkipped, why))
-	}
-	return out, skipped, nil
-}
-
-// binds reports whether a generic clip drives a joint of the skeleton.
-func binds(c *model.Clip, sk *anim.Skeleton) bool {
-	for i := range c.Curves {
-		t := &c.Curves[i].Target
-		if t.ClassID != model.ClassTransform {
-			continue
-		}
-		if _, ok := sk.IndexHash(t.PathHash); ok {
-			return true
-		}
-		if t.PathKnown {
-			if _, ok := sk.Index(t.Path); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// humanAvatarOf reports whether a rig's Animator has a humanoid avatar in
-// the files, and if not, why.
-func humanAvatarOf(cat *catalog.Catalog, r catalog.Rig) (bool, string) {
-	if !r.HasAvatar() {
-		return false, "the rig's Animator has no avatar"
-	}
-	o, ok := cat.RigAvatar(r)
-	if !ok {
-		return false, "the rig's avatar is not in the files given"
-	}
-	a, err := cat.Avatar(o)
-	if err != nil {
-		return false, fmt.Sprintf("the rig's avatar does not decode: %v", err)
-	}
-	if !a.IsHuman() {
-		return false, fmt.Sprintf("the rig's avatar %q is generic", a.Name)
-	}
-	return true, ""
-}
-
-// exportRig builds one rig's scene, writes it to path and prints what was
-// exported and what was left out.
-func exportRig(e *env, w io.Writer, cat *catalog.Catalog, r catalog.Rig, av *model.Avatar, o *exportOptions, path string) error {
-	human, why := av != nil && av.IsHuman(), "the avatar given is not humanoid"
-	if av == nil {
-		human, why = humanAvatarOf(cat, r)
-	}
-	clips, skipped, err := rigClips(cat, r, human, why, o.clips)
-	if err != nil {
-		return err
-	}
-	opts := gltf.SceneOptions{Clips: clips, Rate: float32(o.rate), NoMeshes: o.noMeshes || r.Animator == nil, Avatar: av}
-	bar := newProgress(e.stderr, o.quiet, r.Name)
-	opts.Progress = bar.update
-	s, errs := gltf.BuildScene(cat, r, opts)
+	bar := newProgress(e.stderr, o.quiet, ch.Name())
+	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})
 	bar.done()
 	s.Generator = "mecanim export"
-	var werr error
-	if strings.EqualFold(filepath.Ext(path), ".gltf") {
-		werr = gltf.WriteGLTF(path, s)
-	} else {
-		var f *os.File
-		f, werr = os.Create(path)
-		if werr == nil {
-			werr = gltf.WriteGLB(f, s)
-			if cerr := f.Close(); werr == nil {
-				werr = cerr
-			}
-		}
-	}
-	if werr != nil {
-		return fmt.Errorf("writing %s: %w", path, werr)
+	if err := writeScene(path, s); err != nil {
+		return failed, err
 	}
 	var st gltf.AnimStats
 	tracks := 0
@@ -379,21 +273,41 @@ func exportRig(e *env, w io.Writer, cat *catalog.Catalog, r catalog.Rig, av *mod
 		st.Keys += a.Stats.Keys
 		tracks += len(a.Tracks)
 		if a.Stats.Unresolved > 0 {
-			skipped = append(skipped, fmt.Sprintf("clip %q: %d Transform channels name no node of the rig", a.Name, a.Stats.Unresolved))
+			notes = append(notes, fmt.Sprintf("clip %q: exported without %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
 		if len(a.Tracks) == 0 {
-			skipped = append(skipped, fmt.Sprintf("clip %q: moves nothing on the rig (no glTF animation written)", a.Name))
+			notes = append(notes, fmt.Sprintf("clip %q: moves nothing on %s (no glTF animation written)", a.Name, ch.Describe()))
 		}
 	}
 	for _, err := range errs {
-		skipped = append(skipped, err.Error())
+		notes = append(notes, err.Error())
 	}
-	fmt.Fprintf(w, "%s: rig %q: %d nodes, %d meshes, %d animations, %d tracks (%d exact: %d step, %d linear, %d cubic, %d split keys; %d resampled), %d keys\n",
-		path, r.Name, len(s.Rig.Nodes), len(s.Meshes), len(s.Animations), tracks, st.Exact, st.Step, st.Linear, st.Cubic, st.SplitKeys, st.Resampled, st.Keys)
-	for _, m := range skipped {
-		fmt.Fprintf(w, "  skipped: %s\n", m)
+	note(e, o.quiet, "%s: %s: %d nodes, %d meshes, %d animations, %d tracks (%d exact: %d step, %d linear, %d cubic, %d split keys; %d resampled), %d keys",
+		path, ch.Describe(), len(s.Rig.Nodes), len(s.Meshes), len(s.Animations), tracks, st.Exact, st.Step, st.Linear, st.Cubic, st.SplitKeys, st.Resampled, st.Keys)
+	for _, m := range notes {
+		note(e, o.quiet, "  left out: %s", m)
 	}
-	return nil
+	return failed, nil
+}
+
+// bindOn binds clip i to ch.
+func bindOn(set *bind.Set, i int, ch *bound.Character) (*bound.Motion, error) {
+	c, err := set.Clip(i)
+	if err != nil {
+		return nil, err
+	}
+	it, _ := set.Entry(bind.KindClip, i)
+	return bound.Bind(c, it.Source, ch)
+}
+
+// writeScene writes a scene to path (.gltf: with a .bin beside it; else
+// .glb) through a temporary file renamed when complete, so that no partial
+// output is left behind.
+func writeScene(path string, s *gltf.Scene) error {
+	if strings.EqualFold(filepath.Ext(path), ".gltf") {
+		return gltf.WriteGLTF(path, s)
+	}
+	return writeFileAtomic(path, func(w io.Writer) error { return gltf.WriteGLB(w, s) })
 }
 
 // progress draws a bar on stderr while clips are put on a rig when

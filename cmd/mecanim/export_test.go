@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/unity/assets"
 	qg "github.com/qmuntal/gltf"
 )
 
@@ -97,8 +96,8 @@ func TestExportWritesTheExampleAsGLBAndGLTF(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, stderr)
 		}
-		if !strings.Contains(stdout, `rig "Hello": 7 nodes`) || !strings.Contains(stdout, "1 animations") {
-			t.Errorf("%s: summary %q", name, stdout)
+		if stdout != "" || !strings.Contains(stderr, `rig "Hello": 7 nodes`) || !strings.Contains(stderr, "1 animations") {
+			t.Errorf("%s: stdout %q, summary on stderr %q", name, stdout, stderr)
 		}
 		doc := checkGLTF(t, mods, out, "Wave")
 		if len(doc.Nodes) < 7 || doc.Nodes[0].Name != "Hello" {
@@ -139,18 +138,22 @@ func TestExportAllWritesEveryRig(t *testing.T) {
 	clips := corpustest.Path(t, "lethal-emotes/customemotespackage")
 	mods := gltfValidator(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	stdout, stderr, code := runCLI("export", skel, clips, "--all", "--clip", "Dab", "--quiet", "-o", dir)
+	stdout, stderr, code := runCLI("export", skel, clips, "--all", "--clip", "Dab", "-o", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))
-	if len(files) != 14 || !strings.Contains(stdout, "14 of 14 rigs exported") {
-		t.Fatalf("%d files; summary:\n%s", len(files), stdout)
+	if len(files) != 15 || stdout != "" || !strings.Contains(stderr, "15 of 15 characters exported") {
+		t.Fatalf("%d files; stdout %q; summary:\n%s", len(files), stdout, stderr)
 	}
 	for _, f := range files {
+		if strings.HasSuffix(f, "JoinVisual.glb") { // a legacy Animation's character: no humanoid avatar
+			checkGLTF(t, mods, f)
+			continue
+		}
 		checkGLTF(t, mods, f, "Dab")
 	}
-	t.Logf("%s", stdout)
+	t.Logf("%s", stderr)
 }
 
 // TestExportAllGoesOnAfterAFailingRig makes one rig's output impossible
@@ -162,13 +165,13 @@ func TestExportAllGoesOnAfterAFailingRig(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "worker.glb"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runCLI("export", skel, "--all", "--no-meshes", "-o", dir)
-	if code != exitRead || !strings.Contains(stderr, "1 error") || !strings.Contains(stderr, `rig "worker"`) {
+	_, stderr, code := runCLI("export", skel, "--all", "--no-meshes", "-o", dir)
+	if code != exitRead || !strings.Contains(stderr, "1 error") || !strings.Contains(stderr, `character "worker"`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))
-	if len(files) != 12 || !strings.Contains(stdout, "11 of 12 rigs exported") { // 11 files + the directory
-		t.Errorf("%d entries; summary:\n%s", len(files), stdout)
+	if len(files) != 12 || !strings.Contains(stderr, "11 of 12 characters exported") { // 11 files + the directory
+		t.Errorf("%d entries; summary:\n%s", len(files), stderr)
 	}
 }
 
@@ -178,12 +181,12 @@ func TestExportAvatarPlaysHumanoidClips(t *testing.T) {
 	pkg := corpustest.Path(t, "lethal-emotes/customemotespackage")
 	mods := gltfValidator(t)
 	out := filepath.Join(t.TempDir(), "bandit.glb")
-	stdout, stderr, code := runCLI("export", pkg, "--avatar", "bandit1Avatar", "--clip", "Dab", "--rate", "60", "-o", out)
+	_, stderr, code := runCLI("export", pkg, "--avatar", "bandit1Avatar", "--clip", "Dab", "--rate", "60", "-o", out)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, `rig "bandit"`) || !strings.Contains(stdout, "1 animations") {
-		t.Errorf("summary %q", stdout)
+	if !strings.Contains(stderr, `rig "bandit"`) || !strings.Contains(stderr, "1 animations") {
+		t.Errorf("summary %q", stderr)
 	}
 	checkGLTF(t, mods, out, "Dab")
 }
@@ -194,33 +197,33 @@ func TestExportAvatarPlaysHumanoidClips(t *testing.T) {
 func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
 	pkg := corpustest.Path(t, "lethal-emotes/customemotespackage")
 	mods := gltfValidator(t)
-	cat, errs := catalog.Open([]string{pkg}, assets.Options{})
+	set, errs := bind.Open([]string{pkg}, bind.Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	defer cat.Close()
-	ao, err := cat.One(model.ClassAvatar, "Avatar", "bandit1Avatar")
+	defer set.Close()
+	ai, err := set.Find(bind.KindAvatar, "bandit1Avatar")
 	if err != nil {
 		t.Fatal(err)
 	}
-	av, err := cat.Avatar(ao)
+	av, err := set.Avatar(ai)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig, err := rigFromAvatar(av)
+	ch, err := bound.NewCharacter(bound.CharacterInput{Name: av.Name, Avatar: av})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rig.Nodes) != len(av.Skeleton.Nodes) {
-		t.Fatalf("%d nodes for %d skeleton nodes", len(rig.Nodes), len(av.Skeleton.Nodes))
+	if n := len(ch.Rig().Nodes); n != len(av.Skeleton.Nodes) {
+		t.Fatalf("%d nodes for %d skeleton nodes", n, len(av.Skeleton.Nodes))
 	}
 	out := filepath.Join(t.TempDir(), "skeleton.gltf")
 	var sum bytes.Buffer
 	e := &env{stdout: &sum, stderr: &sum}
-	if err := exportRig(e, &sum, cat, catalog.Rig{Rig: rig, File: ao.File}, av, &exportOptions{clips: []string{"Dab"}, quiet: true}, out); err != nil {
-		t.Fatal(err)
+	if n, err := exportCharacter(e, set, ch, &exportOptions{clips: []string{"Dab"}}, out); err != nil || n != 0 {
+		t.Fatal(n, err)
 	}
-	if !strings.Contains(sum.String(), "1 animations") || strings.Contains(sum.String(), "skipped") {
+	if !strings.Contains(sum.String(), "1 animations") || strings.Contains(sum.String(), "left out") {
 		t.Errorf("summary %q", sum.String())
 	}
 	checkGLTF(t, mods, out, "Dab")

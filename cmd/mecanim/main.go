@@ -187,3 +187,11 @@ func (m *multiFlag) String() string { return strings.Join(*m, ",") }
 
 // Set appends a value.
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// note writes a note (what was done, what was left out and why) on
+// stderr, unless quiet.
+func note(e *env, quiet bool, format string, a ...any) {
+	if !quiet {
+		fmt.Fprintf(e.stderr, format+"\n", a...)
+	}
+}

@@ -3,10 +3,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 )
 
 // writeJSONLine writes v as one line of JSON.
@@ -23,18 +24,25 @@ func writeJSONLine(w io.Writer, v any) error {
 // objectCommand is a command that shows every object of one class in the
 // files given (or the one named with --name): avatar, controller.
 type objectCommand struct {
-	name      string // the command
-	classID   int32
-	className string
-	// view decodes an object into what the command prints (as JSON).
-	view func(cat *catalog.Catalog, o catalog.Object) (any, error)
+	name string // the command
+	kind bind.Kind
+	// view decodes object i of the kind into what the command prints (as
+	// JSON).
+	view func(set *bind.Set, i int) (any, error)
 	// text writes the readable form of a view.
 	text func(w io.Writer, v any)
+	// flags, if set, registers the command's own flags (usage names them
+	// after the common ones).
+	flags func(fs *flag.FlagSet)
+	usage string
 }
 
 func (c objectCommand) run(e *env, args []string) error {
-	fs := newFlags(e, c.name, "FILE... [--name N] [--json]")
-	name := fs.String("name", "", c.className+" name (default: every one)")
+	fs := newFlags(e, c.name, "FILE... [--name N] [--json]"+c.usage)
+	name := fs.String("name", "", c.kind.String()+": its name or FILE#PATHID (default: every one)")
+	if c.flags != nil {
+		c.flags(fs)
+	}
 	asJSON := fs.Bool("json", false, "JSON output, one object per line")
 	var rf readerFlags
 	rf.register(fs)
@@ -42,23 +50,27 @@ func (c objectCommand) run(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cat, failed, err := openCatalog(e, c.name, files, &rf)
+	set, failed, err := openSet(e, c.name, files, &rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-	objs := cat.ByClass(c.classID)
+	defer set.Close()
+	var objs []int
 	if *name != "" {
-		o, err := cat.One(c.classID, c.className, *name)
+		i, err := set.Find(c.kind, *name)
 		if err != nil {
 			return err
 		}
-		objs = []catalog.Object{o}
+		objs = []int{i}
+	} else {
+		for i := range set.Len(c.kind) {
+			objs = append(objs, i)
+		}
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	for _, o := range objs {
-		v, err := c.view(cat, o)
+		v, err := c.view(set, o)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "mecanim %s: %v\n", c.name, err)
 			failed++

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/animator"
-	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/humanoid"
-	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/present/playscript"
 )
 
 type playLayerJSON struct {
@@ -70,73 +67,24 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	script, err := animator.ParseScript(data)
+	script, err := playscript.Parse(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", *scriptPath, err)
 	}
-	cat, failed, err := openCatalog(e, "play", files, &rf)
+	set, failed, err := openSet(e, "play", files, &rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-
-	var ctlObj catalog.Object
-	var rig *catalog.Rig
-	if *animatorName != "" {
-		r, err := cat.Rig(*animatorName)
-		if err != nil {
-			return err
-		}
-		rig = &r
-		if r.Animator == nil || r.Animator.Controller.IsNull() {
-			return fmt.Errorf("the Animator on %q has no controller", *animatorName)
-		}
-		o, ok := cat.Resolve(r.File, r.Animator.Controller)
-		if !ok {
-			return fmt.Errorf("the controller of the Animator on %q is not in the files given", *animatorName)
-		}
-		ctlObj = o
-	} else {
-		o, err := cat.One(model.ClassAnimatorController, "AnimatorController", *ctlName)
-		if err != nil {
-			return err
-		}
-		ctlObj = o
-	}
-	ctl, err := cat.Controller(ctlObj)
+	defer set.Close()
+	bc, err := playController(set, *animatorName, *ctlName)
 	if err != nil {
 		return err
 	}
-	clips, errs := cat.ControllerClips(ctlObj, ctl)
-	for _, err := range errs {
-		fmt.Fprintf(e.stderr, "mecanim play: %v\n", err)
+	for _, n := range bc.Notes() {
+		fmt.Fprintf(e.stderr, "mecanim play: note: %s\n", n)
 	}
-	var src animator.Clips = animator.TableFromModel(clips)
-	if rig != nil {
-		// Bake on the rig so that root motion is accumulated, every clip
-		// from the Animator's one root motion joint.
-		s, err := anim.SkeletonFromRig(rig.Rig)
-		if err == nil {
-			var av *model.Avatar
-			if o, ok := cat.RigAvatar(*rig); ok {
-				if av, err = cat.Avatar(o); err != nil {
-					fmt.Fprintf(e.stderr, "mecanim play: avatar of %q: %v (root motion from the Animator's transform)\n", *animatorName, err)
-					av = nil
-				}
-			}
-			baked := bakeRooted(clips, s, rootMotionJoint(av, s))
-			human, err := bakeHumanoid(clips, av)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "mecanim play: humanoid clips on the avatar of %q: %v (no body motion)\n", *animatorName, err)
-			}
-			src = mixedClips{baked, human, animator.TableFromModel(clips)}
-		}
-	}
-	a, err := animator.New(ctl, src)
-	if err != nil {
-		return err
-	}
-	recs, err := animator.Run(a, script, *rate)
+	ctl := bc.Model()
+	recs, err := playscript.Run(bc.NewAnimator(), script, *rate)
 	if err != nil {
 		return err
 	}
@@ -149,9 +97,6 @@ func runPlay(e *env, args []string) error {
 		return fmt.Sprintf("#layer%d", i)
 	}
 	clipName := func(i int) string {
-		if i >= 0 && i < len(clips) && clips[i] != nil {
-			return clips[i].Name
-		}
 		if i >= 0 && i < len(ctl.ClipNames) {
 			return ctl.ClipNames[i]
 		}
@@ -203,97 +148,24 @@ func runPlay(e *env, args []string) error {
 	return nil
 }
 
-// rootMotionJoint is the joint of s an Animator takes root motion from, for
-// all its clips: its avatar's root motion bone when the avatar names one
-// that s has, else its own transform (the skeleton root, path "").
-func rootMotionJoint(av *model.Avatar, s *anim.Skeleton) int {
-	if av != nil && av.RootMotionBone >= 0 && av.RootMotionBone < len(av.Skeleton.Nodes) {
-		if j, ok := s.IndexHash(av.Skeleton.Nodes[av.RootMotionBone].PathHash); ok {
-			return j
+// playController binds the controller play runs: the one the character
+// --animator names plays (with its root motion), or the one --controller
+// names (on the character whose Animator plays it, if any).
+func playController(set *bind.Set, animatorName, ctlName string) (*bound.Controller, error) {
+	if animatorName != "" {
+		ci, err := set.Find(bind.KindCharacter, animatorName)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if j, ok := s.Index(""); ok {
-		return j
-	}
-	return 0
-}
-
-// bakeRooted bakes the generic clips on s with root joint root (humanoid
-// clips and those that fail to bake stay nil: no root motion). Baking
-// alone would let each clip pick its own root joint (anim.RootRule).
-func bakeRooted(clips []*model.Clip, s *anim.Skeleton, root int) animator.AnimClips {
-	baked := make(animator.AnimClips, len(clips))
-	for i, c := range clips {
-		if c == nil || c.Humanoid {
-			continue
+		k := set.CharacterController(ci)
+		if k < 0 {
+			return nil, fmt.Errorf("the Animator of %q has no controller in the inputs", animatorName)
 		}
-		if b, err := anim.Bake(c, s); err == nil {
-			if b, err = b.WithRoot(root); err == nil {
-				baked[i] = b
-			}
-		}
+		return set.BindController(k, ci)
 	}
-	return baked
-}
-
-// bakeHumanoid bakes the humanoid clips on a humanoid avatar (nil for a
-// generic avatar or none; clips that fail to bake stay nil).
-func bakeHumanoid(clips []*model.Clip, av *model.Avatar) (animator.HumanoidClips, error) {
-	if av == nil || av.Human == nil {
-		return nil, nil
-	}
-	r, err := humanoid.NewRig(av)
+	k, err := set.Find(bind.KindController, ctlName)
 	if err != nil {
 		return nil, err
 	}
-	out := make(animator.HumanoidClips, len(clips))
-	for i, c := range clips {
-		if c != nil && c.Humanoid {
-			out[i], _ = humanoid.Bake(c, r)
-		}
-	}
-	return out, nil
+	return set.ControllerOn(k, bind.On{})
 }
-
-// mixedClips is root motion from baked clips where there are some (generic
-// clips on the rig, humanoid ones on its avatar: their body's motion), and
-// lengths, loops and events from the decoded clips for every slot.
-type mixedClips struct {
-	baked animator.AnimClips
-	human animator.HumanoidClips
-	table *animator.ClipTable
-}
-
-func (m mixedClips) humanAt(i int) bool { return i >= 0 && i < len(m.human) && m.human[i] != nil }
-
-func (m mixedClips) ClipLength(i int) float32       { return m.table.ClipLength(i) }
-func (m mixedClips) ClipLoops(i int) bool           { return m.table.ClipLoops(i) }
-func (m mixedClips) ClipEvents(i int) []model.Event { return m.table.ClipEvents(i) }
-
-// ClipRootSource implements animator.RootSourceClips: a clip not baked
-// (failed, or humanoid without a humanoid avatar) has no root motion.
-func (m mixedClips) ClipRootSource(i int) animator.RootSource {
-	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
-		return m.baked.ClipRootSource(i)
-	}
-	if m.humanAt(i) {
-		return m.human.ClipRootSource(i)
-	}
-	return animator.RootSource{}
-}
-
-// ClipRootMotion implements animator.RootMotionClips.
-func (m mixedClips) ClipRootMotion(i int, from, to float32, loops int) (geomVec3, geomQuat) {
-	if i >= 0 && i < len(m.baked) && m.baked[i] != nil {
-		return m.baked.ClipRootMotion(i, from, to, loops)
-	}
-	if m.humanAt(i) {
-		return m.human.ClipRootMotion(i, from, to, loops)
-	}
-	return geomVec3{}, geomQuat{W: 1}
-}
-
-type (
-	geomVec3 = geom.Vec3
-	geomQuat = geom.Quat
-)

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 type jointJSON struct {
@@ -22,39 +22,41 @@ type poseJSON struct {
 
 func runPose(e *env, args []string) error {
 	c := newClipCommand(e, "pose", "FILE... --clip NAME [--avatar NAME | --animator NAME] --at T [--at T]... [--json]")
-	c.rigFlags()
+	c.onFlags()
 	var at multiFlag
 	c.fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
 	rate := c.fs.Float64("rate", 0, "pose the whole clip at this rate (Hz)")
 	asJSON := c.fs.Bool("json", false, "JSON output")
-	return c.run(args, nil, func(cat *catalog.Catalog, o catalog.Object) error {
-		p, err := c.playable(cat, o)
+	return c.run(args, nil, func(set *bind.Set, i int) error {
+		m, err := c.motion(set, i)
 		if err != nil {
 			return err
 		}
-		return printPose(e, p, at, *rate, *asJSON)
+		return printPose(e, m, at, *rate, *asJSON)
 	})
 }
 
-// printPose poses the rig a clip plays on at the times asked for.
-func printPose(e *env, p *playable.Playable, at []string, rate float64, asJSON bool) error {
-	times, err := sampleTimes(at, rate, p.Sampler.Duration())
+// printPose poses the character a clip is bound to at the times asked
+// for.
+func printPose(e *env, m *bound.Motion, at []string, rate float64, asJSON bool) error {
+	times, err := sampleTimes(at, rate, m.Duration())
 	if err != nil {
 		return err
 	}
-	n := p.Skeleton.Len()
+	sk := m.On().Skeleton()
+	n := sk.Len()
 	local := make([]geom.Transform, n)
 	world := make([]geom.Transform, n)
 	out := struct {
 		Clip  string     `json:"clip"`
 		On    string     `json:"on"`
 		Poses []poseJSON `json:"poses"`
-	}{Clip: p.Clip.Name, On: p.On}
+	}{Clip: m.Clip().Name, On: m.On().Describe()}
 	for _, t := range times {
-		p.Pose(t, local, world)
+		m.Pose(t, local, world)
 		pj := poseJSON{Time: jsonFloat(t)}
 		for j := 0; j < n; j++ {
-			pj.Joints = append(pj.Joints, jointJSON{Path: p.Skeleton.Paths[j], Local: xform(local[j]), Model: xform(world[j])})
+			pj.Joints = append(pj.Joints, jointJSON{Path: sk.Paths[j], Local: xform(local[j]), Model: xform(world[j])})
 		}
 		out.Poses = append(out.Poses, pj)
 	}

@@ -7,13 +7,13 @@ import (
 	"image/png"
 	"os"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/present/render"
 )
 
 func runRender(e *env, args []string) error {
 	c := newClipCommand(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] [--axes] | --curves \"NAME,PATH:PROPERTY\"")
-	c.rigFlags()
+	c.onFlags()
 	fs := c.fs
 	out := fs.String("o", "", "PNG file to write (required)")
 	frames := fs.Int("frames", 8, "how many evenly spaced times to draw")
@@ -50,10 +50,10 @@ func runRender(e *env, args []string) error {
 		}
 		return nil
 	}
-	return c.run(args, check, func(cat *catalog.Catalog, o catalog.Object) error {
+	return c.run(args, check, func(set *bind.Set, i int) error {
 		var img image.Image
 		if *curves != "" {
-			clip, err := cat.Clip(o)
+			clip, err := set.Clip(i)
 			if err != nil {
 				return err
 			}
@@ -65,11 +65,11 @@ func runRender(e *env, args []string) error {
 				return err
 			}
 		} else {
-			p, err := c.playable(cat, o)
+			m, err := c.motion(set, i)
 			if err != nil {
 				return err
 			}
-			if img, err = render.Sheet(render.FromPlayable(p), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes}); err != nil {
+			if img, err = render.Sheet(render.FromMotion(m), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes}); err != nil {
 				return err
 			}
 		}

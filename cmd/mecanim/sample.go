@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -93,8 +93,8 @@ func runSample(e *env, args []string) error {
 	c.fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
 	rate := c.fs.Float64("rate", 0, "sample the whole clip at this rate (Hz)")
 	asJSON := c.fs.Bool("json", false, "JSON output")
-	return c.run(args, nil, func(cat *catalog.Catalog, o catalog.Object) error {
-		clip, err := cat.Clip(o)
+	return c.run(args, nil, func(set *bind.Set, i int) error {
+		clip, err := set.Clip(i)
 		if err != nil {
 			return err
 		}

@@ -24,15 +24,15 @@ func runView(e *env, args []string) error {
 	if !*public && !view.IsLoopback(*addr) {
 		return usagef("--addr %s is not a loopback address: the viewer has no authentication; add --public to serve it to the network anyway", *addr)
 	}
-	cat, failed, err := openCatalog(e, "view", files, &rf)
+	set, failed, err := openSet(e, "view", files, &rf)
 	if err != nil {
 		return err
 	}
-	defer cat.Close()
-	if len(cat.Containers) == 0 {
+	defer set.Close()
+	if failed == len(files) {
 		return &failedError{failed}
 	}
-	srv, err := view.New(cat, view.Options{Public: *public, Logf: func(format string, a ...any) {
+	srv, err := view.New(set, view.Options{Public: *public, Logf: func(format string, a ...any) {
 		fmt.Fprintf(e.stderr, "mecanim view: "+format+"\n", a...)
 	}})
 	if err != nil {
@@ -45,7 +45,7 @@ func runView(e *env, args []string) error {
 	if *public && !view.IsLoopback(*addr) {
 		fmt.Fprintf(e.stderr, "mecanim view: warning: serving %s to the network without authentication\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stdout, "mecanim view: serving %d file(s) on http://%s/ (Ctrl-C stops)\n", len(cat.Containers), ln.Addr())
+	fmt.Fprintf(e.stdout, "mecanim view: serving %d file(s) on http://%s/ (Ctrl-C stops)\n", len(files)-failed, ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := view.Serve(ctx, ln, srv); err != nil {

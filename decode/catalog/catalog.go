@@ -301,7 +301,9 @@ func (c *Catalog) RigAvatar(r Rig) (Object, bool) {
 	return c.Resolve(r.File, r.Animator.Avatar)
 }
 
-// Rigs returns the rig of every Animator in the catalog (built once).
+// Rigs returns the rig of every Animator in the catalog, then of every
+// legacy Animation component and every hierarchy of skinned meshes no
+// Animator drives (compiled.RigsWith; built once).
 func (c *Catalog) Rigs() ([]Rig, []error) {
 	c.mu.Lock()
 	if c.rigsDone {
@@ -312,14 +314,14 @@ func (c *Catalog) Rigs() ([]Rig, []error) {
 	var rigs []Rig
 	var errs []error
 	for _, f := range c.files {
-		hasAnimator := false
+		hasRig := false
 		for i := range f.Objects {
-			if f.Objects[i].ClassID == model.ClassAnimator {
-				hasAnimator = true
-				break
+			switch f.Objects[i].ClassID {
+			case model.ClassAnimator, model.ClassAnimation, model.ClassSkinnedMeshRenderer:
+				hasRig = true
 			}
 		}
-		if !hasAnimator {
+		if !hasRig {
 			continue
 		}
 		rs, err := rigsOf(f)

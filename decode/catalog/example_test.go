@@ -5,7 +5,6 @@ import (
 	"log"
 
 	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/geom"
@@ -154,86 +153,4 @@ func Example_pose() {
 	// t=0.0 hips y 1.000  arm tip (0.750, 1.650, 0.000)
 	// t=0.5 hips y 1.050  arm tip (0.472, 2.148, 0.000)
 	// t=1.0 hips y 1.000  arm tip (0.250, 2.150, 0.000)
-}
-
-// Character is what a game server keeps per kind of character, loaded once
-// at startup and shared, read-only, by every instance and goroutine.
-type Character struct {
-	Skeleton *anim.Skeleton
-	Def      *animator.Definition
-	Poser    *animator.Poser
-	Clips    animator.AnimClips
-}
-
-// loadCharacter reads the rig of the Animator on the GameObject called
-// name, its controller and the controller's clips, bakes every clip onto
-// the rig's skeleton and compiles the controller. After it returns, the
-// Unity files can be closed: nothing at run time reads them.
-func loadCharacter(paths []string, name string) (*Character, error) {
-	cat, errs := catalog.Open(paths, assets.Options{})
-	for _, err := range errs {
-		log.Print(err)
-	}
-	defer cat.Close()
-	rig, err := cat.Rig(name)
-	if err != nil {
-		return nil, err
-	}
-	if rig.Animator == nil {
-		return nil, fmt.Errorf("%s: no Animator", name)
-	}
-	sk, err := anim.SkeletonFromRig(rig.Rig)
-	if err != nil {
-		return nil, err
-	}
-	ctlObj, ok := cat.Resolve(rig.File, rig.Animator.Controller)
-	if !ok {
-		return nil, fmt.Errorf("%s: controller not in the files given", name)
-	}
-	ctl, err := cat.Controller(ctlObj)
-	if err != nil {
-		return nil, err
-	}
-	decoded, errs := cat.ControllerClips(ctlObj, ctl) // parallel to ctl.Clips; nil where missing
-	for _, err := range errs {
-		log.Print(err)
-	}
-	ch := &Character{Skeleton: sk, Clips: make(animator.AnimClips, len(decoded))}
-	poseClips := make([]animator.PoseClip, len(decoded))
-	for i, mc := range decoded {
-		if mc == nil {
-			continue
-		}
-		c, err := anim.Bake(mc, sk)
-		if err != nil {
-			return nil, fmt.Errorf("clip %s: %w", mc.Name, err)
-		}
-		ch.Clips[i], poseClips[i] = c, c // a nil slot stays a nil interface
-	}
-	if ch.Def, err = animator.Compile(ctl, ch.Clips); err != nil {
-		return nil, err
-	}
-	if ch.Poser, err = animator.NewPoser(ch.Def, sk, poseClips); err != nil {
-		return nil, err
-	}
-	return ch, nil
-}
-
-// Load a character at server startup: rig, controller and clips from a
-// Unity bundle, baked and compiled once (see loadCharacter); then any
-// number of Animators play it, each with its own pose buffers.
-func Example_serverStartup() {
-	enemy, err := loadCharacter([]string{"modassets"}, "ExampleEnemyModel")
-	if err != nil {
-		log.Fatal(err)
-	}
-	a := animator.NewAnimator(enemy.Def) // one per character instance
-	scratch := enemy.Poser.NewScratch()  // one per goroutine
-	local := make([]geom.Transform, enemy.Skeleton.Len())
-	world := make([]geom.Transform, enemy.Skeleton.Len())
-
-	a.Tick(1.0 / 60)
-	enemy.Poser.Pose(a, scratch, local)
-	anim.LocalToModel(enemy.Skeleton, local, world)
-	fmt.Println(a.StateName(0, a.Layer(0).State))
 }

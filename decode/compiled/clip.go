@@ -254,7 +254,7 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 		if typeID == model.ClassAnimator && (custom == nil || custom.Int() == customTypeMuscle) {
 			if name, ok := model.HumanAttributeName(attr); ok {
 				t.Property = name
-				c.Humanoid = true
+				c.Humanoid = c.Humanoid || model.IsHumanPoseAttribute(attr)
 			}
 		}
 		if bd.Field("isPPtrCurve").Bool() {

@@ -97,7 +97,7 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 		attr := d.str(item, "attribute")
 		cv := model.Curve{Target: d.target(item, path, attr), Kind: model.CurveKeyframed}
 		if cv.Target.ClassID == model.ClassAnimator {
-			if _, ok := model.HumanAttributeByName(attr); ok {
+			if a, ok := model.HumanAttributeByName(attr); ok && model.IsHumanPoseAttribute(a) {
 				c.Humanoid = true
 			}
 		}

@@ -136,7 +136,7 @@ func (f *File) ControllerOf(doc *Document) (*model.Controller, error) {
 		} else {
 			layer.MaskKey = mp.Key()
 			if doc := f.Object(mp.FileID); mp.GUID == "" && doc != nil && isAvatarMask(doc) {
-				m, err := f.avatarMaskOf(doc)
+				m, err := f.AvatarMaskOf(doc)
 				if err != nil {
 					return nil, fmt.Errorf("layer %q: %w", name, err)
 				}

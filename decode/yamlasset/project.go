@@ -137,13 +137,14 @@ func isAvatarMask(doc *Document) bool { return doc.ClassID == 319 || doc.Type ==
 func (f *File) AvatarMask() (*AvatarMask, error) {
 	for _, doc := range f.Docs {
 		if isAvatarMask(doc) {
-			return f.avatarMaskOf(doc)
+			return f.AvatarMaskOf(doc)
 		}
 	}
 	return nil, fmt.Errorf("%s: AvatarMask: %w", f.Name, ErrNoObject)
 }
 
-func (f *File) avatarMaskOf(doc *Document) (*AvatarMask, error) {
+// AvatarMaskOf converts one AvatarMask document (see AvatarMask).
+func (f *File) AvatarMaskOf(doc *Document) (*AvatarMask, error) {
 	d := f.dec(doc)
 	m := &AvatarMask{Name: d.str(doc.Body, "m_Name"), BodyParts: d.hex32(doc.Body, "m_Mask")}
 	for _, e := range d.seq(doc.Body, "m_Elements") {

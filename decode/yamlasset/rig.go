@@ -38,6 +38,7 @@ func (f *File) Rigs() ([]*model.Rig, error) {
 		goID := dc.pptr(d.Body, "m_GameObject").FileID
 		info := &model.AnimatorInfo{
 			Name:            h.goName(goID),
+			Component:       model.Ref{PathID: d.FileID},
 			GameObject:      model.Ref{PathID: goID},
 			Controller:      dc.ref(dc.pptr(d.Body, "m_Controller")),
 			Avatar:          dc.ref(dc.pptr(d.Body, "m_Avatar")),

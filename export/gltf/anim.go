@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -143,13 +144,6 @@ func convertValues(p Path, v []float32, cubic bool) []float32 {
 	return out
 }
 
-// PoseSampler is a clip that gives a local pose over a skeleton at a time:
-// *anim.Clip and *humanoid.Clip both are.
-type PoseSampler interface {
-	Duration() float32
-	Sample(t float32, dst []geom.Transform)
-}
-
 // Sample makes an animation from a clip by sampling it at rate frames per
 // second from 0 to its duration (the last key exactly at the duration) and
 // interpolating linearly between the samples. joints maps each joint of
@@ -169,7 +163,7 @@ type PoseSampler interface {
 // 2·|Δ²q| radians, at most 180°), which also covers a jump of the clip
 // between two keys (TestReadBackMatchesRuntime checks this on every
 // humanoid clip of the corpus on every humanoid rig).
-func Sample(name string, c PoseSampler, joints []int, rest []geom.Transform, rate float32) Animation {
+func Sample(name string, c anim.Sampler, joints []int, rest []geom.Transform, rate float32) Animation {
 	if !(rate > 0) {
 		rate = 30
 	}

@@ -75,17 +75,17 @@ func BenchmarkBuildAndExportLargestRig(b *testing.B) {
 			best = i
 		}
 	}
-	r, clips := corpusRigs[best], corpusClips[best]
+	ch, clips := corpusChars[best], corpusMotions[best]
 	keys := 0
 	for _, a := range cs[best].scene.Animations {
 		keys += a.Stats.Keys
 	}
-	b.Logf("%s: %d nodes, %d meshes, %d clips, %d keys", cs[best].id, len(r.Rig.Nodes), len(cs[best].scene.Meshes), len(clips), keys)
+	b.Logf("%s: %d nodes, %d meshes, %d clips, %d keys", cs[best].id, len(ch.Rig().Nodes), len(cs[best].scene.Meshes), len(clips), keys)
 	b.ReportAllocs()
 	b.ResetTimer()
 	c0, n := processCPU(), 0
 	for b.Loop() {
-		s, _ := BuildScene(corpusCat, r, SceneOptions{Clips: clips})
+		s, _ := BuildScene(ch, clips, SceneOptions{})
 		if err := WriteGLB(io.Discard, s); err != nil {
 			b.Fatal(err)
 		}

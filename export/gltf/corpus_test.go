@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/anim"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	qg "github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
@@ -27,9 +27,9 @@ type corpusScene struct {
 	id    string
 	scene *Scene
 	errs  []error // renderers whose meshes could not be found or decoded
-	// clips are the baked clips the scene's animations were made from
+	// clips are the bound clips the scene's animations were made from
 	// (parallel to scene.Animations), with their joints' rig nodes.
-	clips  []PoseSampler
+	clips  []anim.Sampler
 	joints [][]int
 }
 
@@ -37,19 +37,16 @@ var (
 	scenesOnce sync.Once
 	scenes     []corpusScene
 	scenesErr  error
-	// corpusCat is the catalog of every corpus file the scenes were
-	// built from (for benchmarks that build scenes again).
-	corpusCat *catalog.Catalog
-	// corpusClips are the clips each scene was built with.
-	corpusClips [][]*model.Clip
-	corpusRigs  []catalog.Rig
+	// corpusChars and corpusMotions are each scene's character and the
+	// clips bound to it (for benchmarks that build scenes again).
+	corpusChars   []*bound.Character
+	corpusMotions [][]*bound.Motion
 )
 
 // corpusScenes builds a scene for every Animator rig of the corpus: its
-// meshes (found through a catalog of every corpus file), the generic clips
-// of its file (kept exact, see Generic) and, on rigs with a humanoid
-// avatar, every humanoid clip of the corpus, resampled at each clip's own
-// rate.
+// meshes (found through a set of every corpus file), the generic clips of
+// its file (kept exact, see Generic) and, on rigs with a humanoid avatar,
+// every humanoid clip of the corpus, resampled at each clip's own rate.
 func corpusScenes(tb testing.TB) []corpusScene {
 	tb.Helper()
 	dir := corpustest.Dir(tb)
@@ -77,79 +74,45 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := catalog.New(cts...)
-	corpusCat = cat
-	// Every humanoid clip, put on every humanoid rig.
-	var human []*model.Clip
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		if c, err := cat.Clip(o); err == nil && c.Humanoid {
-			human = append(human, c)
-		}
-	}
-	rigs, _ := cat.Rigs()
+	set := bind.New(catalog.New(cts...))
+	clipItems := set.Items(bind.KindClip)
 	var out []corpusScene
-	for _, r := range rigs {
-		f, rig := r.File, r.Rig
-		rel, _ := filepath.Rel(dir, f.Container.Path)
-		var clips []*model.Clip
-		for i := range f.Objects {
-			o := &f.Objects[i]
-			if o.ClassID != model.ClassAnimationClip {
+	for ci, item := range set.Items(bind.KindCharacter) {
+		ch, err := set.Character(ci)
+		if err != nil {
+			continue
+		}
+		rel, _ := filepath.Rel(dir, item.Source.Container)
+		// Its file's generic clips; every humanoid clip on a humanoid rig.
+		var motions []*bound.Motion
+		for k, it := range clipItems {
+			c, err := set.Clip(k)
+			if err != nil {
 				continue
 			}
-			if c, err := cat.Clip(catalog.Object{File: f, Object: o}); err == nil && !c.Humanoid {
-				clips = append(clips, c)
+			if c.Humanoid && ch.Human() == nil || !c.Humanoid && it.Source.File != item.Source.File {
+				continue
+			}
+			if m, err := bound.Bind(c, it.Source, ch); err == nil {
+				motions = append(motions, m)
 			}
 		}
-		hr := humanRig(cat, r)
-		use := clips
-		if hr != nil {
-			use = append(use[:len(use):len(use)], human...)
+		corpusChars, corpusMotions = append(corpusChars, ch), append(corpusMotions, motions)
+		s, errs := BuildScene(ch, motions, SceneOptions{})
+		cs := corpusScene{id: rel + "#" + item.Source.File + ":" + item.Name, scene: s, errs: errs}
+		joints := make([]int, ch.Skeleton().Len())
+		for i := range joints {
+			joints[i] = i
 		}
-		corpusClips, corpusRigs = append(corpusClips, use), append(corpusRigs, r)
-		s, errs := BuildScene(cat, r, SceneOptions{Clips: use})
-		cs := corpusScene{id: rel + "#" + f.Name + ":" + rig.Name, scene: s, errs: errs}
-		// The baked clips again, parallel to the animations (BuildScene
-		// leaves out those that fail the same way), for comparing.
-		sk, err := anim.SkeletonFromRig(rig)
-		for _, c := range use {
-			if c.Humanoid {
-				if hc, err := humanoid.Bake(c, hr); err == nil {
-					cs.clips, cs.joints = append(cs.clips, hc), append(cs.joints, JointMap(hr.Skeleton().Paths, rig))
-				}
-			} else if err == nil {
-				if bc, err := anim.Bake(c, sk); err == nil {
-					cs.clips, cs.joints = append(cs.clips, bc), append(cs.joints, JointMap(sk.Paths, rig))
-				}
-			}
+		for _, m := range motions {
+			cs.clips, cs.joints = append(cs.clips, m), append(cs.joints, joints)
 		}
 		if len(cs.clips) != len(s.Animations) {
-			return nil, fmt.Errorf("%s: %d clips baked, %d animations", cs.id, len(cs.clips), len(s.Animations))
+			return nil, fmt.Errorf("%s: %d clips bound, %d animations", cs.id, len(cs.clips), len(s.Animations))
 		}
 		out = append(out, cs)
 	}
 	return out, nil
-}
-
-// humanRig prepares the humanoid avatar of a rig's Animator (nil when it
-// has none).
-func humanRig(cat *catalog.Catalog, r catalog.Rig) *humanoid.Rig {
-	if r.Animator == nil || r.Animator.Avatar.IsNull() {
-		return nil
-	}
-	o, ok := cat.Resolve(r.File, r.Animator.Avatar)
-	if !ok {
-		return nil
-	}
-	a, err := cat.Avatar(o)
-	if err != nil || a.Human == nil {
-		return nil
-	}
-	hr, err := humanoid.NewRig(a)
-	if err != nil {
-		return nil
-	}
-	return hr
 }
 
 // TestCorpusRigsExport writes every corpus rig with its meshes and
@@ -270,7 +233,7 @@ func TestSampleErrorBetweenKeys(t *testing.T) {
 		where := ""
 		for _, c := range corpusScenes(t) {
 			for k, clip := range c.clips {
-				if hc, ok := clip.(*humanoid.Clip); ok && hc.Name() != "Dab" && hc.Name() != "Floss" {
+				if m, ok := clip.(*bound.Motion); ok && m.Humanoid() && m.Clip().Name != "Dab" && m.Clip().Name != "Floss" {
 					continue
 				}
 				joints := c.joints[k]

@@ -165,7 +165,7 @@ func TestGenericKeepsCurveShapes(t *testing.T) {
 	if err := WriteGLB(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	e := compareAnimations(t, readGLB(t, buf.Bytes()), corpusScene{id: "synthetic", scene: s, clips: []PoseSampler{bc}, joints: [][]int{joints}})
+	e := compareAnimations(t, readGLB(t, buf.Bytes()), corpusScene{id: "synthetic", scene: s, clips: []anim.Sampler{bc}, joints: [][]int{joints}})
 	if e.exactRel > 1e-5 || e.exactDeg > 1e-3 {
 		t.Errorf("exact tracks off by %.3g (relative) at %s, %.3g° at %s", e.exactRel, e.where[0], e.exactDeg, e.where[1])
 	}

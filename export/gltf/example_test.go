@@ -4,35 +4,36 @@ import (
 	"log"
 	"os"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/export/gltf"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/unity/assets"
 )
 
 // Export a character with its meshes and every clip of its files to
-// Blender: open the files together, pick the rig by its Animator's
-// GameObject name, put the clips on it (generic clips keep their curves;
-// humanoid ones are resampled at their own rate) and write a .glb.
+// Blender: open the files together, pick the character by its Animator's
+// GameObject name, bind the clips that play on it (generic clips keep
+// their curves; humanoid ones are resampled at their own rate) and write a
+// .glb.
 func Example() {
-	cat, errs := catalog.Open([]string{"character.bundle", "animations.bundle"}, assets.Options{})
+	set, errs := bind.Open([]string{"character.bundle", "animations.bundle"}, bind.Options{})
 	for _, err := range errs {
 		log.Print(err)
 	}
-	defer cat.Close()
-	rig, err := cat.Rig("ExampleEnemyModel")
+	defer set.Close()
+	i, err := set.Find(bind.KindCharacter, "ExampleEnemyModel")
 	if err != nil {
 		log.Fatal(err)
 	}
-	var clips []*model.Clip
-	for _, o := range cat.ByClass(model.ClassAnimationClip) {
-		if c, err := cat.Clip(o); err == nil {
-			clips = append(clips, c)
-		}
+	ch, err := set.Character(i)
+	if err != nil {
+		log.Fatal(err)
 	}
-	scene, errs := gltf.BuildScene(cat, rig, gltf.SceneOptions{Clips: clips})
+	motions, notes := set.Motions(ch)
+	for _, n := range notes {
+		log.Print(n) // a clip left out
+	}
+	scene, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{})
 	for _, err := range errs {
-		log.Print(err) // a renderer or clip left out
+		log.Print(err) // a renderer left out
 	}
 	f, err := os.Create("enemy.glb")
 	if err != nil {

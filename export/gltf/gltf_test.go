@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -498,6 +499,9 @@ func TestSkeletonWithoutMeshesExports(t *testing.T) {
 type constClip struct{ d float32 }
 
 func (c constClip) Duration() float32 { return c.d }
+func (c constClip) Animates(int) anim.Props {
+	return anim.PropT | anim.PropR | anim.PropS
+}
 func (c constClip) Sample(t float32, dst []geom.Transform) {
 	for i := range dst {
 		dst[i] = geom.Identity

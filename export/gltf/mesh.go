@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
@@ -111,8 +110,15 @@ func (b *builder) mesh(mi *model.MeshInstance) (int, error) {
 			Mode:       mode,
 			Targets:    targets,
 		}
-		if si < len(mi.Materials) && mi.Materials[si].Name != "" {
-			pr.Material = qg.Index(b.material(mi.Materials[si].Name))
+		if si < len(mi.Materials) {
+			if mat := mi.Materials[si]; mat.Name != "" || mat.HasFactors {
+				if len(m.UV[0]) != n {
+					// The texture is mapped by the first UV channel:
+					// without one it cannot be drawn.
+					mat.BaseColorTexture = nil
+				}
+				pr.Material = qg.Index(b.material(mat))
+			}
 		}
 		gm.Primitives = append(gm.Primitives, pr)
 	}
@@ -451,16 +457,6 @@ func perpendicular(n []float32) [3]float32 {
 	return unit3(-n[2], 0, n[0], [3]float32{0, 0, 1})
 }
 
-// material returns the glTF material of the given name, added on first use.
-func (b *builder) material(name string) int {
-	if i, ok := b.materials[name]; ok {
-		return i
-	}
-	b.doc.Materials = append(b.doc.Materials, &qg.Material{Name: name})
-	b.materials[name] = len(b.doc.Materials) - 1
-	return len(b.doc.Materials) - 1
-}
-
 // invertAffine inverts a matrix whose last row is (0, 0, 0, 1).
 func invertAffine(m model.Mat4) (model.Mat4, bool) {
 	a := [3][3]float64{}
@@ -576,8 +572,8 @@ func checkMesh(m *model.Mesh) error {
 		}
 		for i := 0; i < n; i++ {
 			lo, hi := m.SkinOffsets[i], m.SkinOffsets[i+1]
-			if lo < 0 || hi < lo || hi > len(m.Skin) || hi-lo > mesh.MaxBonesPerVertex {
-				return fmt.Errorf("%w: vertex %d: influences %d..%d of %d (at most %d)", ErrInvalid, i, lo, hi, len(m.Skin), mesh.MaxBonesPerVertex)
+			if lo < 0 || hi < lo || hi > len(m.Skin) || hi-lo > model.MaxBonesPerVertex {
+				return fmt.Errorf("%w: vertex %d: influences %d..%d of %d (at most %d)", ErrInvalid, i, lo, hi, len(m.Skin), model.MaxBonesPerVertex)
 			}
 		}
 	}

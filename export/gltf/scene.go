@@ -4,102 +4,71 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/decode/mesh"
-	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
 )
 
-// SceneOptions choose what BuildScene adds to a rig.
+// SceneOptions choose how BuildScene writes a character's clips.
 type SceneOptions struct {
-	// Clips are put on the rig: generic clips over the rig's Transform
-	// hierarchy with their curves' own shapes (see Generic), humanoid
-	// clips sampled through the Animator's avatar (skipped, with an
-	// error, when the rig has no humanoid avatar; see Sample).
-	Clips []*model.Clip
 	// Rate is the rate in frames per second of what is resampled
 	// (humanoid clips' bones, the tracks Generic and BlendShapes cannot
 	// keep exactly); 0: each clip's sample rate (30 without one).
 	Rate float32
-	// Avatar, when not nil, is the humanoid avatar humanoid clips play
-	// through instead of the Animator's.
-	Avatar *model.Avatar
-	// NoMeshes leaves the renderers out (skeleton and animations only).
+	// NoMeshes leaves the meshes out (skeleton and animations only).
 	NoMeshes bool
 	// Progress, when not nil, is called after each clip (done of total),
 	// for progress bars on long exports.
 	Progress func(done, total int)
 }
 
-// BuildScene gathers a rig of the catalog into a Scene: the meshes its
-// renderers draw (meshes in other files of the catalog are found through
-// it) and the given clips sampled onto it. What cannot be added — a
-// renderer whose mesh is missing or compressed, a clip that does not bind
-// — is reported in the errors and left out; the scene holds the rest.
-func BuildScene(cat *catalog.Catalog, r catalog.Rig, opts SceneOptions) (*Scene, []error) {
-	s := &Scene{Name: r.Name, Rig: r.Rig}
+// BuildScene gathers a character into a Scene: its GameObjects as nodes
+// (node i is joint i of the character's skeleton, at its scene transform),
+// the meshes drawn on them, and the clips bound to it. Generic clips keep
+// their curves' shapes (Generic), humanoid clips' bones are sampled
+// (Sample). What cannot be added (a renderer whose mesh is missing, a clip
+// bound to another character) is reported in the errors and left out; the
+// scene holds the rest.
+func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions) (*Scene, []error) {
+	s := &Scene{Name: ch.Name(), Rig: ch.Rig()}
 	var errs []error
 	if !opts.NoMeshes {
-		att, e := mesh.Attach(r.File, r.Rig, cat.Resolver())
+		m, e := ch.Meshes()
 		errs = append(errs, e...)
-		s.Meshes = att
+		s.Meshes = m
 	}
-	if len(opts.Clips) == 0 {
-		return s, errs
+	sk := ch.Skeleton()
+	joints := make([]int, sk.Len())
+	for i := range joints {
+		joints[i] = i
 	}
-	sk, err := anim.SkeletonFromRig(r.Rig)
-	if err != nil {
-		return s, append(errs, err)
-	}
-	var hr *humanoid.Rig
-	var herr error
-	for ci, c := range opts.Clips {
-		if opts.Progress != nil && ci > 0 {
-			opts.Progress(ci, len(opts.Clips))
+	for mi, m := range motions {
+		if opts.Progress != nil && mi > 0 {
+			opts.Progress(mi, len(motions))
 		}
-		var a Animation
+		c := m.Clip()
+		if m.On() != ch {
+			errs = append(errs, fmt.Errorf("clip %q is bound to %s, not %s", c.Name, m.On().Describe(), ch.Describe()))
+			continue
+		}
 		rate := opts.Rate
 		if !(rate > 0) {
 			rate = clipRate(c)
 		}
-		if c.Humanoid {
-			if hr == nil && herr == nil {
-				if opts.Avatar != nil {
-					hr, herr = humanoid.NewRig(opts.Avatar)
-				} else {
-					hr, herr = humanRigOf(cat, r)
-				}
-			}
-			if herr != nil {
-				errs = append(errs, fmt.Errorf("clip %q: %w", c.Name, herr))
-				continue
-			}
-			hc, err := humanoid.Bake(c, hr)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("clip %q: %w", c.Name, err))
-				continue
-			}
-			hs := hr.Skeleton()
-			a = Sample(c.Name, hc, JointMap(hs.Paths, r.Rig), hs.Rest, rate)
-			a.Stats = AnimStats{Humanoid: true, Rate: rate, Resampled: len(a.Tracks), Unresolved: hc.Base().UnresolvedChannels()}
+		var a Animation
+		if m.Humanoid() {
+			a = Sample(c.Name, m, joints, sk.Rest, rate)
+			a.Stats = AnimStats{Humanoid: true, Rate: rate, Resampled: len(a.Tracks), Unresolved: m.Floats().UnresolvedChannels()}
 			for _, t := range a.Tracks {
 				a.Stats.Keys += len(t.Times)
 			}
-			a.addBlendShapes(c, hc.Base(), r.Rig, s.Meshes, rate)
 		} else {
-			bc, err := anim.Bake(c, sk)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("clip %q: %w", c.Name, err))
-				continue
-			}
-			a, a.Stats = Generic(c, bc, JointMap(sk.Paths, r.Rig), opts.Rate)
-			a.addBlendShapes(c, bc, r.Rig, s.Meshes, rate)
+			a, a.Stats = Generic(c, m.Generic(), joints, opts.Rate)
 		}
+		a.addBlendShapes(c, m.Floats(), s.Rig, s.Meshes, rate)
 		s.Animations = append(s.Animations, a)
 	}
 	if opts.Progress != nil {
-		opts.Progress(len(opts.Clips), len(opts.Clips))
+		opts.Progress(len(motions), len(motions))
 	}
 	return s, errs
 }
@@ -138,20 +107,4 @@ func clipRate(c *model.Clip) float32 {
 		return r
 	}
 	return 30
-}
-
-// humanRigOf prepares the humanoid avatar of a rig's Animator.
-func humanRigOf(cat *catalog.Catalog, r catalog.Rig) (*humanoid.Rig, error) {
-	if !r.HasAvatar() {
-		return nil, fmt.Errorf("rig %q has no avatar for a humanoid clip", r.Name)
-	}
-	o, ok := cat.RigAvatar(r)
-	if !ok {
-		return nil, fmt.Errorf("rig %q: avatar %d:%d not in the files given", r.Name, r.Animator.Avatar.FileID, r.Animator.Avatar.PathID)
-	}
-	a, err := cat.Avatar(o)
-	if err != nil {
-		return nil, err
-	}
-	return humanoid.NewRig(a)
 }

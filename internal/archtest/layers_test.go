@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"go/build"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -45,24 +46,31 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 		pkg       string
 		forbidden []string // prefixes
 	}{
-		{"geom", []string{"model", "unity", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"model", []string{"unity", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"unity/assets", []string{"decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"decode/compiled", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"decode/yamlasset", []string{"unity", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"anim", []string{"unity", "decode", "humanoid", "animator", "export", "present", "cmd"}},
-		{"humanoid", []string{"unity", "decode", "animator", "export", "present", "cmd"}},
-		{"animator", []string{"unity", "decode", "export", "present", "cmd"}},
-		{"unity/binread", []string{"unity/typetree", "unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"unity/typetree", []string{"unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"unity/serialized", []string{"unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"unity/unityfs", []string{"unity/serialized", "unity/assets", "model", "decode", "anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"decode/catalog", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"decode/mesh", []string{"anim", "humanoid", "animator", "export", "present", "cmd"}},
-		{"export/gltf", []string{"present", "cmd"}},
-		{"present/playable", []string{"export", "cmd"}},
-		{"present/render", []string{"export", "cmd"}},
-		{"present/view", []string{"export", "cmd"}},
+		{"geom", []string{"model", "unity", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"model", []string{"unity", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/binread", []string{"unity/typetree", "unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "unity/layouts", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/typetree", []string{"unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "unity/layouts", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/layouts", []string{"unity/serialized", "unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/serialized", []string{"unity/unityfs", "unity/webdata", "unity/assets", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/unityfs", []string{"unity/serialized", "unity/webdata", "unity/assets", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/webdata", []string{"unity/serialized", "unity/unityfs", "unity/assets", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/assets", []string{"model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"unity/unitywrite", []string{"unity/assets", "unity/serialized", "unity/unityfs", "unity/webdata", "model", "decode", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/compiled", []string{"bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/yamlasset", []string{"unity", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/catalog", []string{"bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"decode/mesh", []string{"bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"anim", []string{"unity", "decode", "bind", "bound", "humanoid", "animator", "export", "present", "cmd"}},
+		{"humanoid", []string{"unity", "decode", "bind", "bound", "animator", "export", "present", "cmd"}},
+		{"animator", []string{"unity", "decode", "bind", "bound", "export", "present", "cmd"}},
+		{"bound", []string{"unity", "decode", "bind", "export", "present", "cmd"}},
+		{"bind", []string{"export", "present", "cmd"}},
+		{"export/gltf", []string{"unity", "decode", "bind", "present", "cmd"}},
+		{"present/playscript", []string{"unity", "decode", "bind", "export", "cmd"}},
+		{"present/render", []string{"unity", "decode", "bind", "export", "cmd"}},
+		{"present/view", []string{"unity", "decode", "bind", "export", "cmd"}},
+		{"decode/gltfchar", []string{"unity", "bind", "bound", "anim", "humanoid", "animator", "export", "present", "cmd"}},
+		{"humanoid/avatarbuild", []string{"unity", "decode", "bind", "bound", "animator", "export", "present", "cmd"}},
 	}
 	for _, c := range cases {
 		for _, d := range deps(t, root, c.pkg) {
@@ -71,6 +79,25 @@ func TestEachStageImportsOnlyTheStagesBeforeIt(t *testing.T) {
 					t.Errorf("%s imports %s (a later stage or a file reader)", c.pkg, d)
 				}
 			}
+		}
+	}
+}
+
+// TestPicturesAndExportLinkNoReader is the issue's check as a user runs
+// it: `go list -deps ./present/render ./export/gltf` names no unity/
+// package (drawing a pose or writing a file links no Unity reader).
+func TestPicturesAndExportLinkNoReader(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	cmd := exec.Command("go", "list", "-deps", "./present/render", "./export/gltf", "./present/view")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, module+"unity/") || strings.HasPrefix(p, module+"decode/") {
+			t.Errorf("a picture, an export or the viewer links %s", p)
 		}
 	}
 }

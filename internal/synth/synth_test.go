@@ -5,12 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mecanim/mecanim/animator"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
@@ -44,6 +43,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			cat := catalog.New(ct)
+			set := bind.New(cat)
 			rigs, errs := cat.Rigs()
 			if len(errs) > 0 || len(rigs) != 1 || len(rigs[0].Nodes) != len(synth.Bones) {
 				t.Fatalf("rigs %v, errors %v", rigs, errs)
@@ -60,32 +60,24 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 			if hr.Skeleton().Len() != len(synth.Bones) {
 				t.Fatalf("humanoid skeleton has %d joints", hr.Skeleton().Len())
 			}
-			for _, o := range cat.ByClass(model.ClassAnimationClip) {
-				clip, err := cat.Clip(o)
+			for i := range set.Len(bind.KindClip) {
+				m, err := set.MotionOn(i, bind.On{})
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("clip %d: %v", i, err)
 				}
-				p, err := playable.LoadClip(cat, clip, playable.Options{})
-				if err != nil {
-					t.Fatalf("clip %q: %v", clip.Name, err)
-				}
-				if p.Generic.UnresolvedChannels() != 0 {
-					t.Errorf("clip %q: %d unresolved channels", clip.Name, p.Generic.UnresolvedChannels())
+				if g := m.Generic(); g == nil || g.UnresolvedChannels() != 0 {
+					t.Errorf("clip %q: not generic, or channels unresolved", m.Clip().Name)
 				}
 			}
-			co := cat.ByClass(model.ClassAnimatorController)[0]
-			ctl, err := cat.Controller(co)
+			bc, err := set.ControllerOn(0, bind.On{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			clips, errs := cat.ControllerClips(co, ctl)
-			if len(errs) > 0 {
-				t.Fatal(errs)
+			if len(bc.Notes()) > 0 {
+				t.Fatal(bc.Notes())
 			}
-			an, err := animator.New(ctl, animator.TableFromModel(clips))
-			if err != nil {
-				t.Fatal(err)
-			}
+			ctl := bc.Model()
+			an := bc.NewAnimator()
 			an.Set("Speed", 0.5)
 			for i := 0; i < 10; i++ {
 				an.Tick(0.1)

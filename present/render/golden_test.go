@@ -9,12 +9,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
-	"github.com/mecanim/mecanim/unity/assets"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/golden")
@@ -22,23 +20,24 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/g
 // helloBundle is the project's own example bundle (go generate ./examples).
 const helloBundle = "../../examples/hello.bundle"
 
-// loadClip opens files and puts the named clip on its skeleton.
-func loadClip(tb testing.TB, files []string, clip string, opts playable.Options) *playable.Playable {
+// loadClip opens files and binds the named clip to what on names (or to
+// the character the binding chooses).
+func loadClip(tb testing.TB, files []string, clip string, on bind.On) *bound.Motion {
 	tb.Helper()
-	cat, errs := catalog.Open(files, assets.Options{})
+	set, errs := bind.Open(files, bind.Options{})
 	if len(errs) > 0 {
 		tb.Fatalf("open %v: %v", files, errs)
 	}
-	tb.Cleanup(func() { cat.Close() })
-	o, err := cat.One(model.ClassAnimationClip, "AnimationClip", clip)
+	tb.Cleanup(func() { set.Close() })
+	i, err := set.Find(bind.KindClip, clip)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := playable.Load(cat, o, opts)
+	m, err := set.MotionOn(i, on)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return p
+	return m
 }
 
 // pixelDiff counts the pixels where any channel differs by more than tol.
@@ -132,7 +131,7 @@ type goldenSheet struct {
 	corpus bool
 	files  []string // relative to the corpus when corpus is set
 	clip   string
-	opts   playable.Options
+	on     bind.On
 	sheet  Options
 }
 
@@ -142,10 +141,10 @@ var goldenSheets = []goldenSheet{
 	{name: "enemy-walkcycle.png", corpus: true, files: []string{"lc-example-enemy/modassets"}, clip: "walkCycle",
 		sheet: Options{Frames: 4, Views: []View{Front, Top}, Cell: 192}},
 	{name: "bandit-dab.png", corpus: true, files: []string{"lethal-emotes/customemotespackage"}, clip: "Dab",
-		opts: playable.Options{Avatar: "bandit1Avatar"}, sheet: Options{Frames: 4, Views: []View{Back, Side}, Cell: 192}},
+		on: bind.On{Avatar: "bandit1Avatar"}, sheet: Options{Frames: 4, Views: []View{Back, Side}, Cell: 192}},
 }
 
-func (g goldenSheet) load(t *testing.T) *playable.Playable {
+func (g goldenSheet) load(t *testing.T) *bound.Motion {
 	files := g.files
 	if g.corpus {
 		files = nil
@@ -153,13 +152,13 @@ func (g goldenSheet) load(t *testing.T) *playable.Playable {
 			files = append(files, corpustest.Path(t, f))
 		}
 	}
-	return loadClip(t, files, g.clip, g.opts)
+	return loadClip(t, files, g.clip, g.on)
 }
 
 func TestSheetsMatchGoldenImages(t *testing.T) {
 	for _, g := range goldenSheets {
 		t.Run(g.name, func(t *testing.T) {
-			img, err := Sheet(FromPlayable(g.load(t)), g.sheet)
+			img, err := Sheet(FromMotion(g.load(t)), g.sheet)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,12 +168,12 @@ func TestSheetsMatchGoldenImages(t *testing.T) {
 }
 
 func TestPlotMatchesGoldenImage(t *testing.T) {
-	p := loadClip(t, []string{corpustest.Path(t, "lethal-emotes/customemotespackage")}, "Dab", playable.Options{Avatar: "bandit1Avatar"})
-	sel, err := SelectCurves(p.Clip, []string{"Left Arm Down-Up", "Right Arm Down-Up", "RootT.y"})
+	p := loadClip(t, []string{corpustest.Path(t, "lethal-emotes/customemotespackage")}, "Dab", bind.On{Avatar: "bandit1Avatar"})
+	sel, err := SelectCurves(p.Clip(), []string{"Left Arm Down-Up", "Right Arm Down-Up", "RootT.y"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := Plot(p.Clip, sel, PlotOptions{Width: 640, Height: 320})
+	img, err := Plot(p.Clip(), sel, PlotOptions{Width: 640, Height: 320})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +191,7 @@ func TestGoldenDetectsAWrongPose(t *testing.T) {
 	for _, g := range goldenSheets {
 		t.Run(g.name, func(t *testing.T) {
 			want := readPNG(t, filepath.Join("testdata", "golden", g.name))
-			c := FromPlayable(g.load(t))
+			c := FromMotion(g.load(t))
 			pose, shift := c.Pose, c.Duration/10
 			c.Pose = func(tm float32, dst []geom.Transform) { pose(tm+shift, dst) }
 			img, err := Sheet(c, g.sheet)

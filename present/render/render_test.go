@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 func TestParseViewsAcceptsNamesAndRejectsOthers(t *testing.T) {
@@ -129,27 +129,6 @@ func TestTipMarkersAreRecognised(t *testing.T) {
 	} {
 		if got := tipMarker(path); got != want {
 			t.Errorf("tipMarker(%q) = %v, want %v", path, got, want)
-		}
-	}
-}
-
-func TestHumanHelpersKeepTheBodyAndMarkTheRest(t *testing.T) {
-	// 0 root
-	// 1 Armature            (not human, above the hips)
-	// 2  Hips               human
-	// 3   SpineExtra        not human, between Hips and Chest: body
-	// 4    Chest            human
-	// 5     Head            human, ends a chain
-	// 6      Head_end       below a chain end: body
-	// 7   IKTarget          not human, below Hips but no human below it: helper
-	// 8 IKPole              not human, outside: helper
-	parents := []int{-1, 0, 1, 2, 3, 4, 5, 2, 0}
-	human := []bool{false, false, true, false, true, true, false, false, false}
-	want := []bool{true, true, false, false, false, false, false, true, true}
-	got := humanHelpers(parents, human)
-	for j := range want {
-		if got[j] != want[j] {
-			t.Errorf("joint %d: helper %v, want %v", j, got[j], want[j])
 		}
 	}
 }
@@ -489,8 +468,8 @@ func TestClipSpanFallsBackToTheLastKey(t *testing.T) {
 }
 
 func BenchmarkSheetHelloWave(b *testing.B) {
-	p := loadClip(b, []string{helloBundle}, "Wave", playable.Options{})
-	c := FromPlayable(p)
+	p := loadClip(b, []string{helloBundle}, "Wave", bind.On{})
+	c := FromMotion(p)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Sheet(c, Options{Frames: 8, Views: []View{Front, Side}}); err != nil {

@@ -63,9 +63,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/humanoid"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 // View is a direction the skeleton is looked at from (see the package doc).
@@ -153,68 +152,21 @@ type Clip struct {
 	Pose func(t float32, dst []geom.Transform)
 }
 
-// FromPlayable describes a playable clip for drawing. The Clip it returns
+// FromMotion describes a clip bound to a character for drawing: the
+// character's skeleton in model space, the joint whose path is traced (the
+// hips of a humanoid, the moving root of a generic clip), and the joints
+// that are not part of a humanoid body drawn faintly. The Clip it returns
 // poses through a buffer of its own: use it from one goroutine at a time.
-func FromPlayable(p *playable.Playable) *Clip {
-	n := p.Skeleton.Len()
-	local := make([]geom.Transform, n)
-	root := -1
-	switch {
-	case p.HumanRig != nil:
-		root = p.HumanRig.AvatarNode(0) // Hips
-	case p.Generic != nil:
-		root = p.Generic.RootJoint()
-	}
-	var helper []bool
-	if p.HumanRig != nil {
-		human := make([]bool, n)
-		for b := 0; b < humanoid.BoneCount; b++ {
-			if j := p.HumanRig.AvatarNode(b); j >= 0 && j < n {
-				human[j] = true
-			}
-		}
-		helper = humanHelpers(p.Skeleton.Parents, human)
-	}
+func FromMotion(m *bound.Motion) *Clip {
+	ch := m.On()
+	sk := ch.Skeleton()
+	local := make([]geom.Transform, sk.Len())
 	return &Clip{
-		Name: p.Clip.Name, On: p.On,
-		Paths: p.Skeleton.Paths, Parents: p.Skeleton.Parents,
-		Duration: p.Sampler.Duration(), Loop: p.Clip.Loops(), Root: root, Helper: helper,
-		Pose: func(t float32, dst []geom.Transform) { p.Pose(t, local, dst) },
+		Name: m.Clip().Name, On: ch.Describe(),
+		Paths: sk.Paths, Parents: sk.Parents,
+		Duration: m.Duration(), Loop: m.Clip().Loops(), Root: m.TraceJoint(), Helper: ch.Helpers(),
+		Pose: func(t float32, dst []geom.Transform) { m.Pose(t, local, dst) },
 	}
-}
-
-// humanHelpers marks the joints of a humanoid skeleton that are not part of
-// the body: those that are not human bones, not between two human bones
-// (an unmapped spine joint is body), and not below a human bone that has no
-// human bone below it (fingertip and head-top markers are body).
-func humanHelpers(parents []int, human []bool) []bool {
-	n := len(parents)
-	below := make([]bool, n) // a human bone is this joint or below it
-	for j := n - 1; j >= 0; j-- {
-		if human[j] {
-			below[j] = true
-		}
-		if p := parents[j]; p >= 0 && below[j] {
-			below[p] = true
-		}
-	}
-	humanKids := make([]bool, n) // a human bone is strictly below
-	for j, p := range parents {
-		if p >= 0 && below[j] {
-			humanKids[p] = true
-		}
-	}
-	above := make([]bool, n) // a human bone is strictly above
-	tip := make([]bool, n)   // below a human bone that ends a chain
-	helper := make([]bool, n)
-	for j, p := range parents {
-		if p >= 0 {
-			above[j] = above[p] || human[p]
-			tip[j] = tip[p] || (human[p] && !humanKids[p])
-		}
-		helper[j] = !(human[j] || (above[j] && below[j]) || tip[j])
-	}
-	return helper
 }
 
 // Options shape a contact sheet; zero values take the defaults.

@@ -10,19 +10,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/unity/assets"
 )
 
 func openServer(tb testing.TB, opts Options, files ...string) *Server {
 	tb.Helper()
-	cat, errs := catalog.Open(files, assets.Options{})
+	set, errs := bind.Open(files, bind.Options{})
 	if len(errs) > 0 {
 		tb.Fatalf("open: %v", errs)
 	}
-	tb.Cleanup(func() { cat.Close() })
-	s, err := New(cat, opts)
+	tb.Cleanup(func() { set.Close() })
+	s, err := New(set, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -162,15 +161,18 @@ func BenchmarkPlayEveryClip(b *testing.B) {
 			for _, f := range sc.files {
 				paths = append(paths, corpustest.Path(b, f))
 			}
-			cat := openServer(b, Options{}, paths...).cat
 			b.ReportAllocs()
 			for b.Loop() {
-				s, err := New(cat, Options{})
+				set, errs := bind.Open(paths, bind.Options{})
+				if len(errs) > 0 {
+					b.Fatal(errs)
+				}
+				s, err := New(set, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				for i := range s.clips {
-					if _, err := s.Playable(i, -1); err != nil {
+					if _, err := s.Motion(i, -1); err != nil {
 						b.Fatal(err)
 					}
 				}

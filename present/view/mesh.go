@@ -3,11 +3,8 @@ package view
 import (
 	"fmt"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/decode/mesh"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 // Limits on the meshes one frames answer carries; a rig whose meshes are
@@ -47,62 +44,37 @@ type meshResult struct {
 	notes  []string
 }
 
-// meshesFor returns the meshes of the rig p plays on, posed by p's joints
-// (matched by path), decoded once per playable. A humanoid clip played on
-// an avatar borrows the first rig whose Animator uses that avatar.
-func (s *Server) meshesFor(p *playable.Playable) ([]Mesh, []string) {
+// meshesFor returns the character's meshes for the page, converted once
+// per character. Mesh node and bone indexes are the character's joints.
+func (s *Server) meshesFor(ch *bound.Character) ([]Mesh, []string) {
 	s.mu.Lock()
-	if res, ok := s.meshCache[p]; ok {
+	if res, ok := s.meshCache[ch]; ok {
 		s.mu.Unlock()
 		return res.meshes, res.notes
 	}
 	s.mu.Unlock()
-	res := &meshResult{meshes: []Mesh{}}
-	if r := s.rigOf(p); r != nil {
-		res = s.loadMeshes(r, p.Skeleton)
-	} else {
-		res.notes = append(res.notes, "no rig in the files to take meshes from")
-	}
+	res := loadMeshes(ch)
 	s.mu.Lock()
-	s.meshCache[p] = res
+	s.meshCache[ch] = res
 	s.mu.Unlock()
 	return res.meshes, res.notes
 }
 
-func (s *Server) rigOf(p *playable.Playable) *catalog.Rig {
-	if p.Rig != nil {
-		return p.Rig
-	}
-	if p.Avatar == nil {
-		return nil
-	}
-	for i := range s.rigs {
-		r := &s.rigs[i]
-		o, ok := s.cat.RigAvatar(*r)
-		if !ok {
-			continue
-		}
-		if av, err := s.loader.Avatar(o); err == nil && av.Name == p.Avatar.Name {
-			return r
-		}
-	}
-	return nil
-}
-
-func (s *Server) loadMeshes(r *catalog.Rig, skel *anim.Skeleton) *meshResult {
-	res := &meshResult{meshes: []Mesh{}}
-	att, errs := mesh.Attach(r.File, r.Rig, s.cat.Resolver())
+func loadMeshes(ch *bound.Character) *meshResult {
+	res := &meshResult{meshes: []Mesh{}, notes: []string{}}
+	att, errs := ch.Meshes()
 	for _, err := range errs {
 		res.notes = append(res.notes, err.Error())
 	}
+	if len(att) == 0 && len(errs) == 0 {
+		res.notes = append(res.notes, ch.Describe()+" has no meshes in the inputs")
+	}
+	n := ch.Skeleton().Len()
 	joint := func(node int) int {
-		if node < 0 || node >= len(r.Nodes) {
+		if node < 0 || node >= n {
 			return -1
 		}
-		if j, ok := skel.Index(r.Nodes[node].Path); ok {
-			return j
-		}
-		return -1
+		return node
 	}
 	verts, idx := 0, 0
 	for _, a := range att {
@@ -139,7 +111,7 @@ func (s *Server) loadMeshes(r *catalog.Rig, skel *anim.Skeleton) *meshResult {
 			continue
 		}
 		if verts+m.VertexCount > maxMeshVertices || idx+len(out.Indices) > maxMeshIndices {
-			res.notes = append(res.notes, fmt.Sprintf("mesh %q left out: the rig's meshes are over %d vertices", m.Name, maxMeshVertices))
+			res.notes = append(res.notes, fmt.Sprintf("mesh %q left out: the character's meshes are over %d vertices", m.Name, maxMeshVertices))
 			continue
 		}
 		out.Positions = flatten3(m.Positions)

@@ -8,14 +8,12 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/mecanim/mecanim/anim"
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
-// Scene is what GET /api/scene answers: the files' rigs, clips and
+// Scene is what GET /api/scene answers: the inputs' characters, clips and
 // controllers, each with the id the other requests take.
 type Scene struct {
 	Files       []string          `json:"files"`
@@ -24,29 +22,37 @@ type Scene struct {
 	Controllers []SceneController `json:"controllers"`
 }
 
-// SceneRig is an Animator's rig.
+// SceneItem is what every listed object has: its id, name, a label that
+// tells it apart from others of its name, and where it was read.
+type SceneItem struct {
+	ID    int    `json:"id"`
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	File  string `json:"file"`
+	// Ref chooses the object on a command line ("FILE#PATHID").
+	Ref string `json:"ref"`
+}
+
+// SceneRig is a character.
 type SceneRig struct {
-	ID     int    `json:"id"`
-	Name   string `json:"name"`
-	File   string `json:"file"`
-	Joints int    `json:"joints"`
-	// Controller is the id of the rig's controller (-1 for none or one not
-	// in the files).
+	SceneItem
+	Joints int `json:"joints"`
+	// Controller is the id of the character's controller (-1 for none or
+	// one not in the inputs).
 	Controller int `json:"controller"`
+	// Error says why the character cannot be shown.
+	Error string `json:"error,omitempty"`
 }
 
 // SceneClip is an AnimationClip.
 type SceneClip struct {
-	ID   int    `json:"id"`
-	Name string `json:"name"`
-	File string `json:"file"`
+	SceneItem
 }
 
-// SceneController is an AnimatorController with its parameters.
+// SceneController is an AnimatorController (or an override controller)
+// with its parameters.
 type SceneController struct {
-	ID         int          `json:"id"`
-	Name       string       `json:"name"`
-	File       string       `json:"file"`
+	SceneItem
 	Parameters []SceneParam `json:"parameters"`
 	Layers     []string     `json:"layers"`
 	Error      string       `json:"error,omitempty"`
@@ -60,29 +66,42 @@ type SceneParam struct {
 	Default float64 `json:"default"`
 }
 
-func fileName(o catalog.Object) string { return filepath.Base(o.Container()) }
+func sceneItem(id int, it bound.Item) SceneItem {
+	f := it.Source.File
+	if f == "" {
+		f = filepath.Base(it.Source.Container)
+	}
+	return SceneItem{ID: id, Name: it.Name, Label: it.Label, File: f, Ref: it.Ref}
+}
 
-// Scene lists the catalog's rigs, clips and controllers.
+// Scene lists the inputs' characters, clips and controllers.
 func (s *Server) Scene() *Scene {
 	sc := &Scene{Files: []string{}, Rigs: []SceneRig{}, Clips: []SceneClip{}, Controllers: []SceneController{}}
-	for _, ct := range s.cat.Containers {
-		sc.Files = append(sc.Files, filepath.Base(ct.Path))
-	}
-	for i, r := range s.rigs {
-		sr := SceneRig{ID: i, Name: r.Name, File: filepath.Base(r.File.Container.Path), Joints: len(r.Nodes), Controller: -1}
-		if r.Animator != nil {
-			if o, ok := s.cat.Resolve(r.File, r.Animator.Controller); ok {
-				sr.Controller = s.controllerID(o)
+	files := map[string]bool{}
+	for _, group := range [][]bound.Item{s.rigs, s.clips, s.ctls} {
+		for _, it := range group {
+			if f := filepath.Base(it.Source.Container); !files[f] {
+				files[f] = true
+				sc.Files = append(sc.Files, f)
 			}
+		}
+	}
+	for i, it := range s.rigs {
+		sr := SceneRig{SceneItem: sceneItem(i, it), Controller: s.lib.CharacterController(i)}
+		if ch, err := s.lib.Character(i); err != nil {
+			sr.Error = err.Error()
+			s.logf("%v", err)
+		} else {
+			sr.Joints = ch.Skeleton().Len()
 		}
 		sc.Rigs = append(sc.Rigs, sr)
 	}
-	for i, o := range s.clips {
-		sc.Clips = append(sc.Clips, SceneClip{ID: i, Name: s.cat.Name(o), File: fileName(o)})
+	for i, it := range s.clips {
+		sc.Clips = append(sc.Clips, SceneClip{SceneItem: sceneItem(i, it)})
 	}
-	for i, o := range s.ctls {
-		c := SceneController{ID: i, Name: s.cat.Name(o), File: fileName(o), Parameters: []SceneParam{}, Layers: []string{}}
-		ctl, err := s.cat.Controller(o)
+	for i, it := range s.ctls {
+		c := SceneController{SceneItem: sceneItem(i, it), Parameters: []SceneParam{}, Layers: []string{}}
+		ctl, err := s.lib.ControllerModel(i)
 		if err != nil {
 			c.Error = err.Error()
 			s.logf("%v", err)
@@ -114,15 +133,6 @@ func finite(x float64) float64 {
 	return x
 }
 
-func (s *Server) controllerID(o catalog.Object) int {
-	for i, c := range s.ctls {
-		if c.File == o.File && c.Object.PathID == o.Object.PathID {
-			return i
-		}
-	}
-	return -1
-}
-
 func (s *Server) handleScene(w http.ResponseWriter, r *http.Request) {
 	s.sceneOnce.Do(func() {
 		b, err := jsonBytes(s.Scene())
@@ -149,16 +159,19 @@ type Frames struct {
 	Frames  int      `json:"frames"`
 	Paths   []string `json:"paths"`
 	Parents []int    `json:"parents"`
+	// Helpers marks the joints that are not part of a humanoid body (drawn
+	// faintly, as render draws them).
+	Helpers []bool `json:"helpers"`
 	// Positions holds Frames x len(Paths) x 3 floats: each joint's
-	// position in the Animator's space (Unity's left-handed frame; see
-	// Origin).
+	// position in model space (Unity's left-handed frame; see package
+	// bound).
 	Positions []float32 `json:"positions"`
 	// NonFinite counts values that were not finite and were sent as 0.
 	NonFinite int `json:"nonfinite,omitempty"`
 
 	// With meshes asked for: each joint's model-space rotation (x, y, z,
-	// w) and scale per frame, parallel to Positions, and the meshes of
-	// the rig with what kept others out.
+	// w) and scale per frame, parallel to Positions, and the character's
+	// meshes with what kept others out.
 	Rotations []float32 `json:"rotations,omitempty"`
 	Scales    []float32 `json:"scales,omitempty"`
 	Meshes    []Mesh    `json:"meshes,omitempty"`
@@ -168,9 +181,9 @@ type Frames struct {
 // errNotPlayable marks a clip that loaded but has nothing to play on.
 var errNotPlayable = errors.New("not playable")
 
-// Playable returns clip id played on rig id (-1: the rig the clip suits
-// best, else the first rig it plays on). Results are cached.
-func (s *Server) Playable(clip, rig int) (*playable.Playable, error) {
+// Motion returns clip id bound to character rig (-1: the character the
+// binding chooses, the first of several). Results are cached.
+func (s *Server) Motion(clip, rig int) (*bound.Motion, error) {
 	if clip < 0 || clip >= len(s.clips) || rig < -1 || rig >= len(s.rigs) {
 		return nil, fmt.Errorf("view: no clip %d on rig %d", clip, rig)
 	}
@@ -179,53 +192,31 @@ func (s *Server) Playable(clip, rig int) (*playable.Playable, error) {
 	res, ok := s.playables[k]
 	s.mu.Unlock()
 	if ok {
-		return res.p, res.err
+		return res.m, res.err
 	}
-	p, err := s.load(clip, rig)
-	s.mu.Lock()
-	s.playables[k] = &playResult{p, err}
-	s.mu.Unlock()
-	return p, err
-}
-
-func (s *Server) load(clip, rig int) (*playable.Playable, error) {
-	o := s.clips[clip]
-	c, err := s.cat.Clip(o)
+	m, err := s.lib.Motion(clip, rig)
 	if err != nil {
-		return nil, err
+		err = fmt.Errorf("%w: %w", errNotPlayable, err)
 	}
-	if rig >= 0 {
-		p, err := s.loader.LoadClip(c, playable.Options{Animator: s.rigs[rig].Name})
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", errNotPlayable, err)
-		}
-		return p, nil
-	}
-	p, first := s.loader.LoadClip(c, playable.Options{})
-	if first == nil {
-		return p, nil
-	}
-	// The default choice failed (several humanoid avatars, say): the first
-	// rig the clip plays on will do.
-	for _, r := range s.rigs {
-		if p, err := s.loader.LoadClip(c, playable.Options{Animator: r.Name}); err == nil {
-			return p, nil
-		}
-	}
-	return nil, fmt.Errorf("%w: %w", errNotPlayable, first)
+	s.mu.Lock()
+	s.playables[k] = &playResult{m, err}
+	s.mu.Unlock()
+	return m, err
 }
 
-// ClipFrames poses clip id on rig id (-1: chosen as Playable does) at rate
+// ClipFrames poses clip id on rig id (-1: chosen as Motion does) at rate
 // frames per second; the rate is lowered when the clip is too long for
 // MaxFrameValues. With meshes, the answer also carries the joints'
-// rotations and scales and the rig's meshes.
+// rotations and scales and the character's meshes.
 func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, error) {
-	p, err := s.Playable(clip, rig)
+	m, err := s.Motion(clip, rig)
 	if err != nil {
 		return nil, err
 	}
-	n := p.Skeleton.Len()
-	dur := p.Sampler.Duration()
+	ch := m.On()
+	sk := ch.Skeleton()
+	n := sk.Len()
+	dur := m.Duration()
 	if !(dur > 0) || math.IsInf(float64(dur), 0) {
 		dur = 0
 	}
@@ -250,53 +241,36 @@ func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, 
 		}
 	}
 	f := &Frames{
-		Name: p.Clip.Name, On: p.On, Humanoid: p.Humanoid, Loop: p.Clip.Loops(), Duration: dur,
-		Rate: rate, Frames: frames, Paths: p.Skeleton.Paths, Parents: p.Skeleton.Parents,
+		Name: m.Clip().Name, On: ch.Describe(), Humanoid: m.Humanoid(), Loop: m.Clip().Loops(), Duration: dur,
+		Rate: rate, Frames: frames, Paths: sk.Paths, Parents: sk.Parents, Helpers: helpers(ch),
 		Positions: make([]float32, 0, frames*n*3),
 	}
 	local := make([]geom.Transform, n)
 	world := make([]geom.Transform, n)
-	origin := Origin(p.Skeleton)
 	for k := 0; k < frames; k++ {
 		t := float32(float64(k) / rate)
 		if t > dur {
 			t = dur
 		}
-		p.Pose(t, local, world)
-		rebase(world, origin)
+		m.Pose(t, local, world)
 		f.Positions, f.NonFinite = appendPositions(f.Positions, world, f.NonFinite)
 		if meshes {
 			f.Rotations, f.Scales, f.NonFinite = appendRotScale(f.Rotations, f.Scales, world, f.NonFinite)
 		}
 	}
 	if meshes {
-		f.Meshes, f.MeshNotes = s.meshesFor(p)
+		f.Meshes, f.MeshNotes = s.meshesFor(ch)
 	}
 	return f, nil
 }
 
-// Origin returns the transform that takes a skeleton's model space to the
-// space the viewer shows: the inverse of the root joint's rest transform.
-// The root is the Animator's own GameObject, and its rest transform is
-// where the prefab placed it (a model imported from Blender often carries
-// a -90° turn about x there); taking it out shows the character as it
-// stands with its Animator at the scene's origin, while whatever a clip
-// does to the root still shows.
-func Origin(s *anim.Skeleton) geom.Transform {
-	if s == nil || s.Len() == 0 || s.Parents[0] != -1 {
-		return geom.Identity
+// helpers lists the joints drawn faintly (bound.Character.Helpers), never
+// nil.
+func helpers(ch *bound.Character) []bool {
+	if h := ch.Helpers(); h != nil {
+		return h
 	}
-	return s.Rest[0].Inverse()
-}
-
-// rebase puts model-space transforms in the space of origin.
-func rebase(world []geom.Transform, origin geom.Transform) {
-	if origin == geom.Identity {
-		return
-	}
-	for i := range world {
-		world[i] = origin.Mul(world[i])
-	}
+	return make([]bool, ch.Skeleton().Len())
 }
 
 // appendPositions appends the translations of model-space transforms,
@@ -308,9 +282,10 @@ func appendPositions(dst []float32, world []geom.Transform, bad int) ([]float32,
 				v = 0
 				bad++
 			}
-			// A hundredth of a millimetre is finer than a screen shows
-			// and keeps the JSON short.
-			dst = append(dst, float32(math.Round(float64(v)*1e5)/1e5))
+			// Full float32 precision: the frames are the model-space
+			// positions every command gives (a fixed rounding would be
+			// coarse on a small character).
+			dst = append(dst, v)
 		}
 	}
 	return dst, bad

@@ -15,11 +15,12 @@
 //	POST /api/controller/{id}/tick           set parameters, step, get the state
 //	                                         and pose (Tick, TickResult)
 //
-// Poses are in the Animator's space (see Origin), in Unity's left-handed
-// frame; the page mirrors x to draw them.
+// Poses are in model space (see package bound: the space of the
+// character's root GameObject's parent), in Unity's left-handed frame; the
+// page mirrors x to draw them.
 //
 // The server is meant for one person on one machine. It serves only its
-// embedded assets and the objects of the catalog it was given: requests
+// embedded assets and the objects of the library it was given: requests
 // name clips and controllers by their index in the scene, never by a path,
 // so no request can make it open a file. Request bodies are capped, paths
 // that are not clean are refused, and (unless Options.Public is set) only
@@ -42,9 +43,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mecanim/mecanim/decode/catalog"
-	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
+	"github.com/mecanim/mecanim/bound"
 )
 
 //go:embed assets/index.html assets/app.js assets/style.css
@@ -73,25 +72,24 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
-// Server is the viewer's http.Handler over one catalog. It is safe for
-// concurrent use.
+// Server is the viewer's http.Handler over one library of inputs (what
+// bind made of them). It is safe for concurrent use.
 type Server struct {
-	cat    *catalog.Catalog
-	loader *playable.Loader // decodes each avatar once for every clip played
+	lib    bound.Library
 	opts   Options
 	mux    *http.ServeMux
 	assets map[string]asset
 
-	clips []catalog.Object
-	ctls  []catalog.Object
-	rigs  []catalog.Rig
+	clips []bound.Item
+	ctls  []bound.Item
+	rigs  []bound.Item
 
 	sceneOnce sync.Once
 	scene     []byte
 
 	mu        sync.Mutex
 	playables map[playKey]*playResult
-	meshCache map[*playable.Playable]*meshResult
+	meshCache map[*bound.Character]*meshResult
 	sessions  map[int]*session
 }
 
@@ -103,32 +101,27 @@ type asset struct {
 type playKey struct{ clip, rig int }
 
 type playResult struct {
-	p   *playable.Playable
+	m   *bound.Motion
 	err error
 }
 
-// New returns a Server over cat. The catalog must stay open while the
-// server runs; the server never closes it.
-func New(cat *catalog.Catalog, opts Options) (*Server, error) {
-	if cat == nil {
-		return nil, errors.New("view: nil catalog")
+// New returns a Server over lib. The inputs behind it must stay open while
+// the server runs; the server never closes them.
+func New(lib bound.Library, opts Options) (*Server, error) {
+	if lib == nil {
+		return nil, errors.New("view: nil library")
 	}
 	s := &Server{
-		cat:       cat,
-		loader:    playable.NewLoader(cat),
+		lib:       lib,
 		opts:      opts,
 		mux:       http.NewServeMux(),
 		assets:    map[string]asset{},
-		clips:     cat.ByClass(model.ClassAnimationClip),
-		ctls:      cat.ByClass(model.ClassAnimatorController),
+		clips:     lib.Clips(),
+		ctls:      lib.Controllers(),
+		rigs:      lib.Characters(),
 		playables: map[playKey]*playResult{},
-		meshCache: map[*playable.Playable]*meshResult{},
+		meshCache: map[*bound.Character]*meshResult{},
 		sessions:  map[int]*session{},
-	}
-	rigs, errs := cat.Rigs()
-	s.rigs = rigs
-	for _, err := range errs {
-		s.logf("%v", err)
 	}
 	for name, ct := range map[string]string{
 		"index.html": "text/html; charset=utf-8",

@@ -11,31 +11,30 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/animator"
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/present/playable"
 )
 
 // session is one running controller: its Animator on the server and, when
-// some clip of it plays on a skeleton in the files, the poser that turns
-// its layers into a pose. One per controller: the viewer has one user.
+// it plays on a character of the inputs, the poser that turns its layers
+// into the character's pose and the root motion accumulated since the
+// start. One per controller: the viewer has one user.
 type session struct {
 	mu  sync.Mutex
+	bc  *bound.Controller
 	ctl *model.Controller
 	a   *animator.Animator
-	// pose writes a's local pose over skel into dst, allocating nothing;
-	// nil when no clip plays on a skeleton. It blends in muscle space
-	// (animator.HumanPoser) when every clip is humanoid, in local-transform
-	// space (animator.Poser) otherwise; human says which.
-	pose  func(a *animator.Animator, dst []geom.Transform)
-	human bool
-	skel  *anim.Skeleton
-	base  *playable.Playable // the clip that chose the skeleton
+	// poser poses the character (nil when the controller plays on none):
+	// in muscle space for a humanoid one (bound.Controller.NewPoser).
+	poser *bound.Poser
+	ch    *bound.Character
 	on    string
 	local []geom.Transform
 	world []geom.Transform
+	// root is where the root motion has carried the character since the
+	// start (or the last reset).
+	root  anim.RootMotion
 	notes []string
 }
 
@@ -48,6 +47,8 @@ type ControllerInfo struct {
 	Layers     []string     `json:"layers"`
 	Paths      []string     `json:"paths"`
 	Parents    []int        `json:"parents"`
+	// Helpers marks the joints drawn faintly (see Frames).
+	Helpers []bool `json:"helpers"`
 	// Notes lists clips that could not be loaded or baked.
 	Notes []string `json:"notes"`
 	// Meshes (with mesh=1) are the rig's meshes, as in Frames.
@@ -80,10 +81,28 @@ type TickResult struct {
 	Positions []float32 `json:"positions"`
 	// Events are the animation events the step crossed.
 	Events []EventResult `json:"events"`
+	// RootMotion is how the root moved in this tick; Root where root
+	// motion has carried the character since the start (or the last
+	// reset): a game applying root motion moves the character's
+	// GameObject by it. Positions are in model space, without it.
+	RootMotion MotionResult `json:"root_motion"`
+	Root       MotionResult `json:"root"`
 	// Rotations (x, y, z, w) and Scales per joint, when asked for.
 	Rotations []float32 `json:"rotations,omitempty"`
 	Scales    []float32 `json:"scales,omitempty"`
 	NonFinite int       `json:"nonfinite,omitempty"`
+}
+
+// MotionResult is a root motion: translation t and rotation r (x, y, z,
+// w), in Unity's frame.
+type MotionResult struct {
+	T [3]float32 `json:"t"`
+	R [4]float32 `json:"r"`
+}
+
+func motionResult(m anim.RootMotion) MotionResult {
+	return MotionResult{T: [3]float32{finite32(m.T.X), finite32(m.T.Y), finite32(m.T.Z)},
+		R: [4]float32{finite32(m.R.X), finite32(m.R.Y), finite32(m.R.Z), finite32(m.R.W)}}
 }
 
 // LayerResult is one layer's state: Next is "" outside a transition.
@@ -120,7 +139,7 @@ func (s *Server) session(id int) (*session, error) {
 	if ok {
 		return se, nil
 	}
-	se, err := s.newSession(s.ctls[id])
+	se, err := s.newSession(id)
 	if err != nil {
 		return nil, err
 	}
@@ -134,122 +153,25 @@ func (s *Server) session(id int) (*session, error) {
 	return se, nil
 }
 
-func (s *Server) newSession(o catalog.Object) (*session, error) {
-	ctl, err := s.cat.Controller(o)
+func (s *Server) newSession(id int) (*session, error) {
+	bc, err := s.lib.BindController(id, -1)
 	if err != nil {
 		return nil, err
 	}
-	clips, errs := s.cat.ControllerClips(o, ctl)
-	se := &session{ctl: ctl}
-	for _, err := range errs {
-		se.notes = append(se.notes, err.Error())
-	}
-	a, err := animator.New(ctl, animator.TableFromModel(clips))
-	if err != nil {
-		return nil, err
-	}
-	se.a = a
-	// The rig whose Animator runs this controller, if the files hold it.
-	rigName := ""
-	for _, r := range s.rigs {
-		if r.Animator == nil {
-			continue
-		}
-		if co, ok := s.cat.Resolve(r.File, r.Animator.Controller); ok && co.File == o.File && co.Object.PathID == o.Object.PathID {
-			rigName = r.Name
-			break
-		}
-	}
-	// The first clip that plays decides the skeleton; the others are baked
-	// onto it.
-	var base *playable.Playable
-	for _, c := range clips {
-		if c == nil {
-			continue
-		}
-		p, err := s.loader.LoadClip(c, playable.Options{Animator: rigName})
-		if err == nil {
-			base = p
-			break
-		}
-		se.notes = append(se.notes, err.Error())
-	}
-	if base == nil {
-		se.notes = append(se.notes, "no clip of the controller plays on a skeleton in the files given: states only")
+	se := &session{bc: bc, ctl: bc.Model(), a: bc.NewAnimator(), notes: append([]string{}, bc.Notes()...),
+		root: anim.RootMotion{R: geom.IdentityQuat}}
+	ch := bc.On()
+	if ch == nil {
 		return se, nil
 	}
-	pose, human, notes, err := newPose(a.Definition(), base, clips)
+	p, err := bc.NewPoser()
 	if err != nil {
 		return nil, err
 	}
-	se.notes = append(se.notes, notes...)
-	n := base.Skeleton.Len()
-	se.pose, se.human, se.skel, se.on, se.base = pose, human, base.Skeleton, base.On, base
+	n := ch.Skeleton().Len()
+	se.poser, se.ch, se.on = p, ch, ch.Describe()
 	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
 	return se, nil
-}
-
-// newPose bakes clips (parallel to the controller's clips) onto base's
-// skeleton and returns the function that poses an Animator of d, whether
-// it blends in muscle space, and notes on the clips that cannot play.
-//
-// On a humanoid rig whose clips are all humanoid it is an
-// animator.HumanPoser, which blends muscles as Unity does and applies the
-// layers' body masks. A generic clip among them cannot be blended in
-// muscle space, so such a controller (and any on a generic skeleton) goes
-// through animator.Poser: local transforms, skeleton masks only.
-func newPose(d *animator.Definition, base *playable.Playable, clips []*model.Clip) (func(*animator.Animator, []geom.Transform), bool, []string, error) {
-	var notes []string
-	pcs := make([]animator.PoseClip, len(clips))
-	var hcs []*humanoid.Clip
-	if base.HumanRig != nil {
-		hcs = make([]*humanoid.Clip, len(clips))
-	}
-	var generic []string // generic clips on a humanoid rig
-	for i, c := range clips {
-		if c == nil {
-			continue
-		}
-		if c.Humanoid && base.HumanRig == nil {
-			notes = append(notes, fmt.Sprintf("clip %q is humanoid but plays on %s", c.Name, base.On))
-			continue
-		}
-		if c.Humanoid {
-			hc, err := humanoid.Bake(c, base.HumanRig)
-			if err != nil {
-				notes = append(notes, fmt.Sprintf("clip %q: %v", c.Name, err))
-				continue
-			}
-			pcs[i], hcs[i] = hc, hc
-			continue
-		}
-		gc, err := anim.Bake(c, base.Skeleton)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("clip %q: %v", c.Name, err))
-			continue
-		}
-		pcs[i] = gc
-		if base.HumanRig != nil {
-			generic = append(generic, c.Name)
-		}
-	}
-	if base.HumanRig != nil && len(generic) == 0 {
-		hp, err := animator.NewHumanPoser(d, base.HumanRig, hcs)
-		if err != nil {
-			return nil, false, nil, err
-		}
-		sc := hp.NewScratch()
-		return func(a *animator.Animator, dst []geom.Transform) { hp.Apply(a, sc, dst) }, true, notes, nil
-	}
-	for _, name := range generic {
-		notes = append(notes, fmt.Sprintf("clip %q is generic on %s: the layers blend bone rotations, not muscles, and body masks are not applied", name, base.On))
-	}
-	p, err := animator.NewPoser(d, base.Skeleton, pcs)
-	if err != nil {
-		return nil, false, nil, err
-	}
-	sc := p.NewScratch()
-	return func(a *animator.Animator, dst []geom.Transform) { p.Pose(a, sc, dst) }, false, notes, nil
 }
 
 func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
@@ -268,15 +190,16 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		info.Notes = []string{}
 	}
 	info.Parameters, info.Layers = controllerLists(se.ctl)
-	if se.skel != nil {
-		info.Paths, info.Parents = se.skel.Paths, se.skel.Parents
+	if se.ch != nil {
+		sk := se.ch.Skeleton()
+		info.Paths, info.Parents, info.Helpers = sk.Paths, sk.Parents, helpers(se.ch)
 	}
 	meshes, ok := meshParam(w, r)
 	if !ok {
 		return
 	}
-	if meshes && se.base != nil {
-		info.Meshes, info.MeshNotes = s.meshesFor(se.base)
+	if meshes && se.ch != nil {
+		info.Meshes, info.MeshNotes = s.meshesFor(se.ch)
 	}
 	writeJSON(w, r, info)
 }
@@ -345,6 +268,7 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	}
 	if t.Reset {
 		se.a.Reset()
+		se.root = anim.RootMotion{R: geom.IdentityQuat}
 	}
 	for _, name := range names {
 		if err := se.a.Set(name, vals[name]); err != nil {
@@ -357,6 +281,7 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	events := []EventResult{}
 	if t.DT > 0 {
 		se.a.Tick(float32(t.DT))
+		se.root = se.root.Then(se.a.RootMotion())
 		for _, e := range se.a.Events() {
 			er := EventResult{Layer: e.Layer, State: se.a.StateName(e.Layer, e.State), Weight: finite32(e.Weight)}
 			if e.Clip >= 0 && e.Clip < len(se.ctl.ClipNames) {
@@ -386,10 +311,11 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 		}
 		res.Layers = append(res.Layers, lr)
 	}
-	if se.pose != nil {
-		se.pose(se.a, se.local)
-		anim.LocalToModel(se.skel, se.local, se.world)
-		rebase(se.world, Origin(se.skel))
+	res.RootMotion = motionResult(se.a.RootMotion())
+	res.Root = motionResult(se.root)
+	if se.poser != nil {
+		se.poser.Pose(se.a, se.local)
+		anim.LocalToModel(se.ch.Skeleton(), se.local, se.world)
 		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)
 		if t.Mesh {
 			res.Rotations, res.Scales, res.NonFinite = appendRotScale(nil, nil, se.world, res.NonFinite)

@@ -2,48 +2,38 @@ package view
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/geom"
-	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/model"
 )
 
-// controllerSession starts the session of the controller named name and
-// returns it with the controller's clips, decoded afresh.
-func controllerSession(t *testing.T, s *Server, name string) (*session, []*model.Clip) {
+// controllerSession starts the session of the controller named name.
+func controllerSession(t *testing.T, s *Server, name string) *session {
 	t.Helper()
-	for id, o := range s.ctls {
-		ctl, err := s.cat.Controller(o)
-		if err != nil || ctl.Name != name {
+	for id, it := range s.ctls {
+		if it.Name != name {
 			continue
 		}
 		se, err := s.session(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if se.pose == nil {
-			t.Fatalf("%s plays on no skeleton: %q", name, se.notes)
+		if se.poser == nil {
+			t.Fatalf("%s plays on no character: %q", name, se.notes)
 		}
-		clips, errs := s.cat.ControllerClips(o, ctl)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		return se, clips
+		return se
 	}
 	t.Fatalf("no controller %q", name)
-	return nil, nil
+	return nil
 }
 
 // positions is what a tick answers for the local pose local.
 func positions(skel *anim.Skeleton, local []geom.Transform) []float32 {
 	world := make([]geom.Transform, len(local))
 	anim.LocalToModel(skel, local, world)
-	rebase(world, Origin(skel))
 	p, _ := appendPositions(nil, world, 0)
 	return p
 }
@@ -67,32 +57,22 @@ func samePose(t *testing.T, what string, got, want []geom.Transform) {
 // nothing.
 func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
 	s := openServer(t, Options{}, corpustest.Path(t, "lethal-emotes/customemotespackage"))
-	se, clips := controllerSession(t, s, "dancecontroller")
-	hr := se.base.HumanRig
-	if !se.human || hr == nil {
+	se := controllerSession(t, s, "dancecontroller")
+	hr := se.ch.Human()
+	if !se.poser.Humanoid() || hr == nil {
 		t.Fatalf("dancecontroller poses through Poser (human rig %v); notes %q", hr != nil, se.notes)
 	}
-	hcs := make([]*humanoid.Clip, len(clips))
-	pcs := make([]animator.PoseClip, len(clips))
-	for i, c := range clips {
-		if c == nil {
-			continue
+	for _, m := range se.bc.Clips() {
+		if m != nil && !m.Humanoid() {
+			t.Fatalf("clip %q is generic", m.Clip().Name)
 		}
-		if !c.Humanoid {
-			t.Fatalf("clip %q is generic", c.Name)
-		}
-		hc, err := humanoid.Bake(c, hr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hcs[i], pcs[i] = hc, hc
 	}
 	d := se.a.Definition()
-	hp, err := animator.NewHumanPoser(d, hr, hcs)
+	hp, err := animator.NewHumanPoser(d, hr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lp, err := animator.NewPoser(d, hr.Skeleton(), pcs)
+	lp, err := animator.NewPoser(d, hr.Skeleton())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +96,7 @@ func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
 		}
 		hp.Apply(se.a, hp.NewScratch(), want)
 		samePose(t, "session pose", se.local, want)
-		if got, w := res.Positions, positions(se.skel, want); len(got) != len(w) {
+		if got, w := res.Positions, positions(se.ch.Skeleton(), want); len(got) != len(w) {
 			t.Fatalf("%d positions, want %d", len(got), len(w))
 		} else {
 			for i := range got {
@@ -134,7 +114,7 @@ func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
 			t.Fatalf("step %d: blending bones gives the muscle blend: the test proves nothing", step)
 		}
 	}
-	if n := testing.AllocsPerRun(20, func() { se.pose(se.a, se.local) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { se.poser.Pose(se.a, se.local) }); n != 0 {
 		t.Errorf("%v allocs per pose", n)
 	}
 }
@@ -144,26 +124,16 @@ func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
 // Animator.
 func TestGenericControllerSessionBlendsBones(t *testing.T) {
 	s := openServer(t, Options{}, corpustest.Path(t, "lc-example-enemy/modassets"))
-	se, clips := controllerSession(t, s, s.Scene().Controllers[0].Name)
-	if se.human || se.base.HumanRig != nil {
-		t.Fatalf("generic controller poses in muscle space (human rig %v)", se.base.HumanRig != nil)
+	se := controllerSession(t, s, s.Scene().Controllers[0].Name)
+	if se.poser.Humanoid() || se.ch.Human() != nil {
+		t.Fatalf("generic controller poses in muscle space (human rig %v)", se.ch.Human() != nil)
 	}
-	pcs := make([]animator.PoseClip, len(clips))
-	for i, c := range clips {
-		if c == nil {
-			continue
-		}
-		gc, err := anim.Bake(c, se.skel)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pcs[i] = gc
-	}
-	p, err := animator.NewPoser(se.a.Definition(), se.skel, pcs)
+	skel := se.ch.Skeleton()
+	p, err := animator.NewPoser(se.a.Definition(), skel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := make([]geom.Transform, se.skel.Len())
+	want := make([]geom.Transform, skel.Len())
 	if _, err := se.tick(&Tick{Reset: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -174,51 +144,14 @@ func TestGenericControllerSessionBlendsBones(t *testing.T) {
 		}
 		p.Pose(se.a, p.NewScratch(), want)
 		samePose(t, "session pose", se.local, want)
-		w := positions(se.skel, want)
+		w := positions(skel, want)
 		for i := range w {
 			if res.Positions[i] != w[i] {
 				t.Fatalf("step %d: position value %d: %v, want Poser's %v", step, i, res.Positions[i], w[i])
 			}
 		}
 	}
-	if n := testing.AllocsPerRun(20, func() { se.pose(se.a, se.local) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { se.poser.Pose(se.a, se.local) }); n != 0 {
 		t.Errorf("%v allocs per pose", n)
-	}
-}
-
-// A generic clip among a humanoid avatar's clips cannot blend in muscle
-// space: the controller falls back to Poser and says why.
-func TestGenericClipOnHumanoidAvatarKeepsPoser(t *testing.T) {
-	s := openServer(t, Options{}, corpustest.Path(t, "lethal-emotes/customemotespackage"))
-	se, clips := controllerSession(t, s, "dancecontroller")
-	skel := se.base.HumanRig.Skeleton()
-	bone := skel.Paths[1]
-	generic := &model.Clip{Name: "GenericNod", SampleRate: 30, Stop: 1, Curves: []model.Curve{{Kind: model.CurveConstant, Value: 0.5,
-		Target: model.Target{Path: bone, PathHash: model.PathHash(bone), PathKnown: true, ClassID: model.ClassTransform,
-			Attribute: uint32(model.PropPosition), Transform: model.PropPosition}}}}
-	for _, tc := range []struct {
-		name  string
-		clips []*model.Clip
-		human bool
-		note  string
-	}{
-		{"all humanoid", clips, true, ""},
-		{"one generic", append(append([]*model.Clip(nil), clips[:len(clips)-1]...), generic), false, `clip "GenericNod" is generic on`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pose, human, notes, err := newPose(se.a.Definition(), se.base, tc.clips)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if human != tc.human || pose == nil {
-				t.Errorf("muscle space %v, want %v", human, tc.human)
-			}
-			joined := strings.Join(notes, "\n")
-			if tc.note == "" && len(notes) > 0 || !strings.Contains(joined, tc.note) {
-				t.Errorf("notes %q, want one containing %q", notes, tc.note)
-			}
-			dst := make([]geom.Transform, skel.Len())
-			pose(se.a, dst)
-		})
 	}
 }

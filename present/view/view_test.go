@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/internal/corpustest"
-	"github.com/mecanim/mecanim/unity/assets"
 )
 
 const helloBundle = "../../examples/hello.bundle"
@@ -412,12 +411,12 @@ func TestIsLoopback(t *testing.T) {
 }
 
 func TestServeStopsWhenTheContextEnds(t *testing.T) {
-	cat, errs := catalog.Open([]string{helloBundle}, assets.Options{})
+	set, errs := bind.Open([]string{helloBundle}, bind.Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	defer cat.Close()
-	s, err := New(cat, Options{})
+	defer set.Close()
+	s, err := New(set, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

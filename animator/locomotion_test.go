@@ -1,8 +1,6 @@
 package animator
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -54,106 +52,6 @@ func locomotion() *ctl {
 	b.trans(2, G, F, cond(model.CondIfNot, grounded, 0))
 	b.trans(2, F, G, cond(model.CondIf, grounded, 0))
 	return b
-}
-
-const testScript = `{"duration": 5.0, "events": [
- {"at": 0.5, "set": {"Speed": 1.0, "Direction": 0.3}},
- {"at": 1.0, "trigger": "Attack"},
- {"at": 1.5, "set": {"Grounded": false, "Lean": 0.5}},
- {"at": 2.0, "set": {"Grounded": true, "Speed": 1.7}},
- {"at": 3.0, "trigger": "Attack"},
- {"at": 3.05, "trigger": "Attack"},
- {"at": 4.0, "set": {"Speed": 0}}]}`
-
-func runJSON(t *testing.T, b *ctl) []byte {
-	s, err := ParseScript([]byte(testScript))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Run(b.build(t), s, 60)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func TestRunIsDeterministic(t *testing.T) {
-	a, b := runJSON(t, locomotion()), runJSON(t, locomotion())
-	if !bytes.Equal(a, b) {
-		t.Fatal("two runs of the same script differ")
-	}
-}
-
-func TestRunFollowsTheScript(t *testing.T) {
-	s, _ := ParseScript([]byte(testScript))
-	recs, err := Run(locomotion().build(t), s, 60)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 300 {
-		t.Fatalf("%d records for 5 s at 60 Hz", len(recs))
-	}
-	at := func(sec float64) Record { return recs[int(sec*60+0.5)-1] }
-	if r := at(0.5 + 1.0/60); r.Layers[0].State != "Idle" || r.Layers[0].Next != "Move" {
-		t.Errorf("0.5 s: %+v", r.Layers[0])
-	}
-	if r := at(1.0 + 1.0/60); r.Layers[0].Next != "Attack" {
-		t.Errorf("just after the trigger: %+v", r.Layers[0])
-	}
-	if r := at(1.7); r.Layers[2].State != "Falling" && r.Layers[2].Next != "Falling" {
-		t.Errorf("1.7 s air layer: %+v", r.Layers[2])
-	}
-	var attackEvents int
-	for _, r := range recs {
-		for _, e := range r.Events {
-			if e.State == "Attack" {
-				attackEvents++
-			}
-		}
-	}
-	if attackEvents == 0 {
-		t.Error("no events from the attack clip")
-	}
-	// Three attacks: the triggers at 1.0 and 3.0 fire at once; the one at
-	// 3.05 finds Move→Attack running (ordered source interruption does not
-	// let it restart), stays set, and fires when Attack has returned.
-	var entries []float64
-	prev := ""
-	for _, r := range recs {
-		if n := r.Layers[0].Next; n == "Attack" && prev != "Attack" {
-			entries = append(entries, r.T)
-		}
-		prev = r.Layers[0].Next
-	}
-	if len(entries) != 3 || entries[0] > 1.02 || entries[1] > 3.02 || entries[2] < 4 {
-		t.Errorf("attacks started at %v", entries)
-	}
-}
-
-func TestParseScriptRejectsBadInput(t *testing.T) {
-	for _, in := range []string{`{"duration": -1}`, `{"duration": 1, "events": [{"at": -2}]}`, `[`, `{"duration": "x"}`} {
-		if _, err := ParseScript([]byte(in)); err == nil {
-			t.Errorf("accepted %s", in)
-		}
-	}
-	a := locomotion().build(t)
-	for _, sc := range []string{`{"duration": 1, "events": [{"at": 0, "set": {"Nope": 1}}]}`,
-		`{"duration": 1, "events": [{"at": 0, "trigger": "Speed"}]}`,
-		`{"duration": 1, "events": [{"at": 0, "set": {"Speed": "fast"}}]}`,
-		`{"duration": 1, "events": [{"at": 0, "play": "Nowhere"}]}`,
-		`{"duration": 1e9}`} {
-		s, err := ParseScript([]byte(sc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Run(a, s, 60); err == nil {
-			t.Errorf("ran %s", sc)
-		}
-	}
 }
 
 func TestDriverStepsFixedAndDeterministically(t *testing.T) {
@@ -218,23 +116,4 @@ func BenchmarkCrowd(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/animator-tick")
 	b.ReportMetric(float64(drv.Animators[0].StateBytes()), "B/animator")
-}
-
-func TestRunScriptMatchesRun(t *testing.T) {
-	b := locomotion()
-	clips := make([]*model.Clip, len(b.clips.Lengths))
-	for i, n := range b.clips.Lengths {
-		clips[i] = &model.Clip{Stop: n, Settings: model.LoopSettings{LoopTime: b.clips.Loop[i]}, Events: b.clips.Events[i]}
-	}
-	recs, err := RunScript(b.c, clips, []byte(testScript), 60)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := json.Marshal(recs)
-	if want := runJSON(t, locomotion()); !bytes.Equal(got, want) {
-		t.Error("RunScript over model clips differs from Run over the same lengths")
-	}
-	if _, err := RunScript(b.c, clips, []byte(`{"duration":`), 60); err == nil {
-		t.Error("accepted a broken script")
-	}
 }

@@ -1,0 +1,552 @@
+package bind
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/model"
+)
+
+// value decodes an entry's object once.
+func (s *Set) value(e *entry) (any, error) {
+	e.once.Do(func() {
+		switch o := e.origin.(type) {
+		case unityObject:
+			e.val, e.err = s.decodeUnity(e, o)
+		case unityRig:
+			e.val, e.err = s.unityCharacter(e, o)
+		default:
+			e.val, e.err = s.decodeOther(e)
+		}
+	})
+	return e.val, e.err
+}
+
+// Clip decodes clip i (once), its channels named from every name table
+// and rig of the inputs.
+func (s *Set) Clip(i int) (*model.Clip, error) {
+	e, err := s.entry(KindClip, i)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.value(e)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*model.Clip), nil
+}
+
+// Avatar decodes avatar i (once).
+func (s *Set) Avatar(i int) (*model.Avatar, error) {
+	e, err := s.entry(KindAvatar, i)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.value(e)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*model.Avatar), nil
+}
+
+// ControllerClips is a controller with the clips it plays: its decoded
+// model (an override controller's replacements applied: its clip names
+// are those of the clips it plays), the clip entry of each slot, and what
+// could not be resolved.
+type ControllerClips struct {
+	Controller *model.Controller
+	// Clips are the indexes of the clips each slot plays (-1 for a null
+	// slot or a clip the inputs lack), parallel to Controller.Clips.
+	Clips []int
+	// Notes say which clips are missing and where they are (the file that
+	// holds them, the path id).
+	Notes []string
+}
+
+// Controller decodes controller i (once) and resolves its clips across the
+// inputs.
+func (s *Set) Controller(i int) (*ControllerClips, error) {
+	e, err := s.entry(KindController, i)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.value(e)
+	if err != nil {
+		return nil, err
+	}
+	cs := v.(*controllerSet)
+	out := &ControllerClips{Controller: cs.ctl, Clips: make([]int, len(cs.clips)), Notes: cs.notes}
+	for k, c := range cs.clips {
+		out.Clips[k] = -1
+		if c != nil {
+			out.Clips[k] = c.index
+		}
+	}
+	return out, nil
+}
+
+// ControllerModel decodes controller i (see Controller).
+func (s *Set) ControllerModel(i int) (*model.Controller, error) {
+	cc, err := s.Controller(i)
+	if err != nil {
+		return nil, err
+	}
+	return cc.Controller, nil
+}
+
+// Character puts together character i (once): its GameObjects, its avatar
+// and its meshes.
+func (s *Set) Character(i int) (*bound.Character, error) {
+	e, err := s.entry(KindCharacter, i)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.value(e)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*bound.Character), nil
+}
+
+// On says what a clip or a controller plays on: a character or an avatar,
+// each by name or reference (see Find); both empty lets the binding
+// choose.
+type On struct {
+	Character string
+	Avatar    string
+}
+
+// CharacterOn returns the character on names: the character chosen, or the
+// character of the avatar chosen (see AvatarCharacter). It is nil, with no
+// error, when on names neither.
+func (s *Set) CharacterOn(on On) (*bound.Character, error) {
+	switch {
+	case on.Character != "" && on.Avatar != "":
+		return nil, errors.New("bind: give a character or an avatar, not both")
+	case on.Character != "":
+		i, err := s.Find(KindCharacter, on.Character)
+		if err != nil {
+			return nil, err
+		}
+		return s.Character(i)
+	case on.Avatar != "":
+		i, err := s.Find(KindAvatar, on.Avatar)
+		if err != nil {
+			return nil, err
+		}
+		return s.AvatarCharacter(i)
+	}
+	return nil, nil
+}
+
+// AvatarCharacter returns the character avatar i plays on: the character
+// whose Animator uses it when the inputs hold one (several that differ are
+// ErrAmbiguous), else the avatar's own skeleton at its default pose.
+func (s *Set) AvatarCharacter(i int) (*bound.Character, error) {
+	ae, err := s.entry(KindAvatar, i)
+	if err != nil {
+		return nil, err
+	}
+	users := s.avatarUsers(ae)
+	if len(users) > 0 {
+		if distinct(users) {
+			return nil, ambiguous(KindCharacter, fmt.Sprintf("avatar %q is used by %d different characters", ae.name, len(users)), users)
+		}
+		return s.Character(users[0].index)
+	}
+	av, err := s.Avatar(i)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.avatarChars == nil {
+		s.avatarChars = map[*entry]*avatarChar{}
+	}
+	ac := s.avatarChars[ae]
+	if ac == nil {
+		ac = &avatarChar{}
+		s.avatarChars[ae] = ac
+	}
+	s.mu.Unlock()
+	ac.once.Do(func() {
+		ac.c, ac.err = bound.NewCharacter(bound.CharacterInput{Name: av.Name, Source: ae.src, Avatar: av, AvatarSource: ae.src})
+	})
+	return ac.c, ac.err
+}
+
+// avatarUsers returns the characters whose Animator uses avatar entry ae
+// (or an identical avatar).
+func (s *Set) avatarUsers(ae *entry) []*entry {
+	var out []*entry
+	for _, ce := range s.entries[KindCharacter] {
+		if a := s.characterAvatar(ce); a != nil && (a == ae || a.origin.identical(ae.origin)) {
+			out = append(out, ce)
+		}
+	}
+	return out
+}
+
+// characterAvatar returns the avatar entry a character's Animator names
+// (nil for none, or one the inputs lack).
+func (s *Set) characterAvatar(ce *entry) *entry {
+	switch o := ce.origin.(type) {
+	case unityRig:
+		if o.r.HasAvatar() {
+			if e, err := s.resolve(unityAnchor(o), o.r.Animator.Avatar); err == nil && e.kind == KindAvatar {
+				return e
+			}
+		}
+	default:
+		return s.otherCharacterAvatar(ce)
+	}
+	return nil
+}
+
+// CharacterController returns the index of the controller character i's
+// Animator plays (-1 for none, or one the inputs lack).
+func (s *Set) CharacterController(i int) int {
+	ce, err := s.entry(KindCharacter, i)
+	if err != nil {
+		return -1
+	}
+	if e := s.characterController(ce); e != nil {
+		return e.index
+	}
+	return -1
+}
+
+func (s *Set) characterController(ce *entry) *entry {
+	switch o := ce.origin.(type) {
+	case unityRig:
+		if a := o.r.Animator; a != nil && !a.Controller.IsNull() {
+			if e, err := s.resolve(unityAnchor(o), a.Controller); err == nil && e.kind == KindController {
+				return e
+			}
+		}
+	default:
+		return s.otherCharacterController(ce)
+	}
+	return nil
+}
+
+// characterFor returns the characters a clip may play on, best first, when
+// nothing was asked for: for a humanoid clip the characters of every
+// distinct humanoid avatar; for a generic clip the characters whose paths
+// its Transform channels name most often (else avatars whose name tables
+// name them). Several distinct candidates are the caller's to refuse (the
+// command line) or to take the first of (the viewer).
+func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
+	if c.Humanoid {
+		var avs []*entry
+		var have []string
+		for _, ae := range s.entries[KindAvatar] {
+			av, err := s.Avatar(ae.index)
+			if err != nil || !av.IsHuman() {
+				continue
+			}
+			dup := false
+			for _, x := range avs {
+				dup = dup || x.origin.identical(ae.origin)
+			}
+			if !dup {
+				avs = append(avs, ae)
+				have = append(have, fmt.Sprintf("%q", ae.name))
+			}
+		}
+		if len(avs) == 0 {
+			return nil, KindAvatar, fmt.Errorf("%w: clip %q is humanoid and the inputs hold no humanoid avatar (add the file holding one)", ErrNoCharacter, c.Name)
+		}
+		return avs, KindAvatar, nil
+	}
+	var best []*entry
+	bestN := 0
+	for _, ce := range s.entries[KindCharacter] {
+		n := s.channelsOn(c, ce)
+		switch {
+		case n > bestN:
+			best, bestN = []*entry{ce}, n
+		case n == bestN && n > 0:
+			best = append(best, ce)
+		}
+	}
+	if bestN > 0 {
+		return best, KindCharacter, nil
+	}
+	var avs []*entry
+	for _, ae := range s.entries[KindAvatar] {
+		if av, err := s.Avatar(ae.index); err == nil && namesChannel(c, av.Names) {
+			avs = append(avs, ae)
+		}
+	}
+	if len(avs) > 0 {
+		return avs, KindAvatar, nil
+	}
+	if len(s.entries[KindCharacter]) == 0 {
+		return nil, KindCharacter, fmt.Errorf("%w: clip %q animates Transforms, and the inputs hold no character (add the file with the character's GameObjects)", ErrNoCharacter, c.Name)
+	}
+	var have []string
+	for _, ce := range s.entries[KindCharacter] {
+		have = append(have, fmt.Sprintf("%q", ce.name))
+	}
+	return nil, KindCharacter, fmt.Errorf("%w: no character in the inputs has the paths clip %q animates (characters: %s)", ErrNoCharacter, c.Name, strings.Join(have, ", "))
+}
+
+// channelsOn counts a clip's Transform channels whose paths a character's
+// GameObjects have.
+func (s *Set) channelsOn(c *model.Clip, ce *entry) int {
+	r := s.characterRig(ce)
+	if r == nil {
+		return 0
+	}
+	names := r.Names()
+	n := 0
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		if t.ClassID != model.ClassTransform {
+			continue
+		}
+		if _, ok := names[t.PathHash]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// namesChannel reports whether a name table names one of a clip's
+// Transform channels' paths.
+func namesChannel(c *model.Clip, names model.Names) bool {
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		if t.ClassID == model.ClassTransform {
+			if _, ok := names[t.PathHash]; ok && t.PathHash != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// characterRig returns a character entry's GameObjects without putting
+// the character together.
+func (s *Set) characterRig(ce *entry) *model.Rig {
+	switch o := ce.origin.(type) {
+	case unityRig:
+		return o.r.Rig
+	default:
+		return s.otherCharacterRig(ce)
+	}
+}
+
+// CharacterFor returns the character clip i plays on: the one on names,
+// else the one the binding chooses (see candidates); several equally good
+// candidates that differ are ErrAmbiguous.
+func (s *Set) CharacterFor(clip int, on On) (*bound.Character, error) {
+	return s.characterFor(clip, on, false)
+}
+
+func (s *Set) characterFor(clip int, on On, first bool) (*bound.Character, error) {
+	if ch, err := s.CharacterOn(on); ch != nil || err != nil {
+		return ch, err
+	}
+	c, err := s.Clip(clip)
+	if err != nil {
+		return nil, err
+	}
+	cands, k, err := s.candidates(c)
+	if err != nil {
+		return nil, err
+	}
+	if !first && len(cands) > 1 && distinct(cands) {
+		what := fmt.Sprintf("clip %q animates as many paths of %d characters", c.Name, len(cands))
+		if k == KindAvatar {
+			what = fmt.Sprintf("clip %q is humanoid and the inputs hold %d humanoid avatars", c.Name, len(cands))
+		}
+		return nil, ambiguous(k, what, cands)
+	}
+	if k == KindAvatar {
+		ch, err := s.AvatarCharacter(cands[0].index)
+		if err != nil && first {
+			var users []*entry
+			if users = s.avatarUsers(cands[0]); len(users) > 0 {
+				return s.Character(users[0].index)
+			}
+		}
+		return ch, err
+	}
+	return s.Character(cands[0].index)
+}
+
+// Motion binds clip i to what on names, or to the character the binding
+// chooses for it (see CharacterFor).
+func (s *Set) MotionOn(clip int, on On) (*bound.Motion, error) {
+	ch, err := s.CharacterFor(clip, on)
+	if err != nil {
+		return nil, err
+	}
+	return s.bindClip(clip, ch)
+}
+
+// bindClip binds clip i to a character.
+func (s *Set) bindClip(clip int, ch *bound.Character) (*bound.Motion, error) {
+	c, err := s.Clip(clip)
+	if err != nil {
+		return nil, err
+	}
+	return bound.Bind(c, s.entries[KindClip][clip].src, ch)
+}
+
+// ControllerOn binds controller i: its clips (across the inputs, an
+// override controller's replacements applied) on the character on names,
+// else on the character whose Animator plays it (the first when several
+// do), else on none (its state machines only).
+func (s *Set) ControllerOn(i int, on On) (*bound.Controller, error) {
+	ch, err := s.CharacterOn(on)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	if ch == nil {
+		ch, notes = s.controllerCharacter(i)
+	}
+	return s.bindController(i, ch, notes)
+}
+
+// controllerCharacter is the character whose Animator plays controller i.
+func (s *Set) controllerCharacter(i int) (*bound.Character, []string) {
+	ce, err := s.entry(KindController, i)
+	if err != nil {
+		return nil, nil
+	}
+	for _, c := range s.entries[KindCharacter] {
+		if x := s.characterController(c); x != nil && (x == ce || x.origin.identical(ce.origin)) {
+			ch, err := s.Character(c.index)
+			if err != nil {
+				return nil, []string{err.Error()}
+			}
+			return ch, nil
+		}
+	}
+	return nil, []string{fmt.Sprintf("no Animator in the inputs plays controller %q: states, events and timing only (no pose, no root motion)", ce.name)}
+}
+
+// bindController binds controller i's clips to ch (nil: none).
+func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound.Controller, error) {
+	cc, err := s.Controller(i)
+	if err != nil {
+		return nil, err
+	}
+	in := bound.ControllerInput{Controller: cc.Controller, Source: s.entries[KindController][i].src, On: ch,
+		Clips: make([]*model.Clip, len(cc.Clips)), ClipSources: make([]model.Source, len(cc.Clips)),
+		Notes: append(append([]string(nil), notes...), cc.Notes...)}
+	for k, ci := range cc.Clips {
+		if ci < 0 {
+			continue
+		}
+		c, err := s.Clip(ci)
+		if err != nil {
+			in.Notes = append(in.Notes, err.Error())
+			continue
+		}
+		in.Clips[k], in.ClipSources[k] = c, s.entries[KindClip][ci].src
+	}
+	return bound.NewController(in)
+}
+
+// Characters implements bound.Library.
+func (s *Set) Characters() []bound.Item { return s.Items(KindCharacter) }
+
+// Clips implements bound.Library.
+func (s *Set) Clips() []bound.Item { return s.Items(KindClip) }
+
+// Controllers implements bound.Library.
+func (s *Set) Controllers() []bound.Item { return s.Items(KindController) }
+
+// Motion implements bound.Library: clip i on character j, or (j < 0) on
+// the character the binding chooses, the first of several.
+func (s *Set) Motion(clip, character int) (*bound.Motion, error) {
+	var ch *bound.Character
+	var err error
+	if character >= 0 {
+		ch, err = s.Character(character)
+	} else {
+		ch, err = s.characterFor(clip, On{}, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.bindClip(clip, ch)
+}
+
+// BindController implements bound.Library's Controller: controller i on
+// character j, or (j < 0) on the character whose Animator plays it.
+func (s *Set) BindController(i, character int) (*bound.Controller, error) {
+	if character < 0 {
+		return s.ControllerOn(i, On{})
+	}
+	ch, err := s.Character(character)
+	if err != nil {
+		return nil, err
+	}
+	return s.bindController(i, ch, nil)
+}
+
+// Motions binds to character ch every clip of the inputs that plays on it:
+// generic clips with a Transform channel on one of its GameObjects, and
+// humanoid clips when its avatar is humanoid. It returns them in input
+// order, with a line for each kind of clip left out and why.
+func (s *Set) Motions(ch *bound.Character) ([]*bound.Motion, []string) {
+	var out []*bound.Motion
+	var notes []string
+	humanSkipped := 0
+	for i, e := range s.entries[KindClip] {
+		c, err := s.Clip(i)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("clip %q (%s): %v", e.name, e.src, err))
+			continue
+		}
+		if c.Humanoid && ch.Human() == nil {
+			humanSkipped++
+			continue
+		}
+		if !c.Humanoid && !animatesSkeleton(c, ch) {
+			continue
+		}
+		m, err := bound.Bind(c, e.src, ch)
+		if err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		out = append(out, m)
+	}
+	if humanSkipped > 0 {
+		why := "it has no humanoid avatar"
+		if av, _ := ch.Avatar(); av != nil {
+			why = fmt.Sprintf("its avatar %q is generic", av.Name)
+		}
+		notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (give --avatar)", humanSkipped, ch.Describe(), why))
+	}
+	return out, notes
+}
+
+// animatesSkeleton reports whether a generic clip drives a joint of the
+// character's skeleton.
+func animatesSkeleton(c *model.Clip, ch *bound.Character) bool {
+	sk := ch.Skeleton()
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		if t.ClassID != model.ClassTransform {
+			continue
+		}
+		if _, ok := sk.IndexHash(t.PathHash); ok {
+			return true
+		}
+		if t.PathKnown {
+			if _, ok := sk.Index(t.Path); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

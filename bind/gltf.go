@@ -1,0 +1,125 @@
+package bind
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/decode/gltfchar"
+	"github.com/mecanim/mecanim/decode/yamlasset"
+	"github.com/mecanim/mecanim/humanoid/avatarbuild"
+	"github.com/mecanim/mecanim/model"
+)
+
+// isCharacterFile reports whether path is a glTF or VRM character.
+func isCharacterFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".glb", ".gltf", ".vrm":
+		return true
+	}
+	return false
+}
+
+// isModelMeta reports whether path is a model importer's settings (a
+// .fbx.meta or the like), which hold a human description.
+func isModelMeta(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".meta") && !strings.HasSuffix(p, ".anim.meta") && !strings.HasSuffix(p, ".controller.meta") &&
+		(strings.Contains(p, ".fbx.") || strings.Contains(p, ".obj.") || strings.Contains(p, ".blend.") || strings.Contains(p, ".dae."))
+}
+
+// gltfCharacter is a character read from a glTF or VRM file, with the
+// avatar built from its human description (nil when it has none).
+type gltfCharacter struct {
+	ch     *gltfchar.Character
+	avatar *model.Avatar
+	avErr  error
+}
+
+func (g gltfCharacter) identical(o origin) bool {
+	v, ok := o.(gltfCharacter)
+	return ok && v.ch == g.ch
+}
+
+// gltfAvatar is the avatar built for a glTF character, or from a model
+// importer's human description.
+type gltfAvatar struct{ av *model.Avatar }
+
+func (g gltfAvatar) identical(o origin) bool {
+	v, ok := o.(gltfAvatar)
+	return ok && v.av == g.av
+}
+
+// modelClip is a clip decoded already (a glTF character's animations).
+type modelClip struct{ c *model.Clip }
+
+func (m modelClip) identical(o origin) bool {
+	v, ok := o.(modelClip)
+	return ok && v.c == m.c
+}
+
+// addCharacterFile reads a glTF or VRM character: the character, its
+// animations as clips, and the avatar built from its human bone map (as
+// Unity's importer builds one from a model's human description).
+func (s *Set) addCharacterFile(path string) error {
+	ch, err := gltfchar.Config{HumanMap: s.opts.HumanMap}.Open(path)
+	if err != nil {
+		return err
+	}
+	g := gltfCharacter{ch: ch}
+	ce := s.add(&entry{kind: KindCharacter, name: ch.Name, src: model.Source{Container: path}})
+	if ch.Human != nil {
+		g.avatar, g.avErr = avatarbuild.Build(ch.Name+"Avatar", ch.Human)
+		if g.avErr == nil {
+			ae := s.add(&entry{kind: KindAvatar, name: g.avatar.Name, src: model.Source{Container: path}, origin: gltfAvatar{g.avatar}})
+			s.gltfAvatars[ce] = ae
+		}
+	}
+	ce.origin = g
+	for i, c := range ch.Clips {
+		s.add(&entry{kind: KindClip, name: c.Name, src: model.Source{Container: path, PathID: int64(i + 1)}, origin: modelClip{c}})
+	}
+	return nil
+}
+
+// addModelMeta reads a model importer's human description and builds the
+// avatar Unity's importer would (the model itself is not read: the avatar
+// plays on its own skeleton, the description's T-pose).
+func (s *Set) addModelMeta(path string) error {
+	f, err := yamlasset.ParseFile(path)
+	if err != nil {
+		return err
+	}
+	d, err := f.HumanDescription()
+	if err != nil {
+		return err
+	}
+	if len(d.Human) == 0 {
+		return nil // a generic model: nothing to play on without its FBX
+	}
+	base := filepath.Base(path)
+	name := base[:strings.IndexByte(base, '.')] + "Avatar"
+	av, err := avatarbuild.Build(name, d)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s.add(&entry{kind: KindAvatar, name: name, src: model.Source{Container: path}, origin: gltfAvatar{av}})
+	return nil
+}
+
+// gltfCharacterOf puts a glTF character together.
+func (s *Set) gltfCharacterOf(e *entry, g gltfCharacter) (*bound.Character, error) {
+	in := bound.CharacterInput{Name: g.ch.Name, Source: e.src, Rig: g.ch.Rig, Avatar: g.avatar,
+		Meshes: func() ([]model.MeshInstance, []error) { return g.ch.Meshes, nil }}
+	switch {
+	case g.avErr != nil:
+		in.AvatarMissing = fmt.Sprintf("its human description does not build an avatar: %v", g.avErr)
+	case g.ch.Human == nil:
+		in.AvatarMissing = "no human bone map: not a VRM, no known bone names (give --human-map FILE.json)"
+	}
+	if ae := s.gltfAvatars[e]; ae != nil {
+		in.AvatarSource = ae.src
+	}
+	return bound.NewCharacter(in)
+}

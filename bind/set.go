@@ -1,0 +1,430 @@
+// Package bind is the one stage between the decoders and everything that
+// shows, writes or runs a pose. Given a set of inputs opened together
+// (Unity files, YAML assets, project folders), it alone decides:
+//
+//   - which object a name means: every clip, character (Animator rig),
+//     avatar and controller can be chosen by name or by reference
+//     ("FILE#PATHID"); a name that means several different objects is an
+//     error listing each with its container, file and path id;
+//   - what a clip plays on: the character whose paths a generic clip
+//     animates, the one character with a humanoid avatar for a humanoid
+//     clip, or the one asked for;
+//   - what stands where nothing animates: the character's GameObjects at
+//     their scene transforms whenever the inputs hold them, the avatar's
+//     default pose only when they do not;
+//   - a controller's clip set (across files; an override controller's
+//     replacements applied) and where its root motion comes from;
+//   - the origin of model space (see package bound).
+//
+// What it makes are runtime values of package bound; the commands, the
+// viewer, pictures and glTF export all take them.
+package bind
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"github.com/mecanim/mecanim/decode/gltfchar"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+)
+
+// Kind is a kind of object a set of inputs offers.
+type Kind uint8
+
+// The kinds of objects.
+const (
+	KindClip Kind = iota
+	KindCharacter
+	KindAvatar
+	KindController
+	kinds
+)
+
+var kindNames = [kinds]string{"clip", "character", "avatar", "controller"}
+
+// String names the kind.
+func (k Kind) String() string {
+	if k < kinds {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// flagOf is the command-line option that chooses an object of each kind,
+// for the hints errors give.
+var flagOf = [kinds]string{"--clip", "--animator", "--avatar", "--controller"}
+
+// Errors the selection and binding return (wrapped with what was asked).
+var (
+	// ErrNotFound: no object of the kind has the name or reference.
+	ErrNotFound = errors.New("not found")
+	// ErrAmbiguous: several different objects have the name.
+	ErrAmbiguous = errors.New("ambiguous")
+	// ErrNoCharacter: nothing in the inputs can play the clip.
+	ErrNoCharacter = errors.New("nothing to play the clip on")
+)
+
+// Options configure how inputs are read.
+type Options struct {
+	// Reader is how Unity files are read (layouts, Unity version).
+	Reader assets.Options
+	// HumanMap, when not nil, is the human bone map of the glTF
+	// characters given (gltfchar.ParseHumanMap); without it their VRM
+	// extension or their bone names give it.
+	HumanMap gltfchar.HumanMap
+}
+
+// Set is a set of inputs opened together: a clip in one bundle plays on a
+// character of another, a controller's clips are found in the others. It
+// decodes each object at most once, however many bindings use it, and is
+// safe for concurrent use. Close it when done.
+type Set struct {
+	opts    Options
+	cat     *catalog.Catalog
+	entries [kinds][]*entry
+	inputs  []string
+
+	mu          sync.Mutex
+	byObj       map[objKey]*entry
+	byYAML      map[yamlKey]*entry
+	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
+	avatarChars map[*entry]*avatarChar
+	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
+	duplicates  []string
+}
+
+// avatarChar is the character of an avatar no character uses, built once.
+type avatarChar struct {
+	once sync.Once
+	c    *bound.Character
+	err  error
+}
+
+// objKey names an object of a serialized file of the catalog.
+type objKey struct {
+	f   *assets.File
+	pid int64
+}
+
+// entry is one object the set offers, with how to decode it and what was
+// decoded (once).
+type entry struct {
+	kind   Kind
+	index  int
+	name   string
+	src    model.Source
+	origin origin
+
+	once sync.Once
+	val  any // *model.Clip, *model.Avatar, *model.Controller, *bound.Character
+	err  error
+}
+
+// origin is where an entry's object lives and how to decode it.
+type origin interface {
+	// identical reports whether another entry's object is the same asset
+	// (the same bytes), so that one name meaning both is no ambiguity.
+	identical(o origin) bool
+}
+
+// Open opens every input: Unity files (bundles, serialized files, WebGL
+// .data), glTF and VRM characters (.glb, .gltf, .vrm: their avatar built
+// from their human bone map, their animations as clips), model importer
+// settings (.fbx.meta: the avatar their human description builds), the
+// editor's text assets (.anim, .controller, .overrideController, .mask,
+// .prefab, .unity, avatar .asset) and project folders (every such asset below them, references followed through the
+// GUIDs their .meta files give). An input that cannot be opened is
+// reported in the returned errors and left out; the set holds the others.
+// The same file given twice, or two files of the same content, count once
+// (see Duplicates).
+func Open(paths []string, opts Options) (*Set, []error) {
+	s := newSet()
+	s.opts = opts
+	var unity []string
+	var errs []error
+	seen := map[string]bool{}
+	same := sameContent{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err == nil && seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() && same.seen(p, st.Size()) {
+			s.duplicates = append(s.duplicates, p)
+			continue
+		}
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case st.IsDir():
+			errs = append(errs, s.addProject(p)...)
+		case isCharacterFile(p):
+			if err := s.addCharacterFile(p); err != nil {
+				errs = append(errs, err)
+			}
+		case isModelMeta(p):
+			if err := s.addModelMeta(p); err != nil {
+				errs = append(errs, err)
+			}
+		case isYAMLAsset(p):
+			if err := s.addYAML(p, p, ""); err != nil {
+				errs = append(errs, err)
+			}
+		default:
+			unity = append(unity, p)
+		}
+	}
+	cat, cerrs := catalog.Open(unity, opts.Reader)
+	errs = append(errs, cerrs...)
+	s.cat = cat
+	s.inputs = append(s.inputs, paths...)
+	errs = append(errs, s.addCatalog()...)
+	return s, errs
+}
+
+func newSet() *Set {
+	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, gltfAvatars: map[*entry]*entry{}}
+}
+
+var _ bound.Library = (*Set)(nil)
+
+// New makes a set of Unity files already opened as a catalog (the set
+// does not close it).
+func New(cat *catalog.Catalog) *Set {
+	s := newSet()
+	s.cat = cat
+	s.addCatalog()
+	return s
+}
+
+// Duplicates lists the inputs left out because an earlier input has the
+// same content (the same file given twice, or copied): each counts once.
+func (s *Set) Duplicates() []string { return s.duplicates }
+
+// sameContent finds files whose content an earlier one has: by size
+// first, then by SHA-256 (read only when sizes match).
+type sameContent struct {
+	bySize map[int64][]string
+	sums   map[string][sha256.Size]byte
+}
+
+// seen reports whether an earlier file has path's content, recording it.
+func (c *sameContent) seen(path string, size int64) bool {
+	if c.bySize == nil {
+		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
+	}
+	others := c.bySize[size]
+	c.bySize[size] = append(others, path)
+	if len(others) == 0 {
+		return false
+	}
+	sum, ok := c.sum(path)
+	if !ok {
+		return false
+	}
+	for _, o := range others {
+		if other, ok := c.sum(o); ok && other == sum {
+			c.bySize[size] = others
+			return true
+		}
+	}
+	return false
+}
+
+func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
+	if s, ok := c.sums[path]; ok {
+		return s, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	var s [sha256.Size]byte
+	copy(s[:], h.Sum(nil))
+	c.sums[path] = s
+	return s, true
+}
+
+// Close closes every input.
+func (s *Set) Close() error {
+	if s.cat != nil {
+		return s.cat.Close()
+	}
+	return nil
+}
+
+// Catalog returns the Unity files of the set, for the commands that list
+// and dump raw objects.
+func (s *Set) Catalog() *catalog.Catalog { return s.cat }
+
+// Len returns how many objects of the kind the set offers.
+func (s *Set) Len(k Kind) int { return len(s.entries[k]) }
+
+// add appends an entry of its kind.
+func (s *Set) add(e *entry) *entry {
+	e.index = len(s.entries[e.kind])
+	s.entries[e.kind] = append(s.entries[e.kind], e)
+	return e
+}
+
+// Items lists the objects of a kind, in input order, each with a label
+// that tells it apart from others of its name.
+func (s *Set) Items(k Kind) []bound.Item {
+	es := s.entries[k]
+	count := map[string]int{}
+	for _, e := range es {
+		count[e.name]++
+	}
+	out := make([]bound.Item, len(es))
+	for i, e := range es {
+		out[i] = bound.Item{Name: e.name, Source: e.src, Label: e.name, Ref: Ref(e.src)}
+		if count[e.name] > 1 {
+			out[i].Label = fmt.Sprintf("%s (%s)", e.name, Ref(e.src))
+		}
+	}
+	return out
+}
+
+// Ref is the reference that chooses the object of a source on a command
+// line: "FILE#PATHID", FILE the serialized file (or the container's base
+// name when it is the file).
+func Ref(src model.Source) string {
+	f := src.File
+	if f == "" {
+		f = filepath.Base(src.Container)
+	}
+	return fmt.Sprintf("%s#%d", f, src.PathID)
+}
+
+// refPattern is a reference: an optional file, "#", a path id.
+var refPattern = regexp.MustCompile(`^(.*)#(-?[0-9]+)$`)
+
+// Find returns the index of the object of kind k that sel chooses: a name,
+// or a reference "#PATHID" or "FILE#PATHID" (FILE the serialized file, the
+// container's base name or path, or a project asset's path). A name that
+// several different objects have is ErrAmbiguous, listing each; the same
+// asset shipped in several files (the same bytes) counts once, the first.
+func (s *Set) Find(k Kind, sel string) (int, error) {
+	es := s.entries[k]
+	if m := refPattern.FindStringSubmatch(sel); m != nil {
+		pid, err := strconv.ParseInt(m[2], 10, 64)
+		if err == nil {
+			var hits []*entry
+			for _, e := range es {
+				if e.src.PathID == pid && (m[1] == "" || m[1] == e.src.File || m[1] == e.src.Container ||
+					m[1] == filepath.Base(e.src.Container) || m[1] == filepath.Base(e.src.File)) {
+					hits = append(hits, e)
+				}
+			}
+			if len(hits) > 0 {
+				return s.one(k, sel, hits)
+			}
+		}
+	}
+	var hits []*entry
+	for _, e := range es {
+		if e.name == sel {
+			hits = append(hits, e)
+		}
+	}
+	if len(hits) == 0 {
+		return -1, s.notFound(k, sel)
+	}
+	return s.one(k, sel, hits)
+}
+
+// one returns the single object hits stand for, or ErrAmbiguous.
+func (s *Set) one(k Kind, sel string, hits []*entry) (int, error) {
+	if distinct(hits) {
+		return -1, ambiguous(k, fmt.Sprintf("%s %q names %d different objects", k, sel, len(hits)), hits)
+	}
+	return hits[0].index, nil
+}
+
+// distinct reports whether entries are different objects (not the same
+// asset shipped several times).
+func distinct(hits []*entry) bool {
+	for _, e := range hits[1:] {
+		if e.origin == nil || hits[0].origin == nil || !hits[0].origin.identical(e.origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// ambiguous is ErrAmbiguous saying what, and listing how to choose each
+// candidate.
+func ambiguous(k Kind, what string, hits []*entry) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s; choose one with %s:", what, flagOf[k])
+	for _, e := range hits {
+		fmt.Fprintf(&b, "\n  %s %-40s %q in %s", flagOf[k], quoteArg(Ref(e.src)), e.name, e.src)
+	}
+	return fmt.Errorf("%w: %s", ErrAmbiguous, b.String())
+}
+
+// notFound lists what the set has of a kind.
+func (s *Set) notFound(k Kind, sel string) error {
+	names := map[string]bool{}
+	var have []string
+	for _, e := range s.entries[k] {
+		if !names[e.name] {
+			names[e.name] = true
+			have = append(have, strconv.Quote(e.name))
+		}
+	}
+	sort.Strings(have)
+	if len(have) > 12 {
+		have = append(have[:12], fmt.Sprintf("... %d more", len(have)-12))
+	}
+	if len(have) == 0 {
+		return fmt.Errorf("%w: no %s %q: the inputs hold no %s", ErrNotFound, k, sel, k)
+	}
+	return fmt.Errorf("%w: no %s %q (the inputs have %s)", ErrNotFound, k, sel, strings.Join(have, ", "))
+}
+
+// quoteArg quotes a command-line argument for a shell when it needs it.
+func quoteArg(a string) string {
+	if a != "" && strings.IndexFunc(a, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.#/:", r))
+	}) < 0 {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// Entry returns object i of kind k: its name and source.
+func (s *Set) Entry(k Kind, i int) (bound.Item, bool) {
+	if i < 0 || i >= len(s.entries[k]) {
+		return bound.Item{}, false
+	}
+	e := s.entries[k][i]
+	return bound.Item{Name: e.name, Source: e.src, Label: e.name, Ref: Ref(e.src)}, true
+}
+
+// entry returns object i of kind k, or an error naming the index.
+func (s *Set) entry(k Kind, i int) (*entry, error) {
+	if i < 0 || i >= len(s.entries[k]) {
+		return nil, fmt.Errorf("%w: no %s %d (the inputs have %d)", ErrNotFound, k, i, len(s.entries[k]))
+	}
+	return s.entries[k][i], nil
+}

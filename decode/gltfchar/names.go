@@ -1,0 +1,450 @@
+package gltfchar
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// humanBones are the human bones' names as a HumanDescription names them,
+// in the order of humanoid.BoneNames (a test holds the two equal; this
+// package is a reader and may not import the runtime).
+var humanBones = [...]string{
+	"Hips", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg",
+	"LeftFoot", "RightFoot", "Spine", "Chest", "UpperChest", "Neck", "Head",
+	"LeftShoulder", "RightShoulder", "LeftUpperArm", "RightUpperArm",
+	"LeftLowerArm", "RightLowerArm", "LeftHand", "RightHand",
+	"LeftToes", "RightToes", "LeftEye", "RightEye", "Jaw",
+	"Left Thumb Proximal", "Left Thumb Intermediate", "Left Thumb Distal",
+	"Left Index Proximal", "Left Index Intermediate", "Left Index Distal",
+	"Left Middle Proximal", "Left Middle Intermediate", "Left Middle Distal",
+	"Left Ring Proximal", "Left Ring Intermediate", "Left Ring Distal",
+	"Left Little Proximal", "Left Little Intermediate", "Left Little Distal",
+	"Right Thumb Proximal", "Right Thumb Intermediate", "Right Thumb Distal",
+	"Right Index Proximal", "Right Index Intermediate", "Right Index Distal",
+	"Right Middle Proximal", "Right Middle Intermediate", "Right Middle Distal",
+	"Right Ring Proximal", "Right Ring Intermediate", "Right Ring Distal",
+	"Right Little Proximal", "Right Little Intermediate", "Right Little Distal",
+}
+
+// Human bone indices used by the rules below.
+const (
+	hHips = iota
+	hLeftUpperLeg
+	hRightUpperLeg
+	hLeftLowerLeg
+	hRightLowerLeg
+	hLeftFoot
+	hRightFoot
+	hSpine
+	hChest
+	hUpperChest
+	hNeck
+	hHead
+	hLeftShoulder
+	hRightShoulder
+	hLeftUpperArm
+	hRightUpperArm
+	hLeftLowerArm
+	hRightLowerArm
+	hLeftHand
+	hRightHand
+	hLeftToes
+	hRightToes
+	hLeftEye
+	hRightEye
+	hJaw
+	hLeftFingers // 15 left finger bones, then 15 right
+	boneCount    = hLeftFingers + 30
+)
+
+// requiredBones are the bones Unity needs to build a humanoid avatar.
+var requiredBones = []int{
+	hHips, hSpine, hHead,
+	hLeftUpperLeg, hRightUpperLeg, hLeftLowerLeg, hRightLowerLeg, hLeftFoot, hRightFoot,
+	hLeftUpperArm, hRightUpperArm, hLeftLowerArm, hRightLowerArm, hLeftHand, hRightHand,
+}
+
+// humanParent is each body bone's parent among the human bones when every
+// optional bone is there (-1 for the hips); fingers hang from their hand,
+// proximal, intermediate, distal.
+func humanParent(b int) int {
+	if b >= hLeftFingers {
+		k := (b - hLeftFingers) % 15
+		if k%3 == 0 {
+			if b < hLeftFingers+15 {
+				return hLeftHand
+			}
+			return hRightHand
+		}
+		return b - 1
+	}
+	return [...]int{
+		hHips: -1, hLeftUpperLeg: hHips, hRightUpperLeg: hHips,
+		hLeftLowerLeg: hLeftUpperLeg, hRightLowerLeg: hRightUpperLeg,
+		hLeftFoot: hLeftLowerLeg, hRightFoot: hRightLowerLeg,
+		hSpine: hHips, hChest: hSpine, hUpperChest: hChest, hNeck: hUpperChest, hHead: hNeck,
+		hLeftShoulder: hUpperChest, hRightShoulder: hUpperChest,
+		hLeftUpperArm: hLeftShoulder, hRightUpperArm: hRightShoulder,
+		hLeftLowerArm: hLeftUpperArm, hRightLowerArm: hRightUpperArm,
+		hLeftHand: hLeftLowerArm, hRightHand: hRightLowerArm,
+		hLeftToes: hLeftFoot, hRightToes: hRightFoot,
+		hLeftEye: hHead, hRightEye: hHead, hJaw: hHead,
+	}[b]
+}
+
+// fingerBone returns the index of a finger bone: side 0 left, 1 right;
+// finger 0 thumb .. 4 little; seg 0 proximal, 1 intermediate, 2 distal.
+func fingerBone(side, finger, seg int) int { return hLeftFingers + 15*side + 3*finger + seg }
+
+// sided returns the left (side 0) or right twin of a left body bone.
+func sided(left, side int) int { return left + side }
+
+// normName folds a name for loose comparison: lower case, without spaces,
+// underscores, dots and hyphens.
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch r {
+		case ' ', '_', '.', '-':
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// bonesByNorm maps each human bone's folded name to its index.
+var bonesByNorm = func() map[string]int {
+	m := make(map[string]int, len(humanBones))
+	for i, b := range humanBones {
+		m[normName(b)] = i
+	}
+	return m
+}()
+
+// boneByName finds a human bone by its Unity name, loosely (see normName).
+func boneByName(name string) (int, bool) {
+	b, ok := bonesByNorm[normName(name)]
+	return b, ok
+}
+
+// HumanSource says where a character's human bone map came from.
+type HumanSource int
+
+// Where a map can come from.
+const (
+	HumanNone    HumanSource = iota // no map found
+	HumanVRM0                       // VRM 0.x humanoid extension
+	HumanVRM1                       // VRM 1.0 humanoid extension
+	HumanUserMap                    // Config.HumanMap
+	HumanMixamo                     // bone names: Mixamo ("mixamorig:Hips", "LeftUpLeg", ...)
+	HumanVRoid                      // bone names: VRoid Studio ("J_Bip_C_Hips", "J_Bip_L_UpperArm", ...)
+	HumanUnreal                     // bone names: Unreal's mannequin ("pelvis", "spine_01", "thigh_l", ...)
+	HumanBlender                    // bone names: Blender's Rigify metarig or DEF bones ("spine.001", "thigh.L", ...) and Blender-style descriptive names ("upper_arm.L", "thumb.proximal.R", ...)
+	HumanUnity                      // bone names: Unity's own ("Hips", "LeftUpperLeg", "Left Thumb Proximal", ...)
+)
+
+// String names the source.
+func (s HumanSource) String() string {
+	switch s {
+	case HumanNone:
+		return "none"
+	case HumanVRM0:
+		return "VRM 0.x humanoid"
+	case HumanVRM1:
+		return "VRM 1.0 humanoid"
+	case HumanUserMap:
+		return "user map"
+	case HumanMixamo:
+		return "Mixamo names"
+	case HumanVRoid:
+		return "VRoid names"
+	case HumanUnreal:
+		return "Unreal mannequin names"
+	case HumanBlender:
+		return "Blender names"
+	case HumanUnity:
+		return "Unity names"
+	}
+	return "unknown"
+}
+
+// scheme maps the rig's node names to human bones: a bone per node name
+// it recognises (nodes in rig order; the first node wins a bone).
+type scheme struct {
+	source HumanSource
+	match  func(names []string) []int // human bone -> rig node (-1)
+}
+
+// schemes are tried in this order; the one mapping the most bones (with
+// every required one, in a consistent hierarchy) wins, the earlier on a
+// tie.
+var schemes = []scheme{
+	{HumanMixamo, matchMixamo},
+	{HumanVRoid, matchVRoid},
+	{HumanUnreal, matchUnreal},
+	{HumanBlender, matchBlender},
+	{HumanUnity, matchUnity},
+}
+
+func emptyMap() []int {
+	m := make([]int, boneCount)
+	for i := range m {
+		m[i] = -1
+	}
+	return m
+}
+
+// byTable maps names through a lookup, first node per bone.
+func byTable(names []string, look func(string) (int, bool)) []int {
+	m := emptyMap()
+	for i, n := range names {
+		if b, ok := look(n); ok && m[b] < 0 {
+			m[b] = i
+		}
+	}
+	return m
+}
+
+var fingerNames = [5]string{"Thumb", "Index", "Middle", "Ring", "Little"}
+
+var mixamoPrefix = regexp.MustCompile(`^(?i:mixamorig)[0-9]*[:_]?`)
+
+// mixamoTable maps Mixamo's names (prefix removed, lower case).
+var mixamoTable = func() map[string]int {
+	t := map[string]int{
+		"hips": hHips, "spine": hSpine, "spine1": hChest, "spine2": hUpperChest,
+		"neck": hNeck, "head": hHead,
+	}
+	for side, s := range []string{"left", "right"} {
+		t[s+"shoulder"] = sided(hLeftShoulder, side)
+		t[s+"arm"] = sided(hLeftUpperArm, side)
+		t[s+"forearm"] = sided(hLeftLowerArm, side)
+		t[s+"hand"] = sided(hLeftHand, side)
+		t[s+"upleg"] = sided(hLeftUpperLeg, side)
+		t[s+"leg"] = sided(hLeftLowerLeg, side)
+		t[s+"foot"] = sided(hLeftFoot, side)
+		t[s+"toebase"] = sided(hLeftToes, side)
+		t[s+"eye"] = sided(hLeftEye, side)
+		for f, fn := range []string{"thumb", "index", "middle", "ring", "pinky"} {
+			for seg := range 3 {
+				t[s+"hand"+fn+strconv.Itoa(seg+1)] = fingerBone(side, f, seg)
+			}
+		}
+	}
+	return t
+}()
+
+func matchMixamo(names []string) []int {
+	return byTable(names, func(n string) (int, bool) {
+		b, ok := mixamoTable[strings.ToLower(mixamoPrefix.ReplaceAllString(n, ""))]
+		return b, ok
+	})
+}
+
+var vroidName = regexp.MustCompile(`^J_(Bip|Adj)_([CLR])_(\w+)$`)
+
+func matchVRoid(names []string) []int {
+	center := map[string]int{"Hips": hHips, "Spine": hSpine, "Chest": hChest, "UpperChest": hUpperChest, "Neck": hNeck, "Head": hHead}
+	limb := map[string]int{"Shoulder": hLeftShoulder, "UpperArm": hLeftUpperArm, "LowerArm": hLeftLowerArm, "Hand": hLeftHand,
+		"UpperLeg": hLeftUpperLeg, "LowerLeg": hLeftLowerLeg, "Foot": hLeftFoot, "ToeBase": hLeftToes}
+	return byTable(names, func(n string) (int, bool) {
+		m := vroidName.FindStringSubmatch(n)
+		if m == nil {
+			return 0, false
+		}
+		kind, side, word := m[1], m[2], m[3]
+		if side == "C" {
+			b, ok := center[word]
+			return b, ok && kind == "Bip"
+		}
+		s := 0
+		if side == "R" {
+			s = 1
+		}
+		if kind == "Adj" {
+			return sided(hLeftEye, s), word == "FaceEye"
+		}
+		if b, ok := limb[word]; ok {
+			return sided(b, s), true
+		}
+		for f, fn := range fingerNames {
+			if len(word) == len(fn)+1 && strings.HasPrefix(word, fn) && word[len(fn)] >= '1' && word[len(fn)] <= '3' {
+				return fingerBone(s, f, int(word[len(fn)]-'1')), true
+			}
+		}
+		return 0, false
+	})
+}
+
+var unrealSpine = regexp.MustCompile(`^spine_([0-9]+)$`)
+
+// matchUnreal maps Unreal's mannequin (UE4 and UE5): spine_01.. spine_0N
+// are spine, chest (the middle one) and upper chest (the last, with three
+// or more).
+func matchUnreal(names []string) []int {
+	t := map[string]int{"pelvis": hHips, "neck_01": hNeck, "head": hHead}
+	for side, s := range []string{"_l", "_r"} {
+		t["clavicle"+s] = sided(hLeftShoulder, side)
+		t["upperarm"+s] = sided(hLeftUpperArm, side)
+		t["lowerarm"+s] = sided(hLeftLowerArm, side)
+		t["hand"+s] = sided(hLeftHand, side)
+		t["thigh"+s] = sided(hLeftUpperLeg, side)
+		t["calf"+s] = sided(hLeftLowerLeg, side)
+		t["foot"+s] = sided(hLeftFoot, side)
+		t["ball"+s] = sided(hLeftToes, side)
+		for f, fn := range []string{"thumb", "index", "middle", "ring", "pinky"} {
+			for seg := range 3 {
+				t[fn+"_0"+strconv.Itoa(seg+1)+s] = fingerBone(side, f, seg)
+			}
+		}
+	}
+	m := byTable(names, func(n string) (int, bool) { b, ok := t[strings.ToLower(n)]; return b, ok })
+	type num struct{ n, node int }
+	var spine []num
+	seen := map[int]bool{}
+	for i, n := range names {
+		if s := unrealSpine.FindStringSubmatch(strings.ToLower(n)); s != nil {
+			k, _ := strconv.Atoi(s[1])
+			if !seen[k] {
+				seen[k] = true
+				spine = append(spine, num{k, i})
+			}
+		}
+	}
+	sort.Slice(spine, func(i, j int) bool { return spine[i].n < spine[j].n })
+	switch k := len(spine); {
+	case k >= 3:
+		m[hSpine], m[hChest], m[hUpperChest] = spine[0].node, spine[(k-1)/2].node, spine[k-1].node
+	case k == 2:
+		m[hSpine], m[hChest] = spine[0].node, spine[1].node
+	case k == 1:
+		m[hSpine] = spine[0].node
+	}
+	return m
+}
+
+var blenderSide = regexp.MustCompile(`^(.+)[._-]([LlRr])$`)
+var blenderFinger = regexp.MustCompile(`^(?:f_)?(thumb|index|middle|ring|pinky|little)[._]?(01|02|03|1|2|3|proximal|intermediate|distal)$`)
+var rigifySpine = regexp.MustCompile(`^spine(?:\.([0-9]{3}))?$`)
+
+// blenderWords maps Blender's limb names (side suffix removed, lower
+// case): Rigify's metarig words and descriptive ones.
+var blenderWords = map[string]int{
+	"shoulder": hLeftShoulder, "upper_arm": hLeftUpperArm, "upperarm": hLeftUpperArm,
+	"forearm": hLeftLowerArm, "lower_arm": hLeftLowerArm, "lowerarm": hLeftLowerArm, "hand": hLeftHand,
+	"thigh": hLeftUpperLeg, "upper_leg": hLeftUpperLeg, "upperleg": hLeftUpperLeg,
+	"shin": hLeftLowerLeg, "lower_leg": hLeftLowerLeg, "lowerleg": hLeftLowerLeg,
+	"foot": hLeftFoot, "toe": hLeftToes, "toes": hLeftToes, "eye": hLeftEye,
+}
+
+var blenderCenter = map[string]int{
+	"hips": hHips, "spine": hSpine, "chest": hChest, "upper_chest": hUpperChest, "upperchest": hUpperChest,
+	"neck": hNeck, "head": hHead, "jaw": hJaw,
+}
+
+// matchBlender maps Blender's names: the deform bones of a Rigify rig
+// (DEF-…) when there are any that map more bones, otherwise the plain
+// names. Rigify's spine is one chain, spine, spine.001, …: with seven
+// bones (the human metarig) hips, spine, chest, upper chest, neck, (neck
+// upper), head; with six hips, spine, chest, upper chest, neck, head; with
+// five or four the same without the upper chest (and without the neck
+// with four).
+func matchBlender(names []string) []int {
+	plain := matchBlenderNames(names, "")
+	def := matchBlenderNames(names, "DEF-")
+	if count(def) >= count(plain) && count(def) > 0 {
+		return def
+	}
+	return plain
+}
+
+func matchBlenderNames(names []string, prefix string) []int {
+	m := emptyMap()
+	chain := map[int]int{} // spine chain position -> node
+	for i, n := range names {
+		if prefix != "" {
+			if !strings.HasPrefix(n, prefix) {
+				continue
+			}
+			n = n[len(prefix):]
+		}
+		low := strings.ToLower(n)
+		if s := rigifySpine.FindStringSubmatch(low); s != nil {
+			k := 0
+			if s[1] != "" {
+				k, _ = strconv.Atoi(s[1])
+			}
+			if _, dup := chain[k]; !dup {
+				chain[k] = i
+			}
+		}
+		b := -1
+		if side := blenderSide.FindStringSubmatch(n); side != nil {
+			s := 0
+			if side[2] == "R" || side[2] == "r" {
+				s = 1
+			}
+			word := strings.ToLower(side[1])
+			if l, ok := blenderWords[word]; ok {
+				b = sided(l, s)
+			} else if f := blenderFinger.FindStringSubmatch(word); f != nil {
+				fi := map[string]int{"thumb": 0, "index": 1, "middle": 2, "ring": 3, "pinky": 4, "little": 4}[f[1]]
+				seg := map[string]int{"01": 0, "1": 0, "proximal": 0, "02": 1, "2": 1, "intermediate": 1, "03": 2, "3": 2, "distal": 2}[f[2]]
+				b = fingerBone(s, fi, seg)
+			}
+		} else if c, ok := blenderCenter[low]; ok {
+			b = c
+		}
+		if b >= 0 && m[b] < 0 {
+			m[b] = i
+		}
+	}
+	// A Rigify chain (spine with spine.001 ... after it) replaces the
+	// centre names.
+	k := 0
+	for {
+		if _, ok := chain[k]; !ok {
+			break
+		}
+		k++
+	}
+	var roles []int
+	switch {
+	case k >= 7:
+		roles = []int{hHips, hSpine, hChest, hUpperChest, hNeck, -1, hHead}
+	case k == 6:
+		roles = []int{hHips, hSpine, hChest, hUpperChest, hNeck, hHead}
+	case k == 5:
+		roles = []int{hHips, hSpine, hChest, hNeck, hHead}
+	case k == 4:
+		roles = []int{hHips, hSpine, hChest, hHead}
+	}
+	if roles != nil {
+		for _, b := range []int{hHips, hSpine, hChest, hUpperChest, hNeck, hHead} {
+			m[b] = -1
+		}
+		for pos, b := range roles {
+			if b >= 0 {
+				m[b] = chain[pos]
+			}
+		}
+	}
+	return m
+}
+
+// matchUnity maps Unity's own names, compared loosely ("LeftUpperLeg",
+// "Left Thumb Proximal" and "LeftThumbProximal" alike).
+func matchUnity(names []string) []int { return byTable(names, boneByName) }
+
+func count(m []int) int {
+	k := 0
+	for _, x := range m {
+		if x >= 0 {
+			k++
+		}
+	}
+	return k
+}

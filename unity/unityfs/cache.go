@@ -18,7 +18,7 @@ var ErrMemoryLimit = errors.New("unityfs: memory limit reached")
 // so it arises only for a read that reaches further into one block than the
 // limit (a decompression bomb, or a genuine block larger than the limit).
 type LimitError struct {
-	Block       int   // the block's index
+	Block       int   // the block's index; -1 for the block info
 	Compression int   // its compression type
 	Size        int64 // its declared uncompressed size
 	Compressed  int64 // its compressed size
@@ -27,8 +27,12 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("unityfs: block %d (%s, %d bytes declared from %d compressed): the read needs %d bytes held at once, over the %d-byte memory limit shared by the open archives",
-		e.Block, compressionName(e.Compression), e.Size, e.Compressed, e.Need, e.Limit)
+	what := fmt.Sprintf("block %d", e.Block)
+	if e.Block < 0 {
+		what = "the block info"
+	}
+	return fmt.Sprintf("unityfs: %s (%s, %d bytes declared from %d compressed): the read needs %d bytes held at once, over the %d-byte memory limit shared by the open archives",
+		what, compressionName(e.Compression), e.Size, e.Compressed, e.Need, e.Limit)
 }
 
 // Unwrap returns ErrMemoryLimit.

@@ -553,3 +553,17 @@ func TestOverlappingNodesAreRejected(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockInfoCountsAgainstTheLimit proves that Open charges the block info
+// it decompresses: a Cache too small for it refuses the bundle, saying so.
+func TestBlockInfoCountsAgainstTheLimit(t *testing.T) {
+	file := buildBundle(t, sampleSpec(8, false, false, 1, 2))
+	_, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: unityfs.NewCache(1000)})
+	var le *unityfs.LimitError
+	if !errors.As(err, &le) || le.Block != -1 || !strings.Contains(err.Error(), "the block info") {
+		t.Fatalf("Open = %v, want a LimitError for the block info", err)
+	}
+	if _, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: unityfs.NewCache(1 << 20)}); err != nil {
+		t.Fatalf("Open with room = %v", err)
+	}
+}

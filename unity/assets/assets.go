@@ -162,9 +162,6 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 	if _, err := unityversion.Parse(opts.UnityVersion); opts.UnityVersion != "" && err != nil {
 		return nil, &Error{Container: name, Err: fmt.Errorf("--unity-version: %w", err)}
 	}
-	if opts.Cache == nil {
-		opts.Cache = unityfs.NewCache(0)
-	}
 	c := &Container{Path: name, opts: opts, resources: map[string]*io.SectionReader{}}
 	prefix := make([]byte, 64)
 	n, err := r.ReadAt(prefix, 0)
@@ -224,6 +221,10 @@ func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error
 }
 
 func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
+	if c.opts.Cache == nil {
+		// The bundles of one container share one memory limit.
+		c.opts.Cache = unityfs.NewCache(0)
+	}
 	a, err := unityfs.OpenWith(r, size, unityfs.Options{Cache: c.opts.Cache})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: entry, Err: err}

@@ -567,3 +567,66 @@ func TestBlockInfoCountsAgainstTheLimit(t *testing.T) {
 		t.Fatalf("Open with room = %v", err)
 	}
 }
+
+// TestConcurrentReadsOfArchivesSharingACache reads several archives that
+// share a Cache too small for all their blocks from many goroutines at once:
+// blocks are dropped, their buffers handed to other blocks, and re-decoded,
+// while other goroutines read them. Every read must return the right bytes
+// and the Cache must stay within its limit (run it with -race).
+func TestConcurrentReadsOfArchivesSharingACache(t *testing.T) {
+	specs := []bundleSpec{
+		{version: 8, blockComp: []int{1}, blockSize: 20000, nodes: []testNode{{path: "a", data: patternData(60000, 1)}}},
+		{version: 8, blockComp: []int{2, 3}, blockSize: 9000, nodes: []testNode{{path: "b", data: patternData(45000, 2)}}},
+		{version: 7, blockComp: []int{1, 2, 0}, blockSize: 7000, nodes: []testNode{{path: "c", data: patternData(35000, 3)}}},
+	}
+	cache := unityfs.NewCache(160 << 10)
+	var archives []*unityfs.Archive
+	var wants [][]byte
+	for _, s := range specs {
+		file := buildBundle(t, s)
+		a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, a)
+		wants = append(wants, s.stream())
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 700)
+			for k := range 150 {
+				i := (g + k) % len(archives)
+				want := wants[i]
+				off := int64((g*7919 + k*104729) % (len(want) - len(buf)))
+				if _, err := archives[i].ReadAt(buf, off); err != nil {
+					errs <- fmt.Errorf("goroutine %d, archive %d at %d: %w", g, i, off, err)
+					return
+				}
+				if !bytes.Equal(buf, want[off:off+int64(len(buf))]) {
+					errs <- fmt.Errorf("goroutine %d: archive %d: wrong bytes at %d", g, i, off)
+					return
+				}
+				if u := cache.Used(); u > cache.Limit() {
+					errs <- fmt.Errorf("cache holds %d bytes, over its limit of %d", u, cache.Limit())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	evicted := 0
+	for _, a := range archives {
+		evicted += a.Stats().CacheEvictions
+	}
+	if evicted == 0 {
+		t.Error("nothing was evicted: the test did not exercise sharing")
+	}
+}

@@ -55,8 +55,8 @@ const MinDictSize = 4096
 
 // Props are the coding parameters of a stream.
 type Props struct {
-	LC       int    // literal context bits (0 to 8)
-	LP       int    // literal position bits (0 to 4)
+	LC       int    // literal context bits (0 to 4 here: lc + lp ≤ 4)
+	LP       int    // literal position bits (0 to 4, with LC)
 	PB       int    // position bits (0 to 4)
 	DictSize uint32 // the farthest back a match may reach
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
 // Object is one object of one serialized file in the catalog.
@@ -61,8 +62,12 @@ type key struct {
 }
 
 // Open opens every path. A file that cannot be opened is reported in the
-// returned errors and skipped; the catalog holds the others.
+// returned errors and skipped; the catalog holds the others. Without
+// opts.Cache, the files share one Cache (one memory limit).
 func Open(paths []string, opts assets.Options) (*Catalog, []error) {
+	if opts.Cache == nil {
+		opts.Cache = unityfs.NewCache(0)
+	}
 	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error
 	for _, p := range paths {

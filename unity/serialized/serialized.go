@@ -201,26 +201,91 @@ func parseHeader(p []byte) (header, error) {
 // given total size: a known version, a sane endianness byte, and sizes and
 // offsets that fit the file.
 func IsSerializedFile(prefix []byte, size int64) bool {
+	return CheckHeader(prefix, size) == nil
+}
+
+// CheckHeader says why prefix (the first bytes of a file, at least 48 when
+// the file is that long) is not the header of a SerializedFile of the given
+// total size, or returns nil when it is (what IsSerializedFile tests). Its
+// errors are *FormatError values naming the field's offset; File is empty.
+func CheckHeader(prefix []byte, size int64) error {
+	ferr := func(off int64, format string, a ...any) error {
+		return &FormatError{Offset: off, What: "header: " + fmt.Sprintf(format, a...)}
+	}
 	h, err := parseHeader(prefix)
 	if err != nil {
-		return false
+		return ferr(0, "%v", err)
 	}
 	if h.version < 9 {
-		return false // too old to recognise reliably by content
+		return ferr(8, "format version %d (metadata at the end) is too old to recognise by content", h.version)
+	}
+	sizeAt, offAt := int64(4), int64(12)
+	if h.version >= 22 {
+		sizeAt, offAt = 24, 32
 	}
 	if h.fileSize != size && size >= 0 {
 		// Unity writes the exact size; allow a file padded after the data.
-		if h.fileSize > size || h.fileSize < h.headerSize {
-			return false
+		if h.fileSize > size {
+			return ferr(sizeAt, "file size %d exceeds the %d bytes available (truncated?)", h.fileSize, size)
+		}
+		if h.fileSize < h.headerSize {
+			return ferr(sizeAt, "file size %d is smaller than the %d-byte header", h.fileSize, h.headerSize)
 		}
 	}
 	if h.dataOffset > h.fileSize || h.dataOffset < h.headerSize {
-		return false
+		return ferr(offAt, "data offset %d outside [%d, %d], the header to the end of the file", h.dataOffset, h.headerSize, h.fileSize)
 	}
-	if int64(h.metadataSize) > h.dataOffset-h.headerSize || h.metadataSize == 0 {
-		return false
+	if h.metadataSize == 0 {
+		return ferr(0, "metadata size 0")
 	}
-	return true
+	if int64(h.metadataSize) > h.dataOffset-h.headerSize {
+		return ferr(0, "metadata size %d runs past the data offset %d", h.metadataSize, h.dataOffset)
+	}
+	return nil
+}
+
+// LooksSerialized reports whether prefix (the first bytes of a file, at
+// least 64 when the file is that long) carries a SerializedFile's marks
+// even though its header may not check out: a format version this package
+// knows beside a valid endianness byte, or a Unity version string where
+// the metadata of format 9 to 21 or 22+ begins. A file that looks
+// serialized but fails CheckHeader is a damaged serialized file, not some
+// other kind of file; readers say so rather than set it aside.
+func LooksSerialized(prefix []byte) bool {
+	if len(prefix) >= 20 {
+		v := binary.BigEndian.Uint32(prefix[8:])
+		if v >= 9 && v <= maxVersion && prefix[16] <= 1 && prefix[17] == 0 && prefix[18] == 0 && prefix[19] == 0 {
+			return true
+		}
+	}
+	for _, at := range []int{20, 48} {
+		if at < len(prefix) && looksLikeUnityVersion(prefix[at:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeUnityVersion reports whether b starts with a NUL-terminated
+// Unity version: digits, a dot, digits, a dot, then digits, letters and
+// dots ("2022.3.9f1", "5.6.7p3", "0.0.0"), at most 31 characters.
+func looksLikeUnityVersion(b []byte) bool {
+	dots, i := 0, 0
+	for ; i < len(b) && i < 32 && b[i] != 0; i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.':
+			if i == 0 || b[i-1] == '.' {
+				return false
+			}
+			dots++
+		case (c >= 'a' && c <= 'z') && dots >= 2:
+		default:
+			return false
+		}
+	}
+	return i < len(b) && b[i] == 0 && dots >= 2 && b[0] >= '0' && b[0] <= '9'
 }
 
 // Open reads the header and metadata of the SerializedFile in r (size bytes).
@@ -270,6 +335,7 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 	if h.dataOffset < 0 || h.dataOffset > size {
 		return nil, ferr(12, fmt.Sprintf("data offset %d outside the %d-byte file", h.dataOffset, size), nil)
 	}
+	metaEnd := metaStart + int64(h.metadataSize)
 	meta := make([]byte, h.metadataSize)
 	if _, err := r.ReadAt(meta, metaStart); err != nil && !(err == io.EOF && len(meta) == 0) {
 		return nil, ferr(metaStart, "reading metadata", err)
@@ -285,9 +351,98 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 	br := binread.New(meta, f.order())
 	br.Base = metaStart
 	if err := f.readMetadata(br); err != nil {
-		return nil, ferr(-1, "metadata", err)
+		at := metaStart + int64(br.Pos())
+		var be *binread.Error
+		if errors.As(err, &be) {
+			at = be.Offset
+		}
+		return nil, ferr(at, "metadata", err)
+	}
+	if n := br.Len(); n != 0 {
+		at := metaStart + int64(br.Pos())
+		return nil, ferr(at, fmt.Sprintf("%d bytes of metadata left unread: the header gives the metadata %d bytes, its tables end after %d",
+			n, h.metadataSize, int64(h.metadataSize)-int64(n)), nil)
+	}
+	if err := f.checkLayout(h, metaEnd); err != nil {
+		return nil, err
 	}
 	return f, nil
+}
+
+// Gaps the layout check tolerates. Unity starts the object data at the
+// metadata's end rounded up to 16 bytes (older writers to 4,096) and each
+// object at the previous one's end rounded up to 8; every other byte
+// belongs to the header, the metadata or an object.
+const (
+	maxMetadataPadding = 4096
+	maxObjectPadding   = 16
+)
+
+// checkLayout accounts for every byte of the file: the header, the
+// metadata (metaStart to metaEnd), padding to the data offset, the objects
+// and the padding between them. A region that none of these explains, an
+// object outside the data area or overlapping another, is reported as a
+// *FormatError naming its offset: damage that moved a size or an offset
+// must not leave part of a file unread without a word.
+func (f *File) checkLayout(h header, metaEnd int64) error {
+	ferr := func(off int64, format string, a ...any) error {
+		return &FormatError{File: f.Name, Offset: off, What: fmt.Sprintf(format, a...)}
+	}
+	dataStart, dataEnd := h.dataOffset, h.fileSize
+	if h.version < 9 {
+		// Objects first, the metadata at the end.
+		dataEnd = metaEnd - int64(h.metadataSize)
+		if dataStart < h.headerSize || dataStart > dataEnd {
+			return ferr(12, "data offset %d outside [%d, %d], the header's end to the metadata", dataStart, h.headerSize, dataEnd)
+		}
+	} else {
+		if dataStart < metaEnd {
+			return ferr(h.headerSize, "data offset %d lies inside the metadata (%d bytes from %d to %d)", dataStart, h.metadataSize, h.headerSize, metaEnd)
+		}
+		if pad := dataStart - metaEnd; pad >= maxMetadataPadding {
+			return ferr(metaEnd, "%d bytes between the metadata's end at %d and the data offset %d are unexplained (padding is shorter than %d bytes)", pad, metaEnd, dataStart, maxMetadataPadding)
+		}
+	}
+	if h.fileSize > f.size {
+		return ferr(f.size, "truncated: the header says the file has %d bytes, %d are available", h.fileSize, f.size)
+	}
+	idx := make([]int, len(f.Objects))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return f.Objects[idx[a]].Offset < f.Objects[idx[b]].Offset })
+	prev, prevID, havePrev := dataStart, int64(0), false
+	for _, i := range idx {
+		o := &f.Objects[i]
+		end := o.Offset + int64(o.Size)
+		if o.Offset < dataStart || end > dataEnd {
+			return ferr(o.Offset, "object %d (%d bytes at %d) lies outside the data area [%d, %d)", o.PathID, o.Size, o.Offset, dataStart, dataEnd)
+		}
+		if o.Offset < prev {
+			return ferr(o.Offset, "object %d (%d bytes at %d) overlaps object %d, which ends at %d", o.PathID, o.Size, o.Offset, prevID, prev)
+		}
+		if gap := o.Offset - prev; gap >= maxObjectPadding {
+			if !havePrev {
+				return ferr(prev, "%d bytes between the data offset %d and the first object (%d, at %d) are unexplained", gap, prev, o.PathID, o.Offset)
+			}
+			return ferr(prev, "%d bytes between object %d (ending at %d) and object %d (at %d) are unexplained", gap, prevID, prev, o.PathID, o.Offset)
+		}
+		prev, prevID, havePrev = end, o.PathID, true
+	}
+	end := f.size
+	if h.version < 9 {
+		end = dataEnd
+	}
+	if gap := end - prev; gap >= maxObjectPadding {
+		if !havePrev {
+			return ferr(prev, "%d bytes after the data offset %d hold no object (the object table lists none)", gap, prev)
+		}
+		return ferr(prev, "%d bytes after the last object (%d, ending at %d) are unexplained: the file has %d bytes", gap, prevID, prev, f.size)
+	}
+	if h.version < 9 && f.size-h.fileSize >= maxObjectPadding {
+		return ferr(h.fileSize, "%d bytes after the file's end at %d (as its header gives it) are unexplained", f.size-h.fileSize, h.fileSize)
+	}
+	return nil
 }
 
 // maxString bounds the length of metadata strings (versions, paths).
@@ -387,9 +542,6 @@ func (f *File) readMetadata(r *binread.Reader) error {
 			f.index[o.PathID] = i
 		}
 	}
-	if err := f.checkObjectRanges(); err != nil {
-		return err
-	}
 	if v >= 11 {
 		n := r.Count(8, "script type count")
 		if r.Err() == nil {
@@ -441,31 +593,6 @@ func (f *File) readMetadata(r *binread.Reader) error {
 		f.UserInfo = r.CString(maxString, "user information")
 	}
 	return r.Err()
-}
-
-// checkObjectRanges requires every object's bytes to lie in the file's data
-// area without overlapping another's, as Unity writes them. Besides
-// catching corruption early, this bounds the work of reading every object
-// by the file's size (overlapping entries could make a small file decode
-// the same large range thousands of times).
-func (f *File) checkObjectRanges() error {
-	idx := make([]int, len(f.Objects))
-	for i := range idx {
-		idx[i] = i
-		o := &f.Objects[i]
-		end := o.Offset + int64(o.Size)
-		if o.Offset < f.DataOffset || end > f.size {
-			return fmt.Errorf("object %d (%d bytes at %d) lies outside the data area [%d, %d)", o.PathID, o.Size, o.Offset, f.DataOffset, f.size)
-		}
-	}
-	sort.Slice(idx, func(a, b int) bool { return f.Objects[idx[a]].Offset < f.Objects[idx[b]].Offset })
-	for k := 1; k < len(idx); k++ {
-		p, o := &f.Objects[idx[k-1]], &f.Objects[idx[k]]
-		if p.Offset+int64(p.Size) > o.Offset {
-			return fmt.Errorf("object %d (%d bytes at %d) overlaps object %d at %d", p.PathID, p.Size, p.Offset, o.PathID, o.Offset)
-		}
-	}
-	return nil
 }
 
 func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {

@@ -123,8 +123,16 @@ func objectBytes(order binary.ByteOrder, x int32, name string) []byte {
 }
 
 // buildFile writes a version-v file with two Things (path ids 1 and 1<<40 when
-// 64-bit ids exist) and one external reference.
-func buildFile(v uint32, big bool) []byte {
+// 64-bit ids exist) and one external reference, laid out as Unity lays
+// files out.
+func buildFile(v uint32, big bool) []byte { return buildFileWith(v, big, padding{}) }
+
+// padding adds zero bytes to buildFile's layout: before the data offset
+// (after its rounding up to 16), between the two objects (after the
+// rounding up to 8) and after the last object.
+type padding struct{ meta, between, tail int }
+
+func buildFileWith(v uint32, big bool, pad padding) []byte {
 	var order binary.ByteOrder = binary.LittleEndian
 	if big {
 		order = binary.BigEndian
@@ -205,6 +213,7 @@ func buildFile(v uint32, big bool) []byte {
 		for start%8 != 0 {
 			start++
 		}
+		start += pad.between
 	}
 	if v >= 11 {
 		m.u32(1)
@@ -234,12 +243,16 @@ func buildFile(v uint32, big bool) []byte {
 	}
 	meta := m.b.Bytes()
 	var data bytes.Buffer
-	for _, ob := range objs {
+	for i, ob := range objs {
 		data.Write(ob)
 		for data.Len()%8 != 0 {
 			data.WriteByte(0)
 		}
+		if i < len(objs)-1 {
+			data.Write(make([]byte, pad.between))
+		}
 	}
+	data.Write(make([]byte, pad.tail))
 	be := binary.BigEndian
 	var out bytes.Buffer
 	var hdr [48]byte
@@ -265,6 +278,7 @@ func buildFile(v uint32, big bool) []byte {
 	for dataOffset%16 != 0 {
 		dataOffset++
 	}
+	dataOffset += pad.meta
 	fileSize := dataOffset + data.Len()
 	if v >= 22 {
 		be.PutUint32(hdr[8:], v)

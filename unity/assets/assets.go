@@ -194,6 +194,8 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 		if err := c.addSerialized(io.NewSectionReader(r, 0, size), size, filepath.Base(name)); err != nil {
 			return nil, err
 		}
+	case serialized.LooksSerialized(prefix):
+		return nil, &Error{Container: name, Err: damagedHeader(prefix, size)}
 	case bytes.HasPrefix(prefix, []byte("%YAML")):
 		return nil, &Error{Container: name, Err: fmt.Errorf("%w: it is a Unity YAML text asset (editor source); these are read by the decode/yamlasset package, not as built files", ErrUnknownFormat)}
 	default:
@@ -214,10 +216,29 @@ func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error
 		return c.addBundle(r, size, name)
 	case serialized.IsSerializedFile(prefix, size):
 		return c.addSerialized(r, size, name)
+	case serialized.LooksSerialized(prefix):
+		return &Error{Container: c.Path, Entry: name, Err: damagedHeader(prefix, size)}
 	default:
 		c.addResource(name, r)
 		return nil
 	}
+}
+
+// ErrDamagedHeader is wrapped when an entry carries the marks of a
+// serialized file (its bundle node's flags, a format version, a Unity
+// version string where the metadata begins) but its header does not check
+// out. Such an entry is reported, never demoted to a resource: a damaged
+// header must not make a file's objects vanish without a word.
+var ErrDamagedHeader = errors.New("damaged serialized file header")
+
+// damagedHeader says what is wrong with the header of an entry that looks
+// like a serialized file but is not one.
+func damagedHeader(prefix []byte, size int64) error {
+	err := serialized.CheckHeader(prefix, size)
+	if err == nil {
+		err = errors.New("header not recognised")
+	}
+	return fmt.Errorf("%w: %w", ErrDamagedHeader, err)
 }
 
 func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
@@ -245,6 +266,16 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 			}
 			continue
 		}
+		if nd.Flags&nodeFlagSerialized != 0 || serialized.LooksSerialized(prefix) {
+			// The directory (or the content) says this is a serialized
+			// file, but its header does not check out: a truncated or
+			// damaged file, reported rather than listed as a resource.
+			err := damagedHeader(prefix, nd.Size)
+			if nd.Flags&nodeFlagSerialized != 0 {
+				err = fmt.Errorf("the bundle's directory marks it as a serialized file (flags %#x) of %d bytes: %w", nd.Flags, nd.Size, err)
+			}
+			return &Error{Container: c.Path, Entry: nd.Path, Err: err}
+		}
 		c.addResource(nd.Path, nr)
 	}
 	return nil
@@ -260,6 +291,11 @@ func sniff(r io.ReaderAt) ([]byte, error) {
 	}
 	return prefix[:n], nil
 }
+
+// nodeFlagSerialized is the bundle node flag Unity's writer sets on
+// serialized files (and on nothing else: .resS and .resource nodes have
+// flags 0 in every bundle of the corpus).
+const nodeFlagSerialized = 4
 
 // nodeOrder returns a bundle's node indexes in the order of their data
 // (stable, so a bundle listing its nodes in data order, as Unity writes

@@ -536,8 +536,9 @@ func (f *File) findBuiltin(o *serialized.Object) (*typetree.Layout, error) {
 }
 
 // Decode reads and decodes object o. When the layout reads fewer bytes
-// than the object holds (a script's fields past its native part), the
-// value is returned together with an error wrapping *typetree.TrailingError.
+// than the object holds, the error wraps serialized.ErrUnreadBytes; only
+// for a MonoBehaviour (a script's fields past its native part) is the
+// value returned, together with an error wrapping *typetree.TrailingError.
 func (f *File) Decode(o *serialized.Object) (*typetree.Value, error) {
 	wrap := func(err error) error {
 		return &serialized.ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID, Err: err}
@@ -551,6 +552,7 @@ func (f *File) Decode(o *serialized.Object) (*typetree.Value, error) {
 		return nil, wrap(err)
 	}
 	v, err := l.DecodeWith(b, f.ByteOrder(), f.DecodeOptions())
+	v, err = serialized.CheckTrailing(o, v, err)
 	if err != nil {
 		return v, wrap(err)
 	}

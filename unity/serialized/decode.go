@@ -50,11 +50,32 @@ func (f *File) Layout(t *Type) (*typetree.Layout, error) {
 	return l, nil
 }
 
+// ErrUnreadBytes is wrapped when a layout reads fewer bytes than an object
+// holds and nothing explains the rest: a type tree describes every byte of
+// its objects, and a built-in layout every byte of its class's objects but
+// a MonoBehaviour's (whose script's fields follow the native ones). Unity
+// writes no such bytes; damage to a count or a size leaves them.
+var ErrUnreadBytes = errors.New("bytes left unread after the object's last field")
+
+// CheckTrailing turns the *typetree.TrailingError a decode returned for
+// object o into an error wrapping ErrUnreadBytes (and a nil value), unless
+// o is a MonoBehaviour, whose trailing bytes are its script's fields. Other
+// results pass through.
+func CheckTrailing(o *Object, v *typetree.Value, err error) (*typetree.Value, error) {
+	var te *typetree.TrailingError
+	if err == nil || !errors.As(err, &te) || o.ClassID == ClassMonoBehaviour {
+		return v, err
+	}
+	return nil, fmt.Errorf("%w: the layout reads %d of the object's %d bytes; the %d at offset %d of the object are unexplained",
+		ErrUnreadBytes, te.Consumed, te.Size, te.Size-te.Consumed, te.Consumed)
+}
+
 // Decode reads object o and decodes it with its type's tree. Errors are
 // *ObjectError values wrapping the cause: ErrNoTypeTree for stripped files,
-// a *typetree.DecodeError for bad data. When the tree reads fewer bytes than
-// the object holds, Decode returns the value together with an error wrapping
-// *typetree.TrailingError.
+// a *typetree.DecodeError for bad data, ErrUnreadBytes when the tree reads
+// fewer bytes than the object holds. For a MonoBehaviour, whose script's
+// fields may follow what the tree reads, Decode returns the value together
+// with an error wrapping *typetree.TrailingError instead.
 func (f *File) Decode(o *Object) (*typetree.Value, error) {
 	wrap := func(err error) error {
 		return &ObjectError{File: f.Name, PathID: o.PathID, ClassID: o.ClassID, Err: err}
@@ -72,6 +93,7 @@ func (f *File) Decode(o *Object) (*typetree.Value, error) {
 		return nil, err
 	}
 	v, err := l.DecodeWith(b, f.order(), f.DecodeOptions())
+	v, err = CheckTrailing(o, v, err)
 	if err != nil {
 		return v, wrap(err)
 	}

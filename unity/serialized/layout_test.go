@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/unity/typetree"
 )
 
 // TestUnityPaddingIsAccepted: the padding Unity (and older writers) leave
@@ -26,10 +27,10 @@ func TestUnityPaddingIsAccepted(t *testing.T) {
 	}
 }
 
-// objectTable returns the offset of the object count in buildFile(22,
-// false)'s output: the u32 2 before the first entry (path id 1, offset 0,
-// 16 bytes, type 0), skipping the alignment padding between them.
-func objectTable(t *testing.T, b []byte) int {
+// objectTable returns the offsets of the object count and of the first
+// object's entry (path id 1, offset 0, 16 bytes, type 0; 24 bytes, the
+// second's follows) in buildFile(22, false)'s output.
+func objectTable(t *testing.T, b []byte) (count, entry int) {
 	t.Helper()
 	var e []byte
 	e = binary.LittleEndian.AppendUint64(e, 1)
@@ -41,11 +42,11 @@ func objectTable(t *testing.T, b []byte) int {
 	}
 	for q := p - 4; q >= p-8; q-- {
 		if binary.LittleEndian.Uint32(b[q:]) == 2 {
-			return q
+			return q, p
 		}
 	}
 	t.Fatal("object count not found")
-	return 0
+	return 0, 0
 }
 
 // TestUnexplainedBytesAreReported: damage that leaves part of a file's
@@ -54,7 +55,7 @@ func objectTable(t *testing.T, b []byte) int {
 func TestUnexplainedBytesAreReported(t *testing.T) {
 	base := buildFile(22, false)
 	be, le := binary.BigEndian, binary.LittleEndian
-	count := objectTable(t, base)
+	count, entry := objectTable(t, base)
 	tests := []struct {
 		name string
 		data func() []byte
@@ -100,15 +101,12 @@ func TestUnexplainedBytesAreReported(t *testing.T) {
 		}, "after the last object"},
 		{"first object 16 bytes shorter", func() []byte {
 			b := bytes.Clone(base)
-			le.PutUint32(b[count+4+16:], 0) // size of the first entry (16 bytes)
+			le.PutUint32(b[entry+16:], 0) // the first object's size (16 bytes)
 			return b
 		}, "unexplained"},
 		{"second object moved 16 bytes on", func() []byte {
 			b := bytes.Clone(base)
-			second := count + 4 + 24 + 4 // after the first entry (24 bytes) and the alignment
-			for (second-48)%4 != 0 {
-				second++
-			}
+			second := entry + 24
 			le.PutUint64(b[second+8:], le.Uint64(b[second+8:])+16)
 			return b
 		}, "object"},
@@ -217,5 +215,49 @@ func TestCorpusHeadersLookSerialized(t *testing.T) {
 		if !LooksSerialized(cf.data[:64]) {
 			t.Errorf("%s: LooksSerialized = false", cf.name)
 		}
+	}
+}
+
+// TestBytesLeftUnreadByTheTreeAreAnError: an object whose type tree reads
+// fewer bytes than the object holds (a count made smaller, a size made
+// bigger) is an error naming the object, not a value read in part; only a
+// MonoBehaviour's trailing bytes (its script's fields) are left to the
+// caller.
+func TestBytesLeftUnreadByTheTreeAreAnError(t *testing.T) {
+	b := buildFile(22, false)
+	_, entry := objectTable(t, b)
+	second := entry + 24 // the second object's entry
+	binary.LittleEndian.PutUint32(b[second+16:], 24) // 20 bytes of data and its 4 of padding
+	f, err := Open(bytes.NewReader(b), int64(len(b)), "grown.assets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &f.Objects[1]
+	if o.Size != 24 {
+		t.Fatalf("patched the wrong field: sizes %d, %d", f.Objects[0].Size, o.Size)
+	}
+	v, err := f.Decode(o)
+	var oe *ObjectError
+	if !errors.Is(err, ErrUnreadBytes) || !errors.As(err, &oe) || oe.PathID != o.PathID || v != nil {
+		t.Fatalf("Decode = %v, %v; want no value and an *ObjectError wrapping ErrUnreadBytes", v, err)
+	}
+	if !strings.Contains(err.Error(), "grown.assets") || !strings.Contains(err.Error(), "20 of the object's 24 bytes") {
+		t.Errorf("error %q does not say which file and which bytes", err)
+	}
+
+	// The same result from a MonoBehaviour is its script's fields.
+	te := &typetree.TrailingError{Consumed: 20, Size: 24}
+	val := &typetree.Value{}
+	for _, tc := range []struct {
+		class int32
+		want  error
+	}{{ClassMonoBehaviour, te}, {74, ErrUnreadBytes}, {1001, ErrUnreadBytes}} {
+		gv, gerr := CheckTrailing(&Object{ClassID: tc.class}, val, te)
+		if !errors.Is(gerr, tc.want) || (tc.class == ClassMonoBehaviour) != (gv == val) {
+			t.Errorf("class %d: CheckTrailing = %v, %v", tc.class, gv, gerr)
+		}
+	}
+	if gv, gerr := CheckTrailing(&Object{ClassID: 74}, val, nil); gv != val || gerr != nil {
+		t.Errorf("CheckTrailing changed a clean result: %v, %v", gv, gerr)
 	}
 }

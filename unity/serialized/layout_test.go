@@ -226,7 +226,7 @@ func TestCorpusHeadersLookSerialized(t *testing.T) {
 func TestBytesLeftUnreadByTheTreeAreAnError(t *testing.T) {
 	b := buildFile(22, false)
 	_, entry := objectTable(t, b)
-	second := entry + 24 // the second object's entry
+	second := entry + 24                             // the second object's entry
 	binary.LittleEndian.PutUint32(b[second+16:], 24) // 20 bytes of data and its 4 of padding
 	f, err := Open(bytes.NewReader(b), int64(len(b)), "grown.assets")
 	if err != nil {

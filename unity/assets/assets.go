@@ -183,6 +183,9 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 		if err != nil {
 			return nil, &Error{Container: name, Err: err}
 		}
+		if err := accountWebData(a, size); err != nil {
+			return nil, &Error{Container: name, Err: err}
+		}
 		for i, e := range a.Entries {
 			er := a.EntryReader(i)
 			if err := c.addEntry(er, e.Size, e.Name); err != nil {
@@ -248,6 +251,10 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 	}
 	a, err := unityfs.OpenWith(r, size, unityfs.Options{Cache: c.opts.Cache})
 	if err != nil {
+		return &Error{Container: c.Path, Entry: entry, Err: err}
+	}
+	if err := accountBundle(a, size); err != nil {
+		a.Close()
 		return &Error{Container: c.Path, Entry: entry, Err: err}
 	}
 	c.Bundles = append(c.Bundles, a)

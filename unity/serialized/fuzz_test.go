@@ -35,12 +35,18 @@ func FuzzOpen(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		prefix := data[:min(len(data), 64)]
+		LooksSerialized(prefix)
 		sf, err := Open(bytes.NewReader(data), int64(len(data)), "fuzz")
 		if err != nil {
 			if !errors.Is(err, ErrFormat) {
 				t.Fatalf("Open error %v does not wrap ErrFormat", err)
 			}
 			return
+		}
+		// What Open reads, readers recognise by content (format 9 on).
+		if err := CheckHeader(prefix, int64(len(data))); sf.Version >= 9 && err != nil {
+			t.Fatalf("Open read a file whose header CheckHeader refuses: %v", err)
 		}
 		for i := range sf.Objects {
 			o := &sf.Objects[i]

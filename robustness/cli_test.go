@@ -52,9 +52,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// mecanimBinary builds cmd/mecanim once per test process.
+// mecanimBinary builds cmd/mecanim once per test process, or returns the
+// binary MECANIM_BIN names (to sweep another build, such as an older one
+// for comparison).
 func mecanimBinary(t *testing.T) string {
 	t.Helper()
+	if b := os.Getenv("MECANIM_BIN"); b != "" {
+		return b
+	}
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "mecanim-sweep-")
 		if binErr != nil {

@@ -525,7 +525,7 @@ func (s *Set) Motions(ch *bound.Character) ([]*bound.Motion, []string) {
 		if av, _ := ch.Avatar(); av != nil {
 			why = fmt.Sprintf("its avatar %q is generic", av.Name)
 		}
-		notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (give --avatar)", humanSkipped, ch.Describe(), why))
+		notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (choose a humanoid avatar to play them on)", humanSkipped, ch.Describe(), why))
 	}
 	return out, notes
 }

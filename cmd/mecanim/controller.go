@@ -28,15 +28,18 @@ type transitionJSON struct {
 	CanTransitionToSelf bool            `json:"can_transition_to_self"`
 }
 
+// blendNodeJSON is one node of a state's blend tree: a leaf plays clip
+// (an index into the controller's clips; -1 none), any other node blends
+// its children (indexes into the same tree) by its parameters.
 type blendNodeJSON struct {
-	Type        string         `json:"type,omitempty"`
-	Parameter   string         `json:"parameter,omitempty"`
-	ParameterY  string         `json:"parameter_y,omitempty"`
-	Clip        string         `json:"clip,omitempty"`
-	Children    []int          `json:"children,omitempty"`
-	Thresholds  []jsonFloat    `json:"thresholds,omitempty"`
-	Positions   [][2]jsonFloat `json:"positions,omitempty"`
-	ChildParams []string       `json:"child_parameters,omitempty"`
+	Type        string         `json:"type"` // "clip" for a leaf
+	Parameter   string         `json:"parameter"`
+	ParameterY  string         `json:"parameter_y"`
+	Clip        int            `json:"clip"`
+	Children    []int          `json:"children"`
+	Thresholds  []jsonFloat    `json:"thresholds"`
+	Positions   [][2]jsonFloat `json:"positions"`
+	ChildParams []string       `json:"child_parameters"`
 }
 
 type stateJSON struct {
@@ -109,10 +112,12 @@ type parameterJSON struct {
 // and where it was found, or (missing) why it is not in the inputs.
 type controllerClipJSON struct {
 	Name      string `json:"name"`
-	Container string `json:"container,omitempty"`
-	File      string `json:"file,omitempty"`
-	PathID    int64  `json:"path_id,omitempty"`
-	Missing   string `json:"missing,omitempty"`
+	Container string `json:"container"`
+	File      string `json:"file"`
+	PathID    int64  `json:"path_id"`
+	// Missing says why the clip is not in the inputs ("" when it is, or
+	// the slot is empty).
+	Missing string `json:"missing"`
 }
 
 type controllerJSON struct {
@@ -221,7 +226,7 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 			}
 			return out
 		}
-		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}}
+		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}, States: []stateJSON{}}
 		for _, sel := range sm.Selectors {
 			if !sel.IsEntry {
 				continue
@@ -231,21 +236,24 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 			}
 		}
 		for _, s := range sm.States {
-			sj := stateJSON{Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
+			sj := stateJSON{Motions: [][]blendNodeJSON{}, Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
 				SpeedParam: param(s.SpeedParam), CycleOffset: jsonFloat(s.CycleOffset), Mirror: s.Mirror,
 				MirrorParam: param(s.MirrorParam), CycleParam: param(s.CycleOffsetParam), TimeParam: param(s.TimeParam),
 				Loop: s.Loop, FootIK: s.IKOnFeet, WriteDefault: s.WriteDefaults, Transitions: trans(s.Transitions)}
 			for _, bt := range s.Motions {
-				var nodes []blendNodeJSON
+				nodes := []blendNodeJSON{}
 				for _, n := range bt.Nodes {
-					nj := blendNodeJSON{}
+					nj := blendNodeJSON{Clip: -1, Children: []int{}, Thresholds: []jsonFloat{}, Positions: [][2]jsonFloat{}, ChildParams: []string{}}
 					if len(n.Children) == 0 {
-						nj.Clip = clipName(n.Clip)
+						nj.Type = "clip"
+						if n.Clip >= 0 && n.Clip < len(c.Clips) {
+							nj.Clip = n.Clip
+						}
 					} else {
 						nj.Type = n.Type.String()
 						nj.Parameter = param(n.Param)
 						nj.ParameterY = param(n.ParamY)
-						nj.Children = n.Children
+						nj.Children = append(nj.Children, n.Children...)
 						for _, t := range n.Thresholds {
 							nj.Thresholds = append(nj.Thresholds, jsonFloat(t))
 						}
@@ -266,6 +274,17 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 	}
 	return v
 }
+
+const controllerAbout = `
+Shows every animator controller of the files (or the one --name names):
+its parameters with their defaults, its layers (blending, the weight they
+play at, the humanoid body mask), and each layer's state machine: the
+default state, every state with its speed and clips, its transitions with
+their conditions, the any-state and entry transitions, blend trees. The
+clips are resolved across the files given (an override controller's
+replacements applied); one in a file not given is named with where it is.
+--json prints one object per controller, per line (schema
+docs/schema/controller.json).`
 
 func runController(e *env, args []string) error {
 	return objectCommand{
@@ -307,8 +326,8 @@ func controllerText(w io.Writer, x any) {
 			var clips []string
 			for _, m := range s.Motions {
 				for _, n := range m {
-					if n.Clip != "" {
-						clips = append(clips, n.Clip)
+					if n.Clip >= 0 && n.Clip < len(v.Clips) {
+						clips = append(clips, v.Clips[n.Clip].Name)
 					}
 				}
 			}

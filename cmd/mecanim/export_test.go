@@ -124,8 +124,8 @@ func TestExportRefusesBadCommandLines(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
 		}
 	}
-	if _, _, code := runCLI("export", example, "--animator", "Nobody", "-o", filepath.Join(dir, "x.glb")); code != exitRead {
-		t.Errorf("unknown animator: exit %d, want %d", code, exitRead)
+	if _, _, code := runCLI("export", example, "--animator", "Nobody", "-o", filepath.Join(dir, "x.glb")); code != exitFailed {
+		t.Errorf("unknown animator: exit %d, want %d", code, exitFailed)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestExportAllGoesOnAfterAFailingRig(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := runCLI("export", skel, "--all", "--no-meshes", "-o", dir)
-	if code != exitRead || !strings.Contains(stderr, "1 error") || !strings.Contains(stderr, `character "worker"`) {
+	if code != exitFailed || !strings.Contains(stderr, "mecanim export: character \"worker\"") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))

@@ -3,8 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
-	"os"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/humanoid"
@@ -14,16 +14,43 @@ import (
 // nor the source clip gives one.
 const defaultRetargetRate = 30
 
+const retargetSynopsis = "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json | --csv] [-o OUT.json]"
+
+const retargetAbout = `
+Plays a clip on a humanoid avatar's character (the Animator's GameObjects
+when the inputs hold them, else the avatar's own skeleton) and records it
+as a humanoid clip: RootT, RootQ and the 95 muscles, at --rate frames per
+second (default: the clip's own rate, else 30). A humanoid clip played on
+another avatar gives that avatar's reading of it.
+
+The table is sample's: one row per time, one column per curve; --csv and
+--json as in sample (schema docs/schema/retarget.json); -o writes the JSON
+to a file instead (what was written is noted on stderr).`
+
+// retargetJSON is what retarget --json prints (and -o writes).
+type retargetJSON struct {
+	Clip       objectRef     `json:"clip"`
+	On         characterRef  `json:"on"`
+	SampleRate jsonFloat     `json:"sample_rate"`
+	Curves     []curveJSON   `json:"curves"`
+	Frames     []valuesFrame `json:"frames"`
+}
+
 // runRetarget turns a clip playing on a humanoid avatar's skeleton into a
 // humanoid clip (RootT, RootQ, the 95 muscles) with humanoid.Record and
 // prints its curves as `sample` does, or writes them as JSON with -o.
 func runRetarget(e *env, args []string) error {
-	c := newClipCommand(e, "retarget", "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json] [-o OUT.json]")
+	c := newClipCommand(e, "retarget", retargetSynopsis)
 	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
 	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
-	asJSON := c.fs.Bool("json", false, "JSON output (the shape of sample --json)")
+	format := formatFlags(c)
 	outPath := c.fs.String("o", "", "write the JSON to this file instead of printing the curves")
+	var f tableFormat
 	check := func() error {
+		var err error
+		if f, err = format(); err != nil {
+			return err
+		}
 		if *avatarName == "" {
 			return usagef("give --avatar NAME: the humanoid avatar whose skeleton the clip animates")
 		}
@@ -33,13 +60,13 @@ func runRetarget(e *env, args []string) error {
 		return nil
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
-		return retarget(e, set, i, *avatarName, *rate, *asJSON, *outPath)
+		return retarget(e, set, i, *avatarName, *rate, f, *outPath)
 	})
 }
 
 // retarget records clip i on the avatar named (on its character when the
 // inputs hold it) as a humanoid clip and prints or writes its curves.
-func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, asJSON bool, outPath string) error {
+func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, f tableFormat, outPath string) error {
 	ai, err := set.Find(bind.KindAvatar, avatarName)
 	if err != nil {
 		return err
@@ -72,72 +99,38 @@ func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, asJ
 		return err
 	}
 
-	out := struct {
-		Clip   string        `json:"clip"`
-		On     string        `json:"on"`
-		Rate   jsonFloat     `json:"rate"`
-		Times  []jsonFloat   `json:"times"`
-		Curves []sampleCurve `json:"curves"`
-	}{Clip: hc.Name, On: ch.Describe(), Rate: jsonFloat(hc.SampleRate)}
+	out := retargetJSON{Clip: refOf(clip.Name, m.Source()), On: characterOf(ch), SampleRate: jsonFloat(hc.SampleRate),
+		Curves: make([]curveJSON, len(hc.Curves)), Frames: []valuesFrame{}}
+	for i := range hc.Curves {
+		out.Curves[i] = curveOf(&hc.Curves[i].Target)
+	}
 	if len(hc.Curves) > 0 {
-		for i := range hc.Curves[0].Samples {
-			t := float32(float64(i) / float64(hc.SampleRate))
+		for k := range hc.Curves[0].Samples {
+			t := float32(float64(k) / float64(hc.SampleRate))
 			if t > hc.Stop {
 				t = hc.Stop
 			}
-			out.Times = append(out.Times, jsonFloat(t))
+			fr := valuesFrame{Time: jsonFloat(t), Values: make([]jsonFloat, len(hc.Curves))}
+			for i := range hc.Curves {
+				fr.Values[i] = jsonFloat(hc.Curves[i].Samples[k])
+			}
+			out.Frames = append(out.Frames, fr)
 		}
-	}
-	for i := range hc.Curves {
-		cv := &hc.Curves[i]
-		sc := sampleCurve{Path: targetPath(&cv.Target), ClassID: cv.Target.ClassID, Property: targetProperty(&cv.Target)}
-		for _, v := range cv.Samples {
-			sc.Values = append(sc.Values, jsonFloat(v))
-		}
-		out.Curves = append(out.Curves, sc)
 	}
 
 	if outPath != "" {
-		f, err := os.Create(outPath)
+		err := writeFileAtomic(outPath, func(w io.Writer) error { return writeJSONLine(w, out) })
 		if err != nil {
 			return err
 		}
-		w := bufio.NewWriter(f)
-		err = writeJSONLine(w, out)
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", outPath, err)
-		}
-		fmt.Fprintf(e.stdout, "clip %q on %s: %d curves, %d frames at %g Hz written to %s\n", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, outPath)
-	} else {
-		w := bufio.NewWriter(e.stdout)
-		if asJSON {
-			err = writeJSONLine(w, out)
-		} else {
-			fmt.Fprintf(w, "humanoid clip %q recorded on %s, %d curves, %d frames at %g Hz\n%-28s", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, "property")
-			for _, t := range out.Times {
-				fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", float32(t)))
-			}
-			fmt.Fprintln(w)
-			for _, c := range out.Curves {
-				fmt.Fprintf(w, "%-28s", c.Property)
-				for _, v := range c.Values {
-					fmt.Fprintf(w, " %12.6g", float32(v))
-				}
-				fmt.Fprintln(w)
-			}
-		}
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
-		if err != nil {
-			return err
-		}
+		e.notef("clip %q on %s: %d curves, %d frames at %g Hz written to %s", clip.Name, ch.Describe(), len(out.Curves), len(out.Frames), hc.SampleRate, outPath)
+		return nil
 	}
-	return nil
+	w := bufio.NewWriter(e.stdout)
+	title := fmt.Sprintf("humanoid clip %q (%s) recorded on %s, %d curves, %d frames at %g Hz", clip.Name, m.Source(), ch.Describe(), len(out.Curves), len(out.Frames), hc.SampleRate)
+	err = writeTable(w, f, out, title)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }

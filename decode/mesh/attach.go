@@ -1,12 +1,33 @@
 package mesh
 
 import (
+	"errors"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 )
+
+// Errors wrapped by Attach for renderers it leaves out.
+var (
+	// ErrNoMesh: the renderer's mesh reference is empty (it draws nothing,
+	// in Unity too; game code often sets the mesh at run time).
+	ErrNoMesh = errors.New("the renderer has no mesh")
+	// ErrBuiltinMesh: the mesh is one of Unity's built-in resources (a
+	// primitive such as the cube or the sphere), held by Unity's own
+	// resource files, and none of the files opened holds it.
+	ErrBuiltinMesh = errors.New("Unity's built-in mesh, in no file given")
+	// ErrMeshMissing: the mesh is in a file that was not opened.
+	ErrMeshMissing = errors.New("mesh in no file given")
+)
+
+// builtinResources are the base names of the files that hold Unity's
+// built-in resources, as serialized files name them among their externals
+// ("Library/unity default resources", "Resources/unity_builtin_extra").
+var builtinResources = []string{"unity default resources", "unity_default_resources", "unity_builtin_extra"}
 
 // Resolver finds the object a reference made in file from points at, in
 // any file opened together with it (catalog.Catalog.Resolve fits through a
@@ -17,8 +38,10 @@ type Resolver func(from *assets.File, ref model.Ref) (*assets.File, *serialized.
 // SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
 // MeshRenderer — and decodes their meshes. rig must have been built from f
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
-// whose mesh cannot be found or decoded are reported in the errors and left
-// out; the others are returned in file order.
+// whose mesh is empty (ErrNoMesh), cannot be found (ErrBuiltinMesh,
+// ErrMeshMissing) or does not decode are reported in the errors, naming
+// the renderer and its GameObject, and left out; the others are returned
+// in file order.
 func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInstance, []error) {
 	nodeOfGO := make(map[int64]int, len(rig.Nodes))
 	nodeOfXf := make(map[int64]int, len(rig.Nodes))
@@ -82,7 +105,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			continue
 		}
 		node, ok := nodeOfGO[r.GameObject.PathID]
-		if !ok || r.GameObject.FileID != 0 || r.Mesh.IsNull() {
+		if !ok || r.GameObject.FileID != 0 {
 			continue
 		}
 		if !r.Skinned {
@@ -91,6 +114,10 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 				continue
 			}
 			r.Materials = mats
+		}
+		if r.Mesh.IsNull() {
+			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, ErrNoMesh))
+			continue
 		}
 		mf, mo := f, (*serialized.Object)(nil)
 		if r.Mesh.FileID == 0 {
@@ -101,7 +128,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			ok = false
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: mesh %d:%d not found", f.Name, o.PathID, rig.Nodes[node].Path, r.Mesh.FileID, r.Mesh.PathID))
+			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh)))
 			continue
 		}
 		m := cache[mo]
@@ -128,4 +155,23 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		out = append(out, a)
 	}
 	return out, errs
+}
+
+// missingMesh says where a mesh that was not found is: one of Unity's
+// built-in resources, a file not opened, or (a damaged reference) nowhere.
+func missingMesh(f *assets.File, ref model.Ref) error {
+	if ref.FileID == 0 {
+		return fmt.Errorf("mesh %d is not in the file", ref.PathID)
+	}
+	if ref.FileID < 0 || int(ref.FileID) > len(f.Externals) {
+		return fmt.Errorf("mesh %d:%d names no external file of %s", ref.FileID, ref.PathID, f.Name)
+	}
+	ext := f.Externals[ref.FileID-1].Path
+	base := strings.ToLower(path.Base(strings.ReplaceAll(ext, "\\", "/")))
+	for _, b := range builtinResources {
+		if base == b {
+			return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrBuiltinMesh)
+		}
+	}
+	return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrMeshMissing)
 }

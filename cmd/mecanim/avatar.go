@@ -96,11 +96,11 @@ type humanJSON struct {
 type humanCheckJSON struct {
 	CenterOfMass       [3]jsonFloat `json:"center_of_mass"`
 	StoredRootT        [3]jsonFloat `json:"stored_root_t"`
-	CenterOfMassError  float64      `json:"center_of_mass_error"`
-	CenterOfMassTol    float64      `json:"center_of_mass_tolerance"`
+	CenterOfMassError  jsonFloat    `json:"center_of_mass_error"`
+	CenterOfMassTol    jsonFloat    `json:"center_of_mass_tolerance"`
 	CenterOfMassPass   bool         `json:"center_of_mass_pass"`
-	BodyFrameAngleDeg  float64      `json:"body_frame_angle_deg"`
-	BodyFrameTolDeg    float64      `json:"body_frame_tolerance_deg"`
+	BodyFrameAngleDeg  jsonFloat    `json:"body_frame_angle_deg"`
+	BodyFrameTolDeg    jsonFloat    `json:"body_frame_tolerance_deg"`
 	BodyFramePass      bool         `json:"body_frame_pass"`
 	BodyFrameNotStored bool         `json:"body_frame_not_stored"`
 	Scale              jsonFloat    `json:"scale"`
@@ -112,8 +112,8 @@ func humanCheck(c humanoid.HumanCheck) *humanCheckJSON {
 	j := &humanCheckJSON{
 		CenterOfMass:      [3]jsonFloat{jsonFloat(c.CenterOfMass[0]), jsonFloat(c.CenterOfMass[1]), jsonFloat(c.CenterOfMass[2])},
 		StoredRootT:       [3]jsonFloat{jsonFloat(c.StoredRootT[0]), jsonFloat(c.StoredRootT[1]), jsonFloat(c.StoredRootT[2])},
-		CenterOfMassError: c.CenterOfMassError, CenterOfMassTol: tol, CenterOfMassPass: c.CenterOfMassError <= tol,
-		BodyFrameAngleDeg: c.BodyFrameAngleDeg, BodyFrameTolDeg: bodyFrameToleranceDeg,
+		CenterOfMassError: jsonFloat(c.CenterOfMassError), CenterOfMassTol: jsonFloat(tol), CenterOfMassPass: c.CenterOfMassError <= tol,
+		BodyFrameAngleDeg: jsonFloat(c.BodyFrameAngleDeg), BodyFrameTolDeg: bodyFrameToleranceDeg,
 		BodyFrameNotStored: c.BodyFrameAngleDeg < 0, Scale: jsonFloat(c.Scale),
 	}
 	j.BodyFramePass = j.BodyFrameNotStored || c.BodyFrameAngleDeg <= bodyFrameToleranceDeg
@@ -361,11 +361,11 @@ func avatarText(w io.Writer, x any) {
 			return "FAIL"
 		}
 		fmt.Fprintf(w, "  check %s: centre of mass %v vs stored m_RootX.t %v: off by %.3g (%s within %.3g)\n",
-			verdict(c.Pass), c.CenterOfMass, c.StoredRootT, c.CenterOfMassError, verdict(c.CenterOfMassPass), c.CenterOfMassTol)
+			verdict(c.Pass), c.CenterOfMass, c.StoredRootT, float32(c.CenterOfMassError), verdict(c.CenterOfMassPass), float32(c.CenterOfMassTol))
 		if c.BodyFrameNotStored {
 			fmt.Fprintf(w, "  check: the avatar stores no body frame (m_RootX.q is NaN)\n")
 		} else {
-			fmt.Fprintf(w, "  check: body frame %.3g° from m_RootX.q (%s within %g°)\n", c.BodyFrameAngleDeg, verdict(c.BodyFramePass), c.BodyFrameTolDeg)
+			fmt.Fprintf(w, "  check: body frame %.3g° from m_RootX.q (%s within %g°)\n", float32(c.BodyFrameAngleDeg), verdict(c.BodyFramePass), float32(c.BodyFrameTolDeg))
 		}
 	}
 	if r := v.Rebuild; r != nil {

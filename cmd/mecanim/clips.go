@@ -11,26 +11,26 @@ import (
 
 // clipRecord is one clip in `clips --json`.
 type clipRecord struct {
-	Container            string  `json:"container"`
-	File                 string  `json:"file"`
-	PathID               int64   `json:"path_id"`
-	Ref                  string  `json:"ref"`
-	Name                 string  `json:"name"`
-	Length               float32 `json:"length"`
-	SampleRate           float32 `json:"sample_rate"`
-	Legacy               bool    `json:"legacy"`
-	Humanoid             bool    `json:"humanoid"`
-	Loop                 bool    `json:"loop"`
-	Streamed             int     `json:"streamed_curves"`
-	Dense                int     `json:"dense_curves"`
-	Constant             int     `json:"constant_curves"`
-	Keyframed            int     `json:"keyframed_curves"`
-	ObjectCurves         int     `json:"object_curves"`
-	Bindings             int     `json:"bindings"`
-	Events               int     `json:"events"`
-	UnresolvedPaths      int     `json:"unresolved_paths"`
-	UnresolvedProperties int     `json:"unresolved_properties"`
-	KeysPastCurveCount   int     `json:"keys_past_curve_count"`
+	Container            string    `json:"container"`
+	File                 string    `json:"file"`
+	PathID               int64     `json:"path_id"`
+	Ref                  string    `json:"ref"`
+	Name                 string    `json:"name"`
+	Length               jsonFloat `json:"length"`
+	SampleRate           jsonFloat `json:"sample_rate"`
+	Legacy               bool      `json:"legacy"`
+	Humanoid             bool      `json:"humanoid"`
+	Loop                 bool      `json:"loop"`
+	Streamed             int       `json:"streamed_curves"`
+	Dense                int       `json:"dense_curves"`
+	Constant             int       `json:"constant_curves"`
+	Keyframed            int       `json:"keyframed_curves"`
+	ObjectCurves         int       `json:"object_curves"`
+	Bindings             int       `json:"bindings"`
+	Events               int       `json:"events"`
+	UnresolvedPaths      int       `json:"unresolved_paths"`
+	UnresolvedProperties int       `json:"unresolved_properties"`
+	KeysPastCurveCount   int       `json:"keys_past_curve_count"`
 }
 
 func clipLength(c *model.Clip) float32 {
@@ -98,7 +98,7 @@ func runClips(e *env, args []string) error {
 		o := it.Source
 		r := clipRecord{
 			Container: o.Container, File: o.File, PathID: o.PathID, Name: c.Name, Ref: it.Ref,
-			Length: clipLength(c), SampleRate: c.SampleRate, Legacy: c.Legacy, Humanoid: c.Humanoid,
+			Length: jsonFloat(clipLength(c)), SampleRate: jsonFloat(c.SampleRate), Legacy: c.Legacy, Humanoid: c.Humanoid,
 			Loop: c.Loops(), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
 			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
 			Events: len(c.Events), UnresolvedPaths: c.Stats.UnresolvedPaths,
@@ -118,7 +118,7 @@ func runClips(e *env, args []string) error {
 			kind = "legacy"
 		}
 		fmt.Fprintf(w, "%-28s %10.4g %6g %-6s %-8v %-4v %8d %5d %5d %5d %5d %6d %10d  %s\n",
-			strconv.Quote(c.Name), r.Length, r.SampleRate, kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
+			strconv.Quote(c.Name), float32(r.Length), float32(r.SampleRate), kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
 			r.Constant, r.Keyframed, r.Bindings, r.Events, r.UnresolvedPaths+r.UnresolvedProperties, it.Ref)
 	}
 	return e.done()

@@ -47,12 +47,12 @@ type stateJSON struct {
 	NameHash     uint32            `json:"name_hash"`
 	FullPathHash uint32            `json:"full_path_hash"`
 	Speed        jsonFloat         `json:"speed"`
-	SpeedParam   string            `json:"speed_parameter,omitempty"`
+	SpeedParam   string            `json:"speed_parameter"`
 	CycleOffset  jsonFloat         `json:"cycle_offset"`
 	Mirror       bool              `json:"mirror"`
-	MirrorParam  string            `json:"mirror_parameter,omitempty"`
-	CycleParam   string            `json:"cycle_offset_parameter,omitempty"`
-	TimeParam    string            `json:"time_parameter,omitempty"`
+	MirrorParam  string            `json:"mirror_parameter"`
+	CycleParam   string            `json:"cycle_offset_parameter"`
+	TimeParam    string            `json:"time_parameter"`
 	Loop         bool              `json:"loop"`
 	FootIK       bool              `json:"foot_ik"`
 	WriteDefault bool              `json:"write_defaults"`
@@ -82,7 +82,7 @@ type layerJSON struct {
 	// (model.HumanMask.String: "full", "none", "Body+Head"...), nil when
 	// the layer names an AvatarMask (MaskKey) that was not read.
 	BodyMask *string `json:"body_mask"`
-	MaskKey  string  `json:"mask_key,omitempty"`
+	MaskKey  string  `json:"mask_key"`
 }
 
 // layerBodyMask returns what layerJSON.BodyMask holds for a layer.
@@ -103,9 +103,9 @@ func bodyMaskText(l layerJSON) string {
 }
 
 type parameterJSON struct {
-	Name    string  `json:"name"`
-	Type    string  `json:"type"`
-	Default float64 `json:"default"`
+	Name    string    `json:"name"`
+	Type    string    `json:"type"`
+	Default jsonFloat `json:"default"`
 }
 
 // controllerClipJSON is one clip slot of a controller: the clip it plays
@@ -147,7 +147,7 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 		return ""
 	}
 	for _, p := range c.Parameters {
-		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), p.Default})
+		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), jsonFloat(p.Default)})
 	}
 	for li := range c.Layers {
 		l := &c.Layers[li]
@@ -309,7 +309,7 @@ func controllerText(w io.Writer, x any) {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	for _, p := range v.Parameters {
-		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
+		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, float32(p.Default))
 	}
 	for li, l := range v.Layers {
 		stored := "" // the base layer plays at 1 whatever is stored

@@ -14,11 +14,12 @@ import (
 // nor the source clip gives one.
 const defaultRetargetRate = 30
 
-const retargetSynopsis = "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json | --csv] [-o OUT.json]"
+const retargetSynopsis = "FILE... (--clip NAME | --path-id N) (--avatar NAME | --animator NAME) [--rate HZ] [--json | --csv] [-o OUT.json]"
 
 const retargetAbout = `
 Plays a clip on a humanoid avatar's character (the Animator's GameObjects
-when the inputs hold them, else the avatar's own skeleton) and records it
+when the inputs hold them, else the avatar's own skeleton; --animator
+chooses the character when several use the avatar) and records it
 as a humanoid clip: RootT, RootQ and the 95 muscles, at --rate frames per
 second (default: the clip's own rate, else 30). A humanoid clip played on
 another avatar gives that avatar's reading of it.
@@ -41,7 +42,8 @@ type retargetJSON struct {
 // prints its curves as `sample` does, or writes them as JSON with -o.
 func runRetarget(e *env, args []string) error {
 	c := newClipCommand(e, "retarget", retargetSynopsis)
-	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
+	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on: name or FILE#PATHID")
+	animatorName := c.fs.String("animator", "", "the character (by its Animator's GameObject name or FILE#PATHID) whose humanoid avatar the clip plays on")
 	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
 	format := formatFlags(c)
 	outPath := c.fs.String("o", "", "write the JSON to this file instead of printing the curves")
@@ -51,8 +53,8 @@ func runRetarget(e *env, args []string) error {
 		if f, err = format(); err != nil {
 			return err
 		}
-		if *avatarName == "" {
-			return usagef("give --avatar NAME: the humanoid avatar whose skeleton the clip animates")
+		if (*avatarName == "") == (*animatorName == "") {
+			return usagef("give --avatar NAME or --animator NAME: the humanoid avatar (or the character of one) the clip plays on")
 		}
 		if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
 			return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
@@ -60,24 +62,23 @@ func runRetarget(e *env, args []string) error {
 		return nil
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
-		return retarget(e, set, i, *avatarName, *rate, f, *outPath)
+		return retarget(e, set, i, bind.On{Avatar: *avatarName, Character: *animatorName}, *rate, f, *outPath)
 	})
 }
 
-// retarget records clip i on the avatar named (on its character when the
-// inputs hold it) as a humanoid clip and prints or writes its curves.
-func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, f tableFormat, outPath string) error {
-	ai, err := set.Find(bind.KindAvatar, avatarName)
+// retarget records clip i on the character on names (an avatar's: its
+// Animator's when the inputs hold it) as a humanoid clip and prints or
+// writes its curves.
+func retarget(e *env, set *bind.Set, i int, on bind.On, rate float64, f tableFormat, outPath string) error {
+	ch, err := set.CharacterOn(on)
 	if err != nil {
 		return err
 	}
-	ch, err := set.AvatarCharacter(ai)
-	if err != nil {
-		return err
-	}
-	av, _ := ch.Avatar()
 	if ch.Human() == nil {
-		return fmt.Errorf("avatar %q is not humanoid", av.Name)
+		if av, _ := ch.Avatar(); av != nil {
+			return fmt.Errorf("avatar %q of %s is not humanoid", av.Name, ch.Describe())
+		}
+		return fmt.Errorf("%s has no avatar: nothing to record muscles through", ch.Describe())
 	}
 	m, err := bindOn(set, i, ch)
 	if err != nil {

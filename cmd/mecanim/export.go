@@ -261,18 +261,15 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	if asked {
 		for _, name := range o.clips {
 			i, err := set.Find(bind.KindClip, name)
-			if err == nil {
-				var m *bound.Motion
-				if m, err = bindOn(set, i, ch); err == nil {
-					motions = append(motions, m)
-					continue
-				}
+			if err != nil {
+				return failed, err // nothing is written for a clip that is not there
 			}
-			var ce *bind.ChoiceError
-			if errors.As(err, &ce) {
-				return failed, err
+			m, err := bindOn(set, i, ch)
+			if err != nil {
+				leftOut("clip %q: %v", name, err)
+				continue
 			}
-			leftOut("clip %q: %v", name, err)
+			motions = append(motions, m)
 		}
 	} else {
 		motions, sum.Notes = set.Motions(ch)

@@ -54,6 +54,26 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, x, 'g', -1, 32), nil
 }
 
+// UnmarshalJSON implements json.Unmarshaler (numbers, and the strings
+// MarshalJSON writes), for reading the commands' JSON back.
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"NaN"`:
+		*f = jsonFloat(math.NaN())
+	case `"Infinity"`:
+		*f = jsonFloat(math.Inf(1))
+	case `"-Infinity"`:
+		*f = jsonFloat(math.Inf(-1))
+	default:
+		x, err := strconv.ParseFloat(string(b), 32)
+		if err != nil {
+			return err
+		}
+		*f = jsonFloat(x)
+	}
+	return nil
+}
+
 // floats converts float32s for JSON ([] for none).
 func floats(v []float32) []jsonFloat {
 	out := make([]jsonFloat, len(v))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -388,5 +389,39 @@ func TestPlayScriptKeysAreDocumentedAndCheckedByTheCLI(t *testing.T) {
 	_, stderr, code := runCLI("play", scene, "--controller", "SynthController", "--script", bad)
 	if code != exitUsage || !strings.Contains(stderr, `"evnts"`) || !strings.Contains(stderr, "line 2, column 2") {
 		t.Errorf("a misspelt key: exit %d, %q", code, stderr)
+	}
+}
+
+// The README's command table names only options the commands take, and
+// every command.
+func TestReadmeCommandTableMatchesTheCommands(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	flagRe := regexp.MustCompile(`--([a-z][a-z-]*)`)
+	for _, l := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(l, "| `mecanim ")
+		if !ok {
+			continue
+		}
+		usage, _, _ := strings.Cut(rest, "` |")
+		name := strings.Fields(usage)[0]
+		if _, ok := findCommand(name); !ok {
+			continue // help, --version
+		}
+		seen[name] = true
+		help, _, _ := runCLI(name, "-h")
+		for _, m := range flagRe.FindAllStringSubmatch(usage, -1) {
+			if !strings.Contains(help, "  --"+m[1]+"\n") && !strings.Contains(help, "  --"+m[1]+" ") {
+				t.Errorf("README: mecanim %s --%s: no such option", name, m[1])
+			}
+		}
+	}
+	for _, c := range commands() {
+		if !seen[c.name] {
+			t.Errorf("README's table lacks %s", c.name)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
@@ -333,11 +334,36 @@ func controllerText(w io.Writer, x any) {
 			}
 			fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
 			for _, t := range s.Transitions {
-				fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+				fmt.Fprintf(w, "      -> %-22s %s\n", t.Destination, transitionText(t))
 			}
 		}
 		for _, t := range sm.AnyState {
-			fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
+			fmt.Fprintf(w, "    any state -> %-18s %s\n", t.Destination, transitionText(t))
 		}
 	}
+}
+
+// transitionText says when a transition is taken: its conditions, its
+// exit time, its duration.
+func transitionText(t transitionJSON) string {
+	var parts []string
+	for _, c := range t.Conditions {
+		switch c.Mode {
+		case "if", "if_not":
+			parts = append(parts, c.Mode+" "+c.Parameter)
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %g", c.Parameter, c.Mode, float32(c.Threshold)))
+		}
+	}
+	if t.ExitTime != nil {
+		parts = append(parts, fmt.Sprintf("exit time %g", float32(*t.ExitTime)))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "always")
+	}
+	unit := " (normalized)"
+	if t.FixedDuration {
+		unit = " s"
+	}
+	return strings.Join(parts, " and ") + fmt.Sprintf(", blend %g%s", float32(t.Duration), unit)
 }

@@ -146,7 +146,8 @@ func TestEveryCommandKeepsTheOutputContract(t *testing.T) {
 		"retarget": {
 			{args: []string{"retarget", scene, "--clip", "Walk", "--avatar", "SynthAvatar", "--json"}, json: true},
 			{args: []string{"retarget", scene, "--clip", "Walk", "--avatar", "SynthAvatar", "-o", filepath.Join(out, "walk.json")}, noStdout: true, notes: true},
-			{args: []string{"retarget", scene, "--clip", "Walk"}, code: exitUsage},
+			{args: []string{"retarget", scene, "--clip", "Walk", "-o", filepath.Join(out, "walk.fbx")}, code: exitUsage},
+			{args: []string{"retarget", scene, "--clip", "Walk", "--avatar", "Nobody"}, code: exitFailed, reason: "no avatar \"Nobody\""},
 		},
 		"play": {
 			{args: []string{"play", scene, "--controller", "SynthController", "--script", script, "--rate", "20", "--json"}, json: true},

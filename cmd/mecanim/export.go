@@ -50,6 +50,10 @@ type exportOptions struct {
 	rate             float64
 	noMeshes, asJSON bool
 	format           string // glb or gltf (--all)
+	// someClips, when not nil (--all), records the clips asked for that
+	// played on some character; a clip that does not play on one is then
+	// a note rather than an error.
+	someClips map[string]bool
 }
 
 func runExport(e *env, args []string) error {
@@ -130,12 +134,17 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	}
 	names := uniqueNames(items)
 	failed, done := 0, 0
+	// A clip asked for need play only on some of the characters: those it
+	// does not play on leave it out with a note; a clip that plays on none
+	// is an error.
+	all := *o
+	all.someClips = map[string]bool{}
 	for i, it := range items {
 		path := filepath.Join(dir, names[i]+"."+o.format)
 		ch, err := set.Character(i)
 		if err == nil {
 			var n int
-			if n, err = exportCharacter(e, set, ch, o, path); err == nil {
+			if n, err = exportCharacter(e, set, ch, &all, path); err == nil {
 				failed += n
 				done++
 				continue
@@ -143,6 +152,12 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 		}
 		e.failf("%s %q (%s): %v", bind.KindCharacter, it.Name, it.Ref, err)
 		failed++
+	}
+	for _, name := range o.clips {
+		if !all.someClips[name] {
+			e.failf("clip %q plays on none of the characters", name)
+			failed++
+		}
 	}
 	e.notef("%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
@@ -266,14 +281,33 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			}
 			m, err := bindOn(set, i, ch)
 			if err != nil {
+				if o.someClips != nil { // --all: it may play on others
+					sum.Notes = append(sum.Notes, err.Error())
+					continue
+				}
 				leftOut("clip %q: %v", name, err)
 				continue
+			}
+			if o.someClips != nil {
+				o.someClips[name] = true
 			}
 			motions = append(motions, m)
 		}
 	} else {
-		motions, sum.Notes = set.Motions(ch)
-		sum.Notes = append([]string{}, sum.Notes...)
+		var notes []string
+		var err error
+		motions, notes, err = set.Motions(ch)
+		sum.Notes = append(sum.Notes, notes...)
+		if err != nil {
+			// one line per clip that could not be bound
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				for _, err := range j.Unwrap() {
+					leftOut("%v", err)
+				}
+			} else {
+				leftOut("%v", err)
+			}
+		}
 	}
 	bar := newProgress(e.stderr, e.quiet, ch.Name())
 	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/humanoid"
 )
 
@@ -14,21 +17,23 @@ import (
 // nor the source clip gives one.
 const defaultRetargetRate = 30
 
-const retargetSynopsis = "FILE... (--clip NAME | --path-id N) (--avatar NAME | --animator NAME) [--rate HZ] [--json | --csv] [-o OUT.json]"
+const retargetSynopsis = "FILE... (--clip NAME | --path-id N) [--avatar NAME | --animator NAME | --onto FILE.vrm] [--rate HZ] [--json | --csv] [-o OUT.anim|OUT.json]"
 
 const retargetAbout = `
-Plays a clip on a humanoid avatar's character (the Animator's GameObjects
-when the inputs hold them, else the avatar's own skeleton; --animator
-chooses the character when several use the avatar) and records it
-as a humanoid clip: RootT, RootQ and the 95 muscles, at --rate frames per
-second (default: the clip's own rate, else 30). A humanoid clip played on
-another avatar gives that avatar's reading of it.
+Records a clip playing on a humanoid character as a humanoid clip: RootT,
+RootQ, the IK goals and the 95 muscles, at --rate frames per second
+(default: the clip's own rate, else 30). A generic clip animating the
+character's bones (a glTF character's own animation, say) becomes a
+humanoid clip any humanoid avatar plays; a humanoid clip is read back as
+that avatar shows it. --avatar, --animator or --onto choose the character
+(else the one the clip plays on).
 
 The table is sample's: one row per time, one column per curve; --csv and
---json as in sample (schema docs/schema/retarget.json); -o writes the JSON
-to a file instead (what was written is noted on stderr).`
+--json as in sample (schema docs/schema/retarget.json). -o writes the clip
+to a file instead: the editor's .anim asset (Unity imports it), or the JSON;
+what was written is noted on stderr.`
 
-// retargetJSON is what retarget --json prints (and -o writes).
+// retargetJSON is what retarget --json prints (and -o OUT.json writes).
 type retargetJSON struct {
 	Clip       objectRef     `json:"clip"`
 	On         characterRef  `json:"on"`
@@ -37,52 +42,47 @@ type retargetJSON struct {
 	Frames     []valuesFrame `json:"frames"`
 }
 
-// runRetarget turns a clip playing on a humanoid avatar's skeleton into a
-// humanoid clip (RootT, RootQ, the 95 muscles) with humanoid.Record and
-// prints its curves as `sample` does, or writes them as JSON with -o.
+// runRetarget records a clip playing on a humanoid character as a
+// humanoid clip with humanoid.Record, and prints its curves as `sample`
+// does, or writes the clip with -o.
 func runRetarget(e *env, args []string) error {
 	c := newClipCommand(e, "retarget", retargetSynopsis)
-	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on: name or FILE#PATHID")
-	animatorName := c.fs.String("animator", "", "the character (by its Animator's GameObject name or FILE#PATHID) whose humanoid avatar the clip plays on")
+	c.onFlags()
 	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
 	format := formatFlags(c)
-	outPath := c.fs.String("o", "", "write the JSON to this file instead of printing the curves")
+	outPath := c.fs.String("o", "", "write the clip to this file instead of printing its curves: a Unity .anim (YAML), or .json")
 	var f tableFormat
 	check := func() error {
 		var err error
 		if f, err = format(); err != nil {
 			return err
 		}
-		if (*avatarName == "") == (*animatorName == "") {
-			return usagef("give --avatar NAME or --animator NAME: the humanoid avatar (or the character of one) the clip plays on")
-		}
 		if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
 			return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
+		}
+		switch strings.ToLower(filepath.Ext(*outPath)) {
+		case "", ".anim", ".json":
+		default:
+			return usagef("-o %s: write a .anim or a .json", *outPath)
 		}
 		return nil
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
-		return retarget(e, set, i, bind.On{Avatar: *avatarName, Character: *animatorName}, *rate, f, *outPath)
+		return retarget(e, c, set, i, *rate, f, *outPath)
 	})
 }
 
-// retarget records clip i on the character on names (an avatar's: its
-// Animator's when the inputs hold it) as a humanoid clip and prints or
-// writes its curves.
-func retarget(e *env, set *bind.Set, i int, on bind.On, rate float64, f tableFormat, outPath string) error {
-	ch, err := set.CharacterOn(on)
+// retarget records clip i on the humanoid character --avatar, --animator
+// or --onto chooses (else the one the clip plays on) and prints or writes
+// its curves.
+func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, f tableFormat, outPath string) error {
+	m, err := c.motion(set, i)
 	if err != nil {
 		return err
 	}
+	ch := m.On()
 	if ch.Human() == nil {
-		if av, _ := ch.Avatar(); av != nil {
-			return fmt.Errorf("avatar %q of %s is not humanoid", av.Name, ch.Describe())
-		}
-		return fmt.Errorf("%s has no avatar: nothing to record muscles through", ch.Describe())
-	}
-	m, err := bindOn(set, i, ch)
-	if err != nil {
-		return err
+		return fmt.Errorf("%s has no humanoid avatar: a clip can be recorded only as a humanoid character shows it (choose one with --avatar, --animator or --onto)", ch.Describe())
 	}
 	clip := m.Clip()
 	if g := m.Generic(); g != nil && g.TrackCount() == 0 {
@@ -120,7 +120,12 @@ func retarget(e *env, set *bind.Set, i int, on bind.On, rate float64, f tableFor
 	}
 
 	if outPath != "" {
-		err := writeFileAtomic(outPath, func(w io.Writer) error { return writeJSONLine(w, out) })
+		err := writeFileAtomic(outPath, func(w io.Writer) error {
+			if strings.EqualFold(filepath.Ext(outPath), ".anim") {
+				return yamlasset.WriteClip(w, hc)
+			}
+			return writeJSONLine(w, out)
+		})
 		if err != nil {
 			return err
 		}

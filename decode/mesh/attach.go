@@ -1,27 +1,15 @@
 package mesh
 
 import (
-	"errors"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
+	"github.com/mecanim/mecanim/decode/material"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
-)
-
-// Errors wrapped by Attach for renderers it leaves out.
-var (
-	// ErrNoMesh: the renderer's mesh reference is empty (it draws nothing,
-	// in Unity too; game code often sets the mesh at run time).
-	ErrNoMesh = errors.New("the renderer has no mesh")
-	// ErrBuiltinMesh: the mesh is one of Unity's built-in resources (a
-	// primitive such as the cube or the sphere), held by Unity's own
-	// resource files, and none of the files opened holds it.
-	ErrBuiltinMesh = errors.New("Unity's built-in mesh, in no file given")
-	// ErrMeshMissing: the mesh is in a file that was not opened.
-	ErrMeshMissing = errors.New("mesh in no file given")
 )
 
 // builtinResources are the base names of the files that hold Unity's
@@ -31,17 +19,23 @@ var builtinResources = []string{"unity default resources", "unity_default_resour
 
 // Resolver finds the object a reference made in file from points at, in
 // any file opened together with it (catalog.Catalog.Resolve fits through a
-// small adapter). Nil resolves only references inside the same file.
-type Resolver func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool)
+// small adapter). Nil resolves only references inside the same file. It is
+// the resolver decode/material follows textures with.
+type Resolver = material.Resolver
 
 // Attach finds the renderers of file f that sit on rig's GameObjects — every
 // SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
 // MeshRenderer — and decodes their meshes. rig must have been built from f
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
-// whose mesh is empty (ErrNoMesh), cannot be found (ErrBuiltinMesh,
-// ErrMeshMissing) or does not decode are reported in the errors, naming
-// the renderer and its GameObject, and left out; the others are returned
-// in file order.
+// whose mesh cannot be found (ErrBuiltinMesh, ErrMeshMissing) or decoded
+// are reported in the errors, naming the renderer and its GameObject, and
+// left out; renderers that name no mesh are said once (ErrNoMesh); the others are returned in file order, each sub-mesh with its
+// material (decode/material: name, base colour and texture; textures
+// shared by several materials are decoded once and shared). The errors
+// also hold notes that do not leave a renderer out: a material that could
+// not be read (it keeps its name) and a base colour texture left out
+// (*material.TextureError, wrapping *texture.UnsupportedError when its
+// format is not decoded; the material keeps its factor), each once.
 func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInstance, []error) {
 	nodeOfGO := make(map[int64]int, len(rig.Nodes))
 	nodeOfXf := make(map[int64]int, len(rig.Nodes))
@@ -65,24 +59,17 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			}
 		}
 	}
-	materialName := func(r model.Ref) string {
-		mf, mo, ok := f, (*serialized.Object)(nil), false
-		if r.IsNull() {
-			return ""
+	var errs []error
+	mats := material.NewDecoder(resolve)
+	materialOf := func(r model.Ref) model.Material {
+		m, _, err := mats.Material(f, r)
+		if err != nil {
+			errs = append(errs, err)
 		}
-		if r.FileID == 0 {
-			mo, ok = f.Object(r.PathID)
-		} else if resolve != nil {
-			mf, mo, ok = resolve(f, r)
-		}
-		if !ok {
-			return ""
-		}
-		n, _ := mf.ObjectName(mo)
-		return n
+		return m
 	}
 	var out []model.MeshInstance
-	var errs []error
+	var noMesh []string // paths of renderers without a mesh
 	cache := map[*serialized.Object]*model.Mesh{}
 	for i := range f.Objects {
 		o := &f.Objects[i]
@@ -108,16 +95,18 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		if !ok || r.GameObject.FileID != 0 {
 			continue
 		}
+		if r.Mesh.IsNull() {
+			if r.Skinned || meshRenderer[r.GameObject.PathID] != nil {
+				noMesh = append(noMesh, rig.Nodes[node].Path)
+			}
+			continue
+		}
 		if !r.Skinned {
 			mats, drawn := meshRenderer[r.GameObject.PathID]
 			if !drawn {
 				continue
 			}
 			r.Materials = mats
-		}
-		if r.Mesh.IsNull() {
-			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, ErrNoMesh))
-			continue
 		}
 		mf, mo := f, (*serialized.Object)(nil)
 		if r.Mesh.FileID == 0 {
@@ -141,7 +130,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		a := model.MeshInstance{Node: node, Mesh: m, BlendShapeWeights: r.BlendShapeWeights}
 		for _, mr := range r.Materials {
-			a.Materials = append(a.Materials, model.Material{Name: materialName(mr)})
+			a.Materials = append(a.Materials, materialOf(mr))
 		}
 		if r.Skinned && len(m.BindPoses) > 0 {
 			a.Joints = make([]int, len(r.Bones))
@@ -154,7 +143,23 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		out = append(out, a)
 	}
+	if len(noMesh) > 0 {
+		n, more := len(noMesh), ""
+		if n > 3 {
+			more, noMesh = fmt.Sprintf(" and %d more", n-3), noMesh[:3]
+		}
+		errs = append(errs, fmt.Errorf("%s: %d %w: on %s%s", f.Name, n, ErrNoMesh, strings.Join(quoted(noMesh), ", "), more))
+	}
 	return out, errs
+}
+
+// quoted quotes each string.
+func quoted(s []string) []string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return q
 }
 
 // missingMesh says where a mesh that was not found is: one of Unity's

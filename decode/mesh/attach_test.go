@@ -2,20 +2,107 @@ package mesh
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/decode/material"
+	"github.com/mecanim/mecanim/decode/texture"
+	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
-// A renderer whose mesh reference is empty and a renderer drawing one of
-// Unity's built-in meshes (held by Unity's own resource files, not given)
-// are each reported, naming the renderer, its GameObject and why, never
-// dropped without a word; a mesh in another file not given says so.
-func TestAttachReportsRenderersItLeavesOut(t *testing.T) {
+// Attach gives each sub-mesh its material with base colour and texture:
+// the scav rig's suit is textured by a BC7 texture; the sekai body's
+// ASTC texture is left out with a note naming the format, once, and its
+// material keeps its factor.
+func TestAttachFillsMaterials(t *testing.T) {
+	dir := corpustest.Dir(t)
+	for _, c := range []struct {
+		file, rig, material, texture string
+		skipped                      texture.Format
+	}{
+		{"lethal-emotes/scavbody", "scavEmoteSkeleton", "Material.003", "PlayerLevelStickers", 0},
+		{"sekai/ladies_s_31_0001", "body", "mtl_bdy_00", "", texture.ASTC_6x6},
+	} {
+		ct, err := assets.Open(filepath.Join(dir, filepath.FromSlash(c.file)), assets.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat := catalog.New(ct)
+		r, err := cat.Rig(c.rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		att, errs := Attach(r.File, r.Rig, cat.Resolver())
+		found := false
+		for _, a := range att {
+			for _, m := range a.Materials {
+				if m.Name != c.material {
+					continue
+				}
+				found = true
+				if !m.HasFactors || (m.BaseColorTexture == nil) != (c.texture == "") ||
+					m.BaseColorTexture != nil && (m.BaseColorTexture.Name != c.texture || m.BaseColorTexture.Image == nil) {
+					t.Errorf("%s: %+v", c.material, m)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no sub-mesh drawn with %q", c.rig, c.material)
+		}
+		notes := 0
+		for _, err := range errs {
+			var te *material.TextureError
+			var ue *texture.UnsupportedError
+			if errors.As(err, &te) && errors.As(err, &ue) && ue.Format == c.skipped {
+				notes++
+				continue
+			}
+			t.Errorf("%s: %v", c.rig, err)
+		}
+		if want := map[bool]int{true: 1, false: 0}[c.skipped != 0]; notes != want {
+			t.Errorf("%s: %d notes of skipped textures, want %d", c.rig, notes, want)
+		}
+		cat.Close()
+	}
+}
+
+// Renderers that name no mesh (the bandit rig of lethal-emotes ships its
+// renderers with m_Mesh null, the game's meshes to be used in their place)
+// are said once, with how many and where, under ErrNoMesh.
+func TestAttachSaysWhichRenderersNameNoMesh(t *testing.T) {
+	ct, err := assets.Open(corpustest.Path(t, "lethal-emotes/customemotespackage"), assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(ct)
+	defer cat.Close()
+	r, err := cat.Rig("bandit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	att, errs := Attach(r.File, r.Rig, cat.Resolver())
+	var noMesh []error
+	for _, err := range errs {
+		if errors.Is(err, ErrNoMesh) {
+			noMesh = append(noMesh, err)
+		}
+	}
+	if len(att) != 1 || len(noMesh) != 1 || !strings.Contains(noMesh[0].Error(), "6 renderers") ||
+		!strings.Contains(noMesh[0].Error(), "Bandit2CoatMesh") {
+		t.Errorf("%d meshes attached, notes %v: want 1 and one note of 6 renderers without a mesh", len(att), errs)
+	}
+}
+
+// A renderer drawing one of Unity's built-in meshes (held by Unity's own
+// resource files, not given) says so, naming the renderer, its GameObject
+// and the file, not "not found"; so does a mesh in another file not given;
+// a renderer with no mesh is among the ones said once under ErrNoMesh.
+func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 	sc := synth.NewScene(t, synth.Options{Full: true})
 	smr := func(pid int64, bone int, mesh synth.F) {
 		sc.Add(pid, ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(int64(synth.GameObjectBase + bone)), "m_Mesh": mesh, "m_Enabled": true})
@@ -43,18 +130,21 @@ func TestAttachReportsRenderersItLeavesOut(t *testing.T) {
 		err  error
 		says []string
 	}{
-		{ErrNoMesh, []string{"renderer 900", synth.BonePath(1), "has no mesh"}},
-		{ErrBuiltinMesh, []string{"renderer 901", "10202", "unity default resources", "built-in"}},
+		{ErrBuiltinMesh, []string{"renderer 901", synth.BonePath(2), "10202", "unity default resources", "built-in"}},
 		{ErrMeshMissing, []string{"renderer 902", "77", "CAB-0123", "no file given"}},
+		{ErrNoMesh, []string{"1 renderers", synth.BonePath(1)}},
 	}
 	for i, w := range want {
 		if !errors.Is(errs[i], w.err) {
-			t.Errorf("renderer %d: %v, want %v", i, errs[i], w.err)
+			t.Errorf("error %d: %v, want %v", i, errs[i], w.err)
 		}
 		for _, s := range w.says {
 			if !strings.Contains(errs[i].Error(), s) {
-				t.Errorf("renderer %d: %q does not say %q", i, errs[i], s)
+				t.Errorf("error %d: %q does not say %q", i, errs[i], s)
 			}
+		}
+		if strings.Contains(errs[i].Error(), "not found") {
+			t.Errorf("error %d: %q", i, errs[i])
 		}
 	}
 }

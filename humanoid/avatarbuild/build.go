@@ -15,10 +15,7 @@
 // pose when the avatar was built, which Build sets to the T-pose) and the
 // order of sibling nodes when the description does not list the skeleton
 // depth first in the scene's order (Build keeps the description's order).
-// Compare reports them apart (FromDescription). One rule is known to be
-// incomplete: the body frame (m_RootX.q, package humanoid's rule) is
-// Unity's where the T-pose is symmetric, and turns from it about the up
-// axis where the arms and legs are not level with each other.
+// Compare reports them apart (FromDescription).
 //
 // The skeleton: the description's bones depth first from its first bone
 // (the root, the empty path); a bone's parent is the bone of its parent
@@ -57,7 +54,9 @@
 // The masses are fixed shares of the body, a missing bone's share carried
 // by its nearest mapped ancestor. The centre of mass and the body frame
 // (m_RootX, the centre's height the human scale) come from package
-// humanoid's rules, which Build shares with the runtime.
+// humanoid's RestBody: the centre of mass is the runtime's rule; the body
+// frame has the runtime's up axis and lateral vector but is turned from
+// the human space, which the runtime's is not.
 package avatarbuild
 
 import (

@@ -10,13 +10,15 @@ import (
 	"github.com/mecanim/mecanim/present/playscript"
 )
 
-const playSynopsis = "FILE... (--animator NAME | --controller NAME) --script SCRIPT.json [--rate 60] [--json]"
+const playSynopsis = "FILE... (--animator NAME | --controller NAME [--animator NAME | --avatar NAME | --onto CHARACTER.vrm]) --script SCRIPT.json [--rate 60] [--json]"
 
 const playAbout = `
 Runs a controller headless at a fixed tick (--rate ticks per second): the
 one the Animator --animator names plays, on its character (with root
 motion), or the one --controller names (on the character whose Animator
-plays it, if any). After every tick it prints each layer's state,
+plays it, if any). --controller with --animator, --avatar or --onto plays
+that controller on the character chosen instead: a game's controller on
+another rig, or on a glTF/VRM character (--onto, read with the inputs). After every tick it prints each layer's state,
 normalized time and weight (and the transition running), the animation
 events crossed and the root motion; --json prints one document (schema
 docs/schema/play.json).
@@ -89,8 +91,10 @@ type playJSON struct {
 
 func runPlay(e *env, args []string) error {
 	fs := newFlags(e, "play", playSynopsis)
-	animatorName := fs.String("animator", "", "GameObject name of the Animator to run (its controller, rig and root motion)")
+	animatorName := fs.String("animator", "", "GameObject name of the Animator to run (its controller, rig and root motion); with --controller, the character to run that controller on")
 	ctlName := fs.String("controller", "", "controller to run (on the character whose Animator plays it, if any)")
+	avatarName := fs.String("avatar", "", "with --controller: the avatar whose character runs it (name or FILE#PATHID)")
+	onto := fs.String("onto", "", "with --controller: a glTF or VRM character (.glb, .gltf, .vrm) to run it on, read with the inputs")
 	scriptPath := fs.String("script", "", "the JSON script of parameter changes (see above)")
 	rate := fs.Float64("rate", 60, "ticks per second")
 	asJSON := fs.Bool("json", false, "JSON output (one document)")
@@ -100,8 +104,13 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if (*animatorName == "") == (*ctlName == "") {
-		return usagef("give exactly one of --animator and --controller")
+	on := bind.On{Character: *animatorName, Avatar: *avatarName}
+	if *ctlName == "" {
+		if *animatorName == "" || *avatarName != "" || *onto != "" {
+			return usagef("give --animator, or --controller (with --animator, --avatar or --onto to choose its character)")
+		}
+	} else if files, err = ontoFlag(files, *onto, &on); err != nil {
+		return err
 	}
 	if *scriptPath == "" {
 		return usagef("--script is required")
@@ -122,7 +131,7 @@ func runPlay(e *env, args []string) error {
 		return err
 	}
 	defer set.Close()
-	bc, err := playController(set, *animatorName, *ctlName)
+	bc, err := playController(set, *ctlName, on)
 	if err != nil {
 		return err
 	}
@@ -184,11 +193,11 @@ func runPlay(e *env, args []string) error {
 		}
 		return e.done()
 	}
-	on := "no character (states, events and timing only)"
+	onWhat := "no character (states, events and timing only)"
 	if ch := bc.On(); ch != nil {
-		on = ch.Describe()
+		onWhat = ch.Describe()
 	}
-	fmt.Fprintf(w, "controller %q (%s) on %s, %d ticks at %g Hz\n", ctl.Name, bc.Source(), on, len(out.Frames), *rate)
+	fmt.Fprintf(w, "controller %q (%s) on %s, %d ticks at %g Hz\n", ctl.Name, bc.Source(), onWhat, len(out.Frames), *rate)
 	for _, fr := range out.Frames {
 		fmt.Fprintf(w, "time %.4f", fr.Time)
 		for _, l := range fr.Layers {
@@ -206,17 +215,17 @@ func runPlay(e *env, args []string) error {
 }
 
 // playController binds the controller play runs: the one the character
-// --animator names plays (with its root motion), or the one --controller
-// names (on the character whose Animator plays it, if any).
-func playController(set *bind.Set, animatorName, ctlName string) (*bound.Controller, error) {
-	if animatorName != "" {
-		ci, err := set.Find(bind.KindCharacter, animatorName)
+// on names plays (with its root motion), or the one named ctlName, on the
+// character on chooses or else on the character whose Animator plays it.
+func playController(set *bind.Set, ctlName string, on bind.On) (*bound.Controller, error) {
+	if ctlName == "" {
+		ci, err := set.Find(bind.KindCharacter, on.Character)
 		if err != nil {
 			return nil, err
 		}
 		k := set.CharacterController(ci)
 		if k < 0 {
-			return nil, fmt.Errorf("the Animator of %q has no controller in the inputs", animatorName)
+			return nil, fmt.Errorf("the Animator of %q has no controller in the inputs", on.Character)
 		}
 		return set.BindController(k, ci)
 	}
@@ -224,5 +233,5 @@ func playController(set *bind.Set, animatorName, ctlName string) (*bound.Control
 	if err != nil {
 		return nil, err
 	}
-	return set.ControllerOn(k, bind.On{})
+	return set.ControllerOn(k, on)
 }

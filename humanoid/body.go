@@ -157,7 +157,7 @@ func (r *Rig) bodyFrameOK(g []geom.Transform) (geom.Quat, bool) {
 	}
 	lat = lat.Normalize()
 	fwd := lat.Cross(up)
-	return quatFromAxes(lat, up, fwd), ok
+	return geom.QuatFromAxes(lat, up, fwd), ok
 }
 
 // restFrame returns the body frame Unity's avatar builder stores as
@@ -257,29 +257,6 @@ func rotate64(q [4]float64, v [3]float64) [3]float64 {
 		v[1] + q[3]*t[1] + q[2]*t[0] - q[0]*t[2],
 		v[2] + q[3]*t[2] + q[0]*t[1] - q[1]*t[0],
 	}
-}
-
-// quatFromAxes returns the rotation whose matrix has columns x, y, z
-// (orthonormal).
-func quatFromAxes(x, y, z geom.Vec3) geom.Quat {
-	m00, m11, m22 := float64(x.X), float64(y.Y), float64(z.Z)
-	tr := m00 + m11 + m22
-	var q [4]float64
-	switch {
-	case tr > 0:
-		s := math.Sqrt(tr+1) * 2
-		q = [4]float64{float64(y.Z-z.Y) / s, float64(z.X-x.Z) / s, float64(x.Y-y.X) / s, s / 4}
-	case m00 > m11 && m00 > m22:
-		s := math.Sqrt(1+m00-m11-m22) * 2
-		q = [4]float64{s / 4, float64(y.X+x.Y) / s, float64(z.X+x.Z) / s, float64(y.Z-z.Y) / s}
-	case m11 > m22:
-		s := math.Sqrt(1+m11-m00-m22) * 2
-		q = [4]float64{float64(y.X+x.Y) / s, s / 4, float64(z.Y+y.Z) / s, float64(z.X-x.Z) / s}
-	default:
-		s := math.Sqrt(1+m22-m00-m11) * 2
-		q = [4]float64{float64(z.X+x.Z) / s, float64(z.Y+y.Z) / s, s / 4, float64(x.Y-y.X) / s}
-	}
-	return geom.Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}.Normalize()
 }
 
 // HumanCheck compares the rules with what the avatar stores: the centre of

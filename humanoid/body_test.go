@@ -47,7 +47,7 @@ func TestFrameFromHumanSpaceTurnsLessWhereTheLateralVectorRises(t *testing.T) {
 			// The four-landmark frame: the same where the lateral vector
 			// is level, further turned where it rises.
 			x := lat.Sub(up.Scale(lat.Dot(up))).Normalize()
-			four := quatFromAxes(x, up, x.Cross(up))
+			four := geom.QuatFromAxes(x, up, x.Cross(up))
 			d := angleDeg(q, four)
 			if tc.rise == 0 || tc.theta == 0 {
 				if d > 1e-4 {

@@ -538,7 +538,7 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 			if av, _ := ch.Avatar(); av != nil {
 				why = fmt.Sprintf("its avatar %q is generic", av.Name)
 			}
-			notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (give --avatar)", humanSkipped, ch.Describe(), why))
+			notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (choose a humanoid avatar to play them on)", humanSkipped, ch.Describe(), why))
 		}
 	}
 	return motions, notes, errors.Join(errs...)

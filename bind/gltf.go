@@ -116,7 +116,7 @@ func (s *Set) gltfCharacterOf(e *entry, g gltfCharacter) (*bound.Character, erro
 	case g.avErr != nil:
 		in.AvatarMissing = fmt.Sprintf("its human description does not build an avatar: %v", g.avErr)
 	case g.ch.Human == nil:
-		in.AvatarMissing = "no human bone map: not a VRM, no known bone names (give --human-map FILE.json)"
+		in.AvatarMissing = "no human bone map: not a VRM, no known bone names (give a human bone map: Options.HumanMap)"
 	}
 	if ae := s.gltfAvatars[e]; ae != nil {
 		in.AvatarSource = ae.src

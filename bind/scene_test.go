@@ -38,10 +38,17 @@ func TestTwoClipsOfOneNameAreAnErrorAndEachCanBeChosen(t *testing.T) {
 	if !errors.Is(err, ErrAmbiguous) {
 		t.Fatalf("Find: %v, want ErrAmbiguous", err)
 	}
-	for _, want := range []string{"two.assets#600", "two.assets#601", "--clip"} {
+	for _, want := range []string{"two.assets#600", "two.assets#601"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
 		}
+	}
+	var ce *ChoiceError
+	if !errors.As(err, &ce) || ce.Kind != KindClip || len(ce.Candidates) != 2 || ce.Candidates[1].Ref != "two.assets#601" {
+		t.Errorf("the error does not list the candidates for a caller to choose from: %#v", ce)
+	}
+	if strings.Contains(err.Error(), "--") {
+		t.Errorf("a library error names a command-line option: %v", err)
 	}
 	hips := map[int]float32{}
 	for _, ref := range []string{"two.assets#600", "#601"} {
@@ -72,7 +79,8 @@ func TestTwoAnimatorsOfOneNameAreChosenByPathID(t *testing.T) {
 		t.Fatalf("%d characters, want 2", n)
 	}
 	_, err := set.Find(KindCharacter, "Synth")
-	if !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "--animator mult.assets#1300") {
+	var ce *ChoiceError
+	if !errors.As(err, &ce) || ce.Kind != KindCharacter || !strings.Contains(err.Error(), `"mult.assets#1300"`) {
 		t.Fatalf("Find: %v", err)
 	}
 	for ref, y := range map[string]float32{"mult.assets#300": 1, "#1300": 2} {

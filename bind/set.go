@@ -62,10 +62,6 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// flagOf is the command-line option that chooses an object of each kind,
-// for the hints errors give.
-var flagOf = [kinds]string{"--clip", "--animator", "--avatar", "--controller"}
-
 // Errors the selection and binding return (wrapped with what was asked).
 var (
 	// ErrNotFound: no object of the kind has the name or reference.
@@ -372,15 +368,38 @@ func distinct(hits []*entry) bool {
 	return false
 }
 
-// ambiguous is ErrAmbiguous saying what, and listing how to choose each
-// candidate.
-func ambiguous(k Kind, what string, hits []*entry) error {
+// ChoiceError is what a selection or a binding that could mean several
+// different objects returns: what was asked, the kind of the objects and
+// each candidate, so that the caller can say how to choose one (a command
+// line by its option for the kind, a picker by listing them). It wraps
+// ErrAmbiguous.
+type ChoiceError struct {
+	Kind       Kind
+	What       string
+	Candidates []bound.Item
+}
+
+// Error says what was ambiguous and lists each candidate by the reference
+// that chooses it.
+func (e *ChoiceError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s; choose one with %s:", what, flagOf[k])
-	for _, e := range hits {
-		fmt.Fprintf(&b, "\n  %s %-40s %q in %s", flagOf[k], quoteArg(Ref(e.src)), e.name, e.src)
+	fmt.Fprintf(&b, "%v: %s; choose one by reference:", ErrAmbiguous, e.What)
+	for _, c := range e.Candidates {
+		fmt.Fprintf(&b, "\n  %-40q %q in %s", c.Ref, c.Name, c.Source)
 	}
-	return fmt.Errorf("%w: %s", ErrAmbiguous, b.String())
+	return b.String()
+}
+
+// Unwrap returns ErrAmbiguous.
+func (e *ChoiceError) Unwrap() error { return ErrAmbiguous }
+
+// ambiguous is a ChoiceError saying what, listing the candidates.
+func ambiguous(k Kind, what string, hits []*entry) error {
+	e := &ChoiceError{Kind: k, What: what}
+	for _, h := range hits {
+		e.Candidates = append(e.Candidates, bound.Item{Name: h.name, Source: h.src, Label: h.name, Ref: Ref(h.src)})
+	}
+	return e
 }
 
 // notFound lists what the set has of a kind, and the objects of the kind
@@ -419,16 +438,6 @@ func (s *Set) notFound(k Kind, sel string) error {
 		return fmt.Errorf("%w; the name of one %s could not be read: %v", err, k, unread[0])
 	}
 	return fmt.Errorf("%w; the names of %d %ss could not be read, the first: %v", err, len(unread), k, unread[0])
-}
-
-// quoteArg quotes a command-line argument for a shell when it needs it.
-func quoteArg(a string) string {
-	if a != "" && strings.IndexFunc(a, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.#/:", r))
-	}) < 0 {
-		return a
-	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // Entry returns object i of kind k: its name and source.

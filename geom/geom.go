@@ -212,3 +212,47 @@ func (q Quat) Finite() bool { return Finite(q.X) && Finite(q.Y) && Finite(q.Z) &
 func (t Transform) Finite() bool {
 	return t.T.Finite() && t.R.Finite() && t.S.Finite()
 }
+
+// QuatFromAxes64 returns the rotation (x, y, z, w) whose matrix has the
+// orthonormal columns x, y and z, computed in float64 and normalised (the
+// identity when NaN or infinite columns give no number).
+// Readers of matrices (glTF nodes, skin bind poses) and the avatar builder
+// share it, so that a frame is made from axes one way.
+func QuatFromAxes64(x, y, z [3]float64) [4]float64 {
+	q := quatFromAxes(x, y, z)
+	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	if !(l > 0) || math.IsInf(l, 0) {
+		return [4]float64{0, 0, 0, 1}
+	}
+	return [4]float64{q[0] / l, q[1] / l, q[2] / l, q[3] / l}
+}
+
+// QuatFromAxes is QuatFromAxes64 for float32 axes: the rotation whose
+// matrix has the orthonormal columns x, y and z, computed in float64 and
+// normalised in float32.
+func QuatFromAxes(x, y, z Vec3) Quat {
+	q := quatFromAxes([3]float64{float64(x.X), float64(x.Y), float64(x.Z)},
+		[3]float64{float64(y.X), float64(y.Y), float64(y.Z)},
+		[3]float64{float64(z.X), float64(z.Y), float64(z.Z)})
+	return Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}.Normalize()
+}
+
+// quatFromAxes is the rotation of columns x, y, z, not normalised: from
+// the largest of the trace and the diagonal, for precision.
+func quatFromAxes(x, y, z [3]float64) [4]float64 {
+	m00, m11, m22 := x[0], y[1], z[2]
+	switch tr := m00 + m11 + m22; {
+	case tr > 0:
+		s := math.Sqrt(tr+1) * 2
+		return [4]float64{(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4}
+	case m00 > m11 && m00 > m22:
+		s := math.Sqrt(1+m00-m11-m22) * 2
+		return [4]float64{s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s}
+	case m11 > m22:
+		s := math.Sqrt(1+m11-m00-m22) * 2
+		return [4]float64{(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s}
+	default:
+		s := math.Sqrt(1+m22-m00-m11) * 2
+		return [4]float64{(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s}
+	}
+}

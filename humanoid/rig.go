@@ -232,9 +232,9 @@ func NewRigOn(a *model.Avatar, skel *anim.Skeleton) (*Rig, error) {
 	}
 	if q := r.rootX.R; !q.Finite() || q.Dot(q) == 0 {
 		// A stored body frame that is not a rotation (ror2's solusWing
-		// stores NaN): use the body frame of the stored human pose, which
-		// m_RootX.q equals on every avatar that stores one (to at most
-		// 1.3°, see TestCorpusCentreOfMass).
+		// stores NaN): use the builder's body frame of the stored human
+		// pose, which m_RootX.q equals on every avatar that stores one
+		// (see TestCorpusCentreOfMass).
 		r.rootX.R = r.storedBodyFrame()
 		r.noRootQ = true
 	}

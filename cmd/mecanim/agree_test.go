@@ -85,7 +85,7 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 		height := characterHeight(ch)
 		glb := filepath.Join(dir, fmt.Sprintf("c%d.glb", ci))
 		var sink bytes.Buffer
-		if _, err := exportCharacter(&env{stdout: &sink, stderr: &sink}, set, ch, &exportOptions{noMeshes: true, quiet: true}, glb); err != nil {
+		if _, err := exportCharacter(&env{stdout: &sink, stderr: &sink, quiet: true}, set, ch, &exportOptions{noMeshes: true}, glb); err != nil {
 			t.Fatalf("%s: export: %v", it.Label, err)
 		}
 		doc, err := qg.Open(glb)
@@ -176,17 +176,17 @@ func posePositions(t *testing.T, m *bound.Motion, times []float32) [][]geom.Vec3
 		t.Fatal(err)
 	}
 	var p struct {
-		Poses []struct {
+		Frames []struct {
 			Joints []struct {
 				Model struct{ T [3]float32 } `json:"model"`
 			} `json:"joints"`
-		} `json:"poses"`
+		} `json:"frames"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
 		t.Fatal(err)
 	}
 	res := make([][]geom.Vec3, len(times))
-	for k, pose := range p.Poses {
+	for k, pose := range p.Frames {
 		for _, j := range pose.Joints {
 			res[k] = append(res[k], geom.V3(j.Model.T[0], j.Model.T[1], j.Model.T[2]))
 		}
@@ -390,18 +390,18 @@ func TestAParkedPropStaysParkedInEveryCommand(t *testing.T) {
 		t.Fatalf("pose: exit %d: %s", code, stderr)
 	}
 	var pose struct {
-		Poses []struct {
+		Frames []struct {
 			Joints []struct {
 				Path  string                 `json:"path"`
 				Local struct{ T [3]float32 } `json:"local"`
 			} `json:"joints"`
-		} `json:"poses"`
+		} `json:"frames"`
 	}
 	if err := json.Unmarshal([]byte(out), &pose); err != nil {
 		t.Fatal(err)
 	}
 	found := false
-	for _, j := range pose.Poses[0].Joints {
+	for _, j := range pose.Frames[0].Joints {
 		if strings.HasSuffix(j.Path, "/Gun") {
 			found = true
 			if j.Local.T != [3]float32{gun.X, gun.Y, gun.Z} {
@@ -425,7 +425,7 @@ func TestAParkedPropStaysParkedInEveryCommand(t *testing.T) {
 	ch := m.On()
 	glb := filepath.Join(t.TempDir(), "parked.glb")
 	var sink bytes.Buffer
-	if _, err := exportCharacter(&env{stdout: &sink, stderr: &sink}, set, ch, &exportOptions{clips: []string{"Idle"}, noMeshes: true, quiet: true}, glb); err != nil {
+	if _, err := exportCharacter(&env{stdout: &sink, stderr: &sink, quiet: true}, set, ch, &exportOptions{clips: []string{"Idle"}, noMeshes: true}, glb); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := qg.Open(glb)

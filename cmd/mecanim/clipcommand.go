@@ -95,7 +95,8 @@ func (c *clipCommand) motion(set *bind.Set, clip int) (*bound.Motion, error) {
 // run parses the arguments, calls check (when not nil) to vet the
 // command's own flags before any file is opened, opens the files (printing
 // the ones that fail), finds the clip and hands it to do. Once do succeeds,
-// files that failed to open make it a failedError.
+// the failures reported (files that failed to open...) make the exit
+// status 1.
 func (c *clipCommand) run(args []string, check func() error, do func(set *bind.Set, clip int) error) error {
 	files, err := parseArgs(c.fs, args)
 	if err != nil {
@@ -109,7 +110,7 @@ func (c *clipCommand) run(args []string, check func() error, do func(set *bind.S
 			return err
 		}
 	}
-	set, failed, err := openSet(c.e, c.name, files, &c.rf)
+	set, _, err := openSet(c.e, c.name, files, &c.rf)
 	if err != nil {
 		return err
 	}
@@ -121,8 +122,5 @@ func (c *clipCommand) run(args []string, check func() error, do func(set *bind.S
 	if err := do(set, i); err != nil {
 		return err
 	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+	return c.e.done()
 }

@@ -11,26 +11,26 @@ import (
 
 // clipRecord is one clip in `clips --json`.
 type clipRecord struct {
-	Container            string  `json:"container"`
-	File                 string  `json:"file"`
-	PathID               int64   `json:"path_id"`
-	Ref                  string  `json:"ref"`
-	Name                 string  `json:"name"`
-	Length               float32 `json:"length"`
-	SampleRate           float32 `json:"sample_rate"`
-	Legacy               bool    `json:"legacy"`
-	Humanoid             bool    `json:"humanoid"`
-	Loop                 bool    `json:"loop"`
-	Streamed             int     `json:"streamed_curves"`
-	Dense                int     `json:"dense_curves"`
-	Constant             int     `json:"constant_curves"`
-	Keyframed            int     `json:"keyframed_curves"`
-	ObjectCurves         int     `json:"object_curves"`
-	Bindings             int     `json:"bindings"`
-	Events               int     `json:"events"`
-	UnresolvedPaths      int     `json:"unresolved_paths"`
-	UnresolvedProperties int     `json:"unresolved_properties"`
-	KeysPastCurveCount   int     `json:"keys_past_curve_count"`
+	Container            string    `json:"container"`
+	File                 string    `json:"file"`
+	PathID               int64     `json:"path_id"`
+	Ref                  string    `json:"ref"`
+	Name                 string    `json:"name"`
+	Length               jsonFloat `json:"length"`
+	SampleRate           jsonFloat `json:"sample_rate"`
+	Legacy               bool      `json:"legacy"`
+	Humanoid             bool      `json:"humanoid"`
+	Loop                 bool      `json:"loop"`
+	Streamed             int       `json:"streamed_curves"`
+	Dense                int       `json:"dense_curves"`
+	Constant             int       `json:"constant_curves"`
+	Keyframed            int       `json:"keyframed_curves"`
+	ObjectCurves         int       `json:"object_curves"`
+	Bindings             int       `json:"bindings"`
+	Events               int       `json:"events"`
+	UnresolvedPaths      int       `json:"unresolved_paths"`
+	UnresolvedProperties int       `json:"unresolved_properties"`
+	KeysPastCurveCount   int       `json:"keys_past_curve_count"`
 }
 
 func clipLength(c *model.Clip) float32 {
@@ -51,8 +51,19 @@ func clipLength(c *model.Clip) float32 {
 	return c.Length()
 }
 
+const clipsSynopsis = "FILE... [--json]"
+
+const clipsAbout = `
+Lists every animation clip of the files: name, length in seconds, sample
+rate, legacy or Mecanim, humanoid, loop, curves per block (streamed,
+dense, constant; keyframed for legacy and editor clips), bindings, events,
+channels whose path or property no name table names, and the reference
+(FILE#PATHID) that chooses the clip when several share its name. --json
+prints one JSON object per clip, per line (schema docs/schema/clips.json).
+Files with no clip say so, and the command exits 1.`
+
 func runClips(e *env, args []string) error {
-	fs := newFlags(e, "clips", "[--json] FILE...")
+	fs := newFlags(e, "clips", clipsSynopsis)
 	asJSON := fs.Bool("json", false, "one JSON object per clip, one per line")
 	var rf readerFlags
 	rf.register(fs)
@@ -60,15 +71,17 @@ func runClips(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, failed, err := openSet(e, "clips", files, &rf)
+	set, _, err := openSet(e, "clips", files, &rf)
 	if err != nil {
 		return err
 	}
 	defer set.Close()
-	if failed == len(files) {
-		// Every file failed to open (the errors are printed): a header
-		// over no rows would read as files that hold no clips.
-		return &failedError{failed}
+	items := set.Items(bind.KindClip)
+	if len(items) == 0 {
+		if e.failures < len(files) {
+			e.failf("no clip in the inputs")
+		}
+		return e.done()
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
@@ -76,21 +89,23 @@ func runClips(e *env, args []string) error {
 		fmt.Fprintf(w, "%-28s %10s %6s %-6s %-8s %-4s %8s %5s %5s %5s %5s %6s %10s  %s\n",
 			"name", "length(s)", "rate", "kind", "humanoid", "loop", "streamed", "dense", "const", "keys", "binds", "events", "unresolved", "ref")
 	}
-	for i, it := range set.Items(bind.KindClip) {
+	for i, it := range items {
 		c, err := set.Clip(i)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "mecanim clips: %v\n", err)
-			failed++
+			e.fail(err)
 			continue
 		}
 		o := it.Source
 		r := clipRecord{
 			Container: o.Container, File: o.File, PathID: o.PathID, Name: c.Name, Ref: it.Ref,
-			Length: clipLength(c), SampleRate: c.SampleRate, Legacy: c.Legacy, Humanoid: c.Humanoid,
+			Length: jsonFloat(clipLength(c)), SampleRate: jsonFloat(c.SampleRate), Legacy: c.Legacy, Humanoid: c.Humanoid,
 			Loop: c.Loops(), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
 			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
 			Events: len(c.Events), UnresolvedPaths: c.Stats.UnresolvedPaths,
 			UnresolvedProperties: c.Stats.UnresolvedProperties, KeysPastCurveCount: c.Stats.KeysPastCurveCount,
+		}
+		if r.KeysPastCurveCount > 0 {
+			e.notef("%s: %d streamed keys index curves past the block's curve count (kept and counted, see the spec)", o, r.KeysPastCurveCount)
 		}
 		if *asJSON {
 			if err := writeJSONLine(w, r); err != nil {
@@ -103,14 +118,8 @@ func runClips(e *env, args []string) error {
 			kind = "legacy"
 		}
 		fmt.Fprintf(w, "%-28s %10.4g %6g %-6s %-8v %-4v %8d %5d %5d %5d %5d %6d %10d  %s\n",
-			strconv.Quote(c.Name), r.Length, r.SampleRate, kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
+			strconv.Quote(c.Name), float32(r.Length), float32(r.SampleRate), kind, r.Humanoid, r.Loop, r.Streamed, r.Dense,
 			r.Constant, r.Keyframed, r.Bindings, r.Events, r.UnresolvedPaths+r.UnresolvedProperties, it.Ref)
-		if r.KeysPastCurveCount > 0 {
-			fmt.Fprintf(e.stderr, "mecanim clips: %s: %d streamed keys index curves past the block's curve count (kept and counted, see the spec)\n", o, r.KeysPastCurveCount)
-		}
 	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+	return e.done()
 }

@@ -22,8 +22,8 @@ func TestClipsPrintsOnlyTheErrorsWhenNoFileOpens(t *testing.T) {
 		{"clips", "--json", missing, empty},
 	} {
 		out, stderr, code := runCLI(args...)
-		if code != exitRead {
-			t.Errorf("%v: exit %d, want %d", args, code, exitRead)
+		if code != exitFailed {
+			t.Errorf("%v: exit %d, want %d", args, code, exitFailed)
 		}
 		if out != "" {
 			t.Errorf("%v: stdout %q, want nothing", args, out)

@@ -19,21 +19,9 @@ func TestSampleOfTheExampleFollowsItsGenerator(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var s struct {
-		Clip   string
-		Times  []float64
-		Curves []struct {
-			Path     string
-			ClassID  int `json:"class_id"`
-			Property string
-			Values   []float64
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.Clip != "Wave" || len(s.Times) != 3 || len(s.Curves) != 10 {
-		t.Fatalf("clip %q, %d times, %d curves", s.Clip, len(s.Times), len(s.Curves))
+	s := decodeTable(t, out)
+	if s.Clip.Name != "Wave" || len(s.Times) != 3 || len(s.Curves) != 10 {
+		t.Fatalf("clip %q, %d times, %d curves", s.Clip.Name, len(s.Times), len(s.Curves))
 	}
 	want := map[string][]float64{
 		// The arm's z rotation is sin(a/2) with a = π/2·sin(πt/2).
@@ -68,8 +56,9 @@ func TestPoseJSONGivesLocalAndModelTransforms(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var p struct {
-		Clip  string
-		Poses []struct {
+		Clip   objectRef
+		On     characterRef
+		Frames []struct {
 			Time   float64
 			Joints []struct {
 				Path         string
@@ -80,10 +69,10 @@ func TestPoseJSONGivesLocalAndModelTransforms(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Poses) != 1 || len(p.Poses[0].Joints) != 7 {
+	if len(p.Frames) != 1 || len(p.Frames[0].Joints) != 7 || p.Clip.Name != "Wave" || p.Clip.PathID == 0 || p.On.Name != "Hello" || p.On.Kind != "rig" {
 		t.Fatalf("%+v", p)
 	}
-	for _, j := range p.Poses[0].Joints {
+	for _, j := range p.Frames[0].Joints {
 		if j.Path == "Armature/Hips/Spine/Head" {
 			// Head: hips at y=1 (t=1: sin(π)=0), spine +0.3, head +0.45.
 			if math.Abs(j.Model.T[1]-1.75) > 1e-4 || math.Abs(j.Local.S[0]-1.2) > 1e-6 {
@@ -137,7 +126,7 @@ func TestHumanoidPoseNeedsAnAvatarAndPlaysOnOne(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var p struct {
-		Poses []struct {
+		Frames []struct {
 			Joints []struct {
 				Path  string
 				Local struct{ R []float64 }
@@ -147,15 +136,15 @@ func TestHumanoidPoseNeedsAnAvatarAndPlaysOnOne(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Poses) != 2 || len(p.Poses[0].Joints) < 20 {
-		t.Fatalf("%d poses", len(p.Poses))
+	if len(p.Frames) != 2 || len(p.Frames[0].Joints) < 20 {
+		t.Fatalf("%d poses", len(p.Frames))
 	}
 	moved := 0
-	for j := range p.Poses[0].Joints {
-		a, b := p.Poses[0].Joints[j].Local.R, p.Poses[1].Joints[j].Local.R
+	for j := range p.Frames[0].Joints {
+		a, b := p.Frames[0].Joints[j].Local.R, p.Frames[1].Joints[j].Local.R
 		n := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2] + a[3]*a[3])
 		if math.Abs(n-1) > 1e-3 {
-			t.Fatalf("joint %s rotation not unit: %v", p.Poses[0].Joints[j].Path, a)
+			t.Fatalf("joint %s rotation not unit: %v", p.Frames[0].Joints[j].Path, a)
 		}
 		if math.Abs(a[0]-b[0])+math.Abs(a[1]-b[1])+math.Abs(a[2]-b[2]) > 1e-3 {
 			moved++
@@ -248,14 +237,21 @@ func TestControllerAndPlayWalkTheEnemyController(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 30 {
-		t.Fatalf("%d ticks, want 30", len(lines))
+	var doc struct {
+		Controller objectRef
+		On         *characterRef
+		Frames     []struct {
+			Time   float64
+			Layers []struct{ Layer, State string }
+		}
 	}
-	var last struct {
-		Layers []struct{ Layer, State string }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
 	}
-	json.Unmarshal([]byte(lines[len(lines)-1]), &last)
+	if len(doc.Frames) != 30 || doc.Frames[29].Time != 3 || doc.Controller.Name != "ExampleEnemyAnimator" || doc.Controller.PathID != 7717430140009473784 {
+		t.Fatalf("%d ticks, want 30 to 3 s, of the controller with its path id: %+v", len(doc.Frames), doc.Controller)
+	}
+	last := doc.Frames[len(doc.Frames)-1]
 	got := []string{}
 	for _, l := range last.Layers {
 		got = append(got, l.Layer+"="+l.State)
@@ -301,4 +297,45 @@ func TestViewRefusesANonLoopbackAddressWithoutPublic(t *testing.T) {
 	if !strings.Contains(stderr, "--public") {
 		t.Errorf("the error should say how to allow it: %q", stderr)
 	}
+}
+
+// table is sample's and retarget's JSON read back with each curve's
+// values gathered from the frames.
+type table struct {
+	Clip       objectRef
+	On         characterRef
+	SampleRate float64 `json:"sample_rate"`
+	Times      []float64
+	Curves     []struct {
+		Path     string
+		ClassID  int `json:"class_id"`
+		Property string
+		Curve    string
+		Values   []float64
+	}
+}
+
+func decodeTable(t *testing.T, out string) table {
+	t.Helper()
+	var doc struct {
+		table
+		Frames []struct {
+			Time   float64
+			Values []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %.300s", err, out)
+	}
+	tb := doc.table
+	for _, f := range doc.Frames {
+		tb.Times = append(tb.Times, f.Time)
+		if len(f.Values) != len(tb.Curves) {
+			t.Fatalf("a frame of %d values for %d curves", len(f.Values), len(tb.Curves))
+		}
+		for i, v := range f.Values {
+			tb.Curves[i].Values = append(tb.Curves[i].Values, v)
+		}
+	}
+	return tb
 }

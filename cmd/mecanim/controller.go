@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
@@ -28,15 +29,18 @@ type transitionJSON struct {
 	CanTransitionToSelf bool            `json:"can_transition_to_self"`
 }
 
+// blendNodeJSON is one node of a state's blend tree: a leaf plays clip
+// (an index into the controller's clips; -1 none), any other node blends
+// its children (indexes into the same tree) by its parameters.
 type blendNodeJSON struct {
-	Type        string         `json:"type,omitempty"`
-	Parameter   string         `json:"parameter,omitempty"`
-	ParameterY  string         `json:"parameter_y,omitempty"`
-	Clip        string         `json:"clip,omitempty"`
-	Children    []int          `json:"children,omitempty"`
-	Thresholds  []jsonFloat    `json:"thresholds,omitempty"`
-	Positions   [][2]jsonFloat `json:"positions,omitempty"`
-	ChildParams []string       `json:"child_parameters,omitempty"`
+	Type        string         `json:"type"` // "clip" for a leaf
+	Parameter   string         `json:"parameter"`
+	ParameterY  string         `json:"parameter_y"`
+	Clip        int            `json:"clip"`
+	Children    []int          `json:"children"`
+	Thresholds  []jsonFloat    `json:"thresholds"`
+	Positions   [][2]jsonFloat `json:"positions"`
+	ChildParams []string       `json:"child_parameters"`
 }
 
 type stateJSON struct {
@@ -44,12 +48,12 @@ type stateJSON struct {
 	NameHash     uint32            `json:"name_hash"`
 	FullPathHash uint32            `json:"full_path_hash"`
 	Speed        jsonFloat         `json:"speed"`
-	SpeedParam   string            `json:"speed_parameter,omitempty"`
+	SpeedParam   string            `json:"speed_parameter"`
 	CycleOffset  jsonFloat         `json:"cycle_offset"`
 	Mirror       bool              `json:"mirror"`
-	MirrorParam  string            `json:"mirror_parameter,omitempty"`
-	CycleParam   string            `json:"cycle_offset_parameter,omitempty"`
-	TimeParam    string            `json:"time_parameter,omitempty"`
+	MirrorParam  string            `json:"mirror_parameter"`
+	CycleParam   string            `json:"cycle_offset_parameter"`
+	TimeParam    string            `json:"time_parameter"`
 	Loop         bool              `json:"loop"`
 	FootIK       bool              `json:"foot_ik"`
 	WriteDefault bool              `json:"write_defaults"`
@@ -79,7 +83,7 @@ type layerJSON struct {
 	// (model.HumanMask.String: "full", "none", "Body+Head"...), nil when
 	// the layer names an AvatarMask (MaskKey) that was not read.
 	BodyMask *string `json:"body_mask"`
-	MaskKey  string  `json:"mask_key,omitempty"`
+	MaskKey  string  `json:"mask_key"`
 }
 
 // layerBodyMask returns what layerJSON.BodyMask holds for a layer.
@@ -100,19 +104,21 @@ func bodyMaskText(l layerJSON) string {
 }
 
 type parameterJSON struct {
-	Name    string  `json:"name"`
-	Type    string  `json:"type"`
-	Default float64 `json:"default"`
+	Name    string    `json:"name"`
+	Type    string    `json:"type"`
+	Default jsonFloat `json:"default"`
 }
 
 // controllerClipJSON is one clip slot of a controller: the clip it plays
 // and where it was found, or (missing) why it is not in the inputs.
 type controllerClipJSON struct {
 	Name      string `json:"name"`
-	Container string `json:"container,omitempty"`
-	File      string `json:"file,omitempty"`
-	PathID    int64  `json:"path_id,omitempty"`
-	Missing   string `json:"missing,omitempty"`
+	Container string `json:"container"`
+	File      string `json:"file"`
+	PathID    int64  `json:"path_id"`
+	// Missing says why the clip is not in the inputs ("" when it is, or
+	// the slot is empty).
+	Missing string `json:"missing"`
 }
 
 type controllerJSON struct {
@@ -142,7 +148,7 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 		return ""
 	}
 	for _, p := range c.Parameters {
-		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), p.Default})
+		v.Parameters = append(v.Parameters, parameterJSON{p.Name, p.Type.String(), jsonFloat(p.Default)})
 	}
 	for li := range c.Layers {
 		l := &c.Layers[li]
@@ -221,7 +227,7 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 			}
 			return out
 		}
-		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}}
+		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}, States: []stateJSON{}}
 		for _, sel := range sm.Selectors {
 			if !sel.IsEntry {
 				continue
@@ -231,21 +237,24 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 			}
 		}
 		for _, s := range sm.States {
-			sj := stateJSON{Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
+			sj := stateJSON{Motions: [][]blendNodeJSON{}, Name: s.Name, NameHash: s.NameHash, FullPathHash: s.FullPathHash, Speed: jsonFloat(s.Speed),
 				SpeedParam: param(s.SpeedParam), CycleOffset: jsonFloat(s.CycleOffset), Mirror: s.Mirror,
 				MirrorParam: param(s.MirrorParam), CycleParam: param(s.CycleOffsetParam), TimeParam: param(s.TimeParam),
 				Loop: s.Loop, FootIK: s.IKOnFeet, WriteDefault: s.WriteDefaults, Transitions: trans(s.Transitions)}
 			for _, bt := range s.Motions {
-				var nodes []blendNodeJSON
+				nodes := []blendNodeJSON{}
 				for _, n := range bt.Nodes {
-					nj := blendNodeJSON{}
+					nj := blendNodeJSON{Clip: -1, Children: []int{}, Thresholds: []jsonFloat{}, Positions: [][2]jsonFloat{}, ChildParams: []string{}}
 					if len(n.Children) == 0 {
-						nj.Clip = clipName(n.Clip)
+						nj.Type = "clip"
+						if n.Clip >= 0 && n.Clip < len(c.Clips) {
+							nj.Clip = n.Clip
+						}
 					} else {
 						nj.Type = n.Type.String()
 						nj.Parameter = param(n.Param)
 						nj.ParameterY = param(n.ParamY)
-						nj.Children = n.Children
+						nj.Children = append(nj.Children, n.Children...)
 						for _, t := range n.Thresholds {
 							nj.Thresholds = append(nj.Thresholds, jsonFloat(t))
 						}
@@ -266,6 +275,17 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 	}
 	return v
 }
+
+const controllerAbout = `
+Shows every animator controller of the files (or the one --name names):
+its parameters with their defaults, its layers (blending, the weight they
+play at, the humanoid body mask), and each layer's state machine: the
+default state, every state with its speed and clips, its transitions with
+their conditions, the any-state and entry transitions, blend trees. The
+clips are resolved across the files given (an override controller's
+replacements applied); one in a file not given is named with where it is.
+--json prints one object per controller, per line (schema
+docs/schema/controller.json).`
 
 func runController(e *env, args []string) error {
 	return objectCommand{
@@ -290,7 +310,7 @@ func controllerText(w io.Writer, x any) {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	for _, p := range v.Parameters {
-		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, p.Default)
+		fmt.Fprintf(w, "  parameter %-20s %-7s default %g\n", p.Name, p.Type, float32(p.Default))
 	}
 	for li, l := range v.Layers {
 		stored := "" // the base layer plays at 1 whatever is stored
@@ -307,18 +327,43 @@ func controllerText(w io.Writer, x any) {
 			var clips []string
 			for _, m := range s.Motions {
 				for _, n := range m {
-					if n.Clip != "" {
-						clips = append(clips, n.Clip)
+					if n.Clip >= 0 && n.Clip < len(v.Clips) {
+						clips = append(clips, v.Clips[n.Clip].Name)
 					}
 				}
 			}
 			fmt.Fprintf(w, "    state %-24q speed %g clips %v\n", s.Name, float32(s.Speed), clips)
 			for _, t := range s.Transitions {
-				fmt.Fprintf(w, "      -> %-22s %v\n", t.Destination, t.Conditions)
+				fmt.Fprintf(w, "      -> %-22s %s\n", t.Destination, transitionText(t))
 			}
 		}
 		for _, t := range sm.AnyState {
-			fmt.Fprintf(w, "    any state -> %-18s %v\n", t.Destination, t.Conditions)
+			fmt.Fprintf(w, "    any state -> %-18s %s\n", t.Destination, transitionText(t))
 		}
 	}
+}
+
+// transitionText says when a transition is taken: its conditions, its
+// exit time, its duration.
+func transitionText(t transitionJSON) string {
+	var parts []string
+	for _, c := range t.Conditions {
+		switch c.Mode {
+		case "if", "if_not":
+			parts = append(parts, c.Mode+" "+c.Parameter)
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %g", c.Parameter, c.Mode, float32(c.Threshold)))
+		}
+	}
+	if t.ExitTime != nil {
+		parts = append(parts, fmt.Sprintf("exit time %g", float32(*t.ExitTime)))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "always")
+	}
+	unit := " (normalized)"
+	if t.FixedDuration {
+		unit = " s"
+	}
+	return strings.Join(parts, " and ") + fmt.Sprintf(", blend %g%s", float32(t.Duration), unit)
 }

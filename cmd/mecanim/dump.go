@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,8 +13,28 @@ import (
 	"github.com/mecanim/mecanim/unity/typetree"
 )
 
+const dumpSynopsis = "FILE (--path-id N | --name NAME [--type T]) [--file SERIALIZED_FILE]"
+
+const dumpAbout = `
+Prints one object of a Unity file as JSON, always: its identity (container,
+serialized file, path id, class id, class name, name) and, under "object",
+every field its type tree gives, keys in type-tree order, 64-bit integers
+exact (docs/json.md, schema docs/schema/dump.json). A name that several
+objects have is a usage error listing each by --file and --path-id.`
+
+// dumpHeader is the identity dump prints before the object.
+type dumpHeader struct {
+	Container string `json:"container"`
+	File      string `json:"file"`
+	PathID    int64  `json:"path_id"`
+	ClassID   int32  `json:"class_id"`
+	Type      string `json:"type"`
+	Name      string `json:"name"`
+}
+
 func runDump(e *env, args []string) error {
-	fs := newFlags(e, "dump", "FILE (--path-id N | --name NAME [--type T]) [--file SERIALIZED_FILE_NAME]")
+	fs := newFlags(e, "dump", dumpSynopsis)
+	fs.Bool("json", true, "JSON output (always; accepted for symmetry with the other commands)")
 	pathID := fs.Int64("path-id", 0, "path id of the object")
 	name := fs.String("name", "", "m_Name of the object")
 	typ := fs.String("type", "", "class name (or id) of the object, with --name")
@@ -40,6 +62,7 @@ func runDump(e *env, args []string) error {
 		return err
 	}
 	defer c.Close()
+	noteVersions(e, c)
 	type hit struct {
 		f *assets.File
 		o *serialized.Object
@@ -90,9 +113,23 @@ func runDump(e *env, args []string) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "mecanim dump: note: %s: %v\n", pos[0], err)
+		e.notef("%s: %v", pos[0], err)
 	}
-	return typetree.WriteJSON(e.stdout, v)
+	objName, _ := h.f.ObjectName(h.o)
+	head, err := json.Marshal(dumpHeader{Container: pos[0], File: h.f.Name, PathID: h.o.PathID, ClassID: h.o.ClassID,
+		Type: h.f.ClassName(h.o), Name: objName})
+	if err != nil {
+		return err
+	}
+	var body bytes.Buffer
+	if err := typetree.WriteJSON(&body, v); err != nil {
+		return err
+	}
+	out := append(head[:len(head)-1], `,"object":`...)
+	out = append(out, bytes.TrimRight(body.Bytes(), "\n")...)
+	out = append(out, "}\n"...)
+	_, err = e.stdout.Write(out)
+	return err
 }
 
 func classMatches(f *assets.File, o *serialized.Object, typ string) bool {

@@ -11,13 +11,15 @@ import (
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/export/gltf"
 )
 
 // exportSynopsis is the export command's usage line.
-const exportSynopsis = `FILE... [--animator NAME | --avatar NAME] [--clip NAME]... [--rate HZ] [--no-meshes] [--quiet] -o OUT.glb|OUT.gltf
-       mecanim export FILE... --all [--clip NAME]... [--format glb|gltf] -o DIR
+const exportSynopsis = `FILE... [--animator NAME | --avatar NAME | --onto CHARACTER.glb] [--clip NAME]... [--rate HZ] [--no-meshes] [--json] -o OUT.glb|OUT.gltf
+       mecanim export FILE... --all [--clip NAME]... [--format glb|gltf] [--json] -o DIR`
 
+const exportAbout = `
 Writes a rig (the Animator's GameObject hierarchy with its rest transforms,
 its meshes) and clips as glTF 2.0 animations. Unity's left-handed frame is
 mirrored into glTF's right-handed one (x negated; see export/gltf).
@@ -31,14 +33,22 @@ Without --clip every clip of the files that binds to the rig is exported
 may come from different files given together.
 --all exports every Animator rig of the files, each to DIR/NAME.glb (DIR is
 created; NAME is the Animator's GameObject name, made safe for a file name,
-with -2, -3... added when names repeat), going on after a rig that fails.`
+with -2, -3... added when names repeat), going on after a rig that fails.
+
+What was written is summarised on stderr (a note: --quiet silences it), or
+with --json on stdout, one JSON object per file written (schema
+docs/schema/export.json). The command exits 1 when anything asked for was
+left out: a clip named with --clip that cannot be exported or moves
+nothing on the rig, a mesh that could not be written (one of Unity's
+built-in meshes, a mesh in a file not given), a rig that failed. Clips left
+out of "every clip" and renderers without a mesh are notes.`
 
 // exportOptions are the export command's options after parsing.
 type exportOptions struct {
 	animator, avatar string
 	clips            []string
 	rate             float64
-	noMeshes, quiet  bool
+	noMeshes, asJSON bool
 	format           string // glb or gltf (--all)
 	// someClips, when not nil (--all), records the clips asked for that
 	// played on some character; a clip that does not play on one is then
@@ -49,6 +59,7 @@ type exportOptions struct {
 func runExport(e *env, args []string) error {
 	fs := newFlags(e, "export", exportSynopsis)
 	var o exportOptions
+	fs.BoolVar(&o.asJSON, "json", false, "print the summary of each file written as JSON on stdout")
 	fs.StringVar(&o.animator, "animator", "", "character to export, by its Animator's GameObject name or FILE#PATHID")
 	fs.StringVar(&o.avatar, "avatar", "", "avatar to export (its Animator's character, or its own skeleton without one): name or FILE#PATHID")
 	onto := fs.String("onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to export with the clips played on it: read with the inputs and chosen")
@@ -58,7 +69,6 @@ func runExport(e *env, args []string) error {
 	out := fs.String("o", "", "output file (.glb, or .gltf with a .bin beside it); a directory with --all")
 	fs.Float64Var(&o.rate, "rate", 0, "resampling rate in Hz (default: each clip's sample rate)")
 	fs.BoolVar(&o.noMeshes, "no-meshes", false, "leave the meshes out (skeleton and animations only)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no notes on stderr (errors still)")
 	fs.StringVar(&o.format, "format", "glb", "file format with --all: glb or gltf")
 	var rf readerFlags
 	rf.register(fs)
@@ -91,32 +101,25 @@ func runExport(e *env, args []string) error {
 			return usagef("-o %q: the output must end in .glb or .gltf", *out)
 		}
 	}
-	set, failed, err := openSet(e, "export", files, &rf)
+	set, _, err := openSet(e, "export", files, &rf)
 	if err != nil {
 		return err
 	}
 	defer set.Close()
 	if *all {
-		n, err := exportAll(e, set, &o, *out)
-		if err != nil {
+		if _, err := exportAll(e, set, &o, *out); err != nil {
 			return err
 		}
-		failed += n
 	} else {
 		ch, err := chooseCharacter(set, &o)
 		if err != nil {
 			return err
 		}
-		n, err := exportCharacter(e, set, ch, &o, *out)
-		if err != nil {
+		if _, err := exportCharacter(e, set, ch, &o, *out); err != nil {
 			return err
 		}
-		failed += n
 	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+	return e.done()
 }
 
 // exportAll writes every character to its own file in dir and returns how
@@ -147,16 +150,16 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 				continue
 			}
 		}
-		fmt.Fprintf(e.stderr, "mecanim export: %s %q (%s): %v\n", bind.KindCharacter, it.Name, it.Ref, err)
+		e.failf("%s %q (%s): %v", bind.KindCharacter, it.Name, it.Ref, err)
 		failed++
 	}
 	for _, name := range o.clips {
 		if !all.someClips[name] {
-			fmt.Fprintf(e.stderr, "mecanim export: clip %q plays on none of the characters\n", name)
+			e.failf("clip %q plays on none of the characters", name)
 			failed++
 		}
 	}
-	note(e, o.quiet, "%d of %d characters exported to %s", done, len(items), dir)
+	e.notef("%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
 }
 
@@ -223,42 +226,90 @@ func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) 
 	return nil, usagef("%d characters in the inputs; choose one with --animator (%s) or export them all with --all", len(have), strings.Join(have, ", "))
 }
 
+// exportJSON is the summary of one file export wrote (export --json).
+type exportJSON struct {
+	Output     string           `json:"output"`
+	On         characterRef     `json:"on"`
+	Nodes      int              `json:"nodes"`
+	Meshes     int              `json:"meshes"`
+	Animations []exportAnimJSON `json:"animations"`
+	// LeftOut are what was asked for and not written (each also a
+	// failure on stderr); Notes what else was left out, and why.
+	LeftOut []string `json:"left_out"`
+	Notes   []string `json:"notes"`
+}
+
+// exportAnimJSON is one clip of an export: how its tracks were made
+// (export/gltf.AnimStats).
+type exportAnimJSON struct {
+	Clip       objectRef `json:"clip"`
+	Written    bool      `json:"written"`
+	Tracks     int       `json:"tracks"`
+	Exact      int       `json:"exact"`
+	Step       int       `json:"step"`
+	Linear     int       `json:"linear"`
+	Cubic      int       `json:"cubic"`
+	Resampled  int       `json:"resampled"`
+	SampleRate jsonFloat `json:"sample_rate"`
+	SplitKeys  int       `json:"split_keys"`
+	Keys       int       `json:"keys"`
+	Unresolved int       `json:"unresolved_channels"`
+}
+
 // exportCharacter binds the clips asked for (or every clip that plays on
-// the character) and writes the character with them to path. Clips asked
-// for that cannot be exported are errors; clips left out of "every clip"
-// are notes. It returns how many things asked for were not done.
+// the character) and writes the character with them to path. What was
+// asked for and cannot be written (a clip named with --clip, a mesh) is a
+// failure; what else is left out (clips of "every clip" that do not play
+// on it, renderers without a mesh) is a note. It returns how many things
+// asked for were not done (each reported).
 func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOptions, path string) (int, error) {
 	var motions []*bound.Motion
-	var notes []string
+	sum := exportJSON{Output: path, On: characterOf(ch), Animations: []exportAnimJSON{}, LeftOut: []string{}, Notes: []string{}}
 	failed := 0
-	if len(o.clips) > 0 {
+	leftOut := func(format string, a ...any) {
+		m := fmt.Sprintf(format, a...)
+		sum.LeftOut = append(sum.LeftOut, m)
+		e.failf("%s: %s", path, m)
+		failed++
+	}
+	asked := len(o.clips) > 0
+	if asked {
 		for _, name := range o.clips {
 			i, err := set.Find(bind.KindClip, name)
-			if err == nil {
-				var m *bound.Motion
-				if m, err = bindOn(set, i, ch); err == nil {
-					motions = append(motions, m)
-					if o.someClips != nil {
-						o.someClips[name] = true
-					}
-					continue
-				}
-				if o.someClips != nil {
-					notes = append(notes, err.Error())
-					continue
-				}
+			if err != nil {
+				return failed, err // nothing is written for a clip that is not there
 			}
-			fmt.Fprintf(e.stderr, "mecanim export: clip %q: %v\n", name, err)
-			failed++
+			m, err := bindOn(set, i, ch)
+			if err != nil {
+				if o.someClips != nil { // --all: it may play on others
+					sum.Notes = append(sum.Notes, err.Error())
+					continue
+				}
+				leftOut("clip %q: %v", name, err)
+				continue
+			}
+			if o.someClips != nil {
+				o.someClips[name] = true
+			}
+			motions = append(motions, m)
 		}
 	} else {
+		var notes []string
 		var err error
-		if motions, notes, err = set.Motions(ch); err != nil {
-			fmt.Fprintf(e.stderr, "mecanim export: %v\n", err)
-			failed++
+		motions, notes, err = set.Motions(ch)
+		sum.Notes = append(sum.Notes, notes...)
+		if err != nil {
+			// one line per clip that could not be bound
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				for _, err := range j.Unwrap() {
+					leftOut("%v", err)
+				}
+			} else {
+				leftOut("%v", err)
+			}
 		}
 	}
-	bar := newProgress(e.stderr, o.quiet, ch.Name())
+	bar := newProgress(e.stderr, e.quiet, ch.Name())
 	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})
 	bar.done()
 	s.Generator = "mecanim export"
@@ -267,7 +318,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	}
 	var st gltf.AnimStats
 	tracks := 0
-	for _, a := range s.Animations {
+	for k, a := range s.Animations {
+		aj := exportAnimJSON{Clip: refOf(a.Name, motions[k].Source()), Written: len(a.Tracks) > 0, Tracks: len(a.Tracks),
+			Exact: a.Stats.Exact, Step: a.Stats.Step, Linear: a.Stats.Linear, Cubic: a.Stats.Cubic, Resampled: a.Stats.Resampled,
+			SampleRate: jsonFloat(a.Stats.Rate), SplitKeys: a.Stats.SplitKeys, Keys: a.Stats.Keys, Unresolved: a.Stats.Unresolved}
+		sum.Animations = append(sum.Animations, aj)
 		st.Exact += a.Stats.Exact
 		st.Step += a.Stats.Step
 		st.Linear += a.Stats.Linear
@@ -277,19 +332,33 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		st.Keys += a.Stats.Keys
 		tracks += len(a.Tracks)
 		if a.Stats.Unresolved > 0 {
-			notes = append(notes, fmt.Sprintf("clip %q: exported without %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
+			sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q: exported without its %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
 		if len(a.Tracks) == 0 {
-			notes = append(notes, fmt.Sprintf("clip %q: moves nothing on %s (no glTF animation written)", a.Name, ch.Describe()))
+			if asked {
+				leftOut("clip %q moves nothing on %s (no glTF animation written)", a.Name, ch.Describe())
+			} else {
+				sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q moves nothing on %s (no glTF animation written)", a.Name, ch.Describe()))
+			}
 		}
 	}
 	for _, err := range errs {
-		notes = append(notes, err.Error())
+		if errors.Is(err, mesh.ErrNoMesh) {
+			sum.Notes = append(sum.Notes, err.Error())
+			continue
+		}
+		leftOut("%v", err)
 	}
-	note(e, o.quiet, "%s: %s: %d nodes, %d meshes, %d animations, %d tracks (%d exact: %d step, %d linear, %d cubic, %d split keys; %d resampled), %d keys",
-		path, ch.Describe(), len(s.Rig.Nodes), len(s.Meshes), len(s.Animations), tracks, st.Exact, st.Step, st.Linear, st.Cubic, st.SplitKeys, st.Resampled, st.Keys)
-	for _, m := range notes {
-		note(e, o.quiet, "  left out: %s", m)
+	sum.Nodes, sum.Meshes = len(s.Rig.Nodes), len(s.Meshes)
+	if o.asJSON {
+		if err := writeJSONLine(e.stdout, sum); err != nil {
+			return failed, err
+		}
+	}
+	e.notef("%s: %s: %d nodes, %d meshes, %d animations, %d tracks (%d exact: %d step, %d linear, %d cubic, %d split keys; %d resampled), %d keys",
+		path, ch.Describe(), sum.Nodes, sum.Meshes, len(s.Animations), tracks, st.Exact, st.Step, st.Linear, st.Cubic, st.SplitKeys, st.Resampled, st.Keys)
+	for _, m := range sum.Notes {
+		e.notef("%s", m)
 	}
 	return failed, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,8 +125,8 @@ func TestExportRefusesBadCommandLines(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr)
 		}
 	}
-	if _, _, code := runCLI("export", example, "--animator", "Nobody", "-o", filepath.Join(dir, "x.glb")); code != exitRead {
-		t.Errorf("unknown animator: exit %d, want %d", code, exitRead)
+	if _, _, code := runCLI("export", example, "--animator", "Nobody", "-o", filepath.Join(dir, "x.glb")); code != exitFailed {
+		t.Errorf("unknown animator: exit %d, want %d", code, exitFailed)
 	}
 }
 
@@ -166,7 +167,7 @@ func TestExportAllGoesOnAfterAFailingRig(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := runCLI("export", skel, "--all", "--no-meshes", "-o", dir)
-	if code != exitRead || !strings.Contains(stderr, "1 error") || !strings.Contains(stderr, `character "worker"`) {
+	if code != exitFailed || !strings.Contains(stderr, "mecanim export: character \"worker\"") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.glb"))
@@ -227,4 +228,46 @@ func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
 		t.Errorf("summary %q", sum.String())
 	}
 	checkGLTF(t, mods, out, "Dab")
+}
+
+// export exits 1 when something asked for was not written, saying what and
+// why on one line each: a clip named with --clip that moves nothing on the
+// rig; a mesh that is one of Unity's built-in resources (said so, not "not
+// found"). A clip exported without channels that name no GameObject is a
+// note, and the export succeeds; --no-meshes asks for no mesh.
+func TestExportExitsOneWhenSomethingAskedForIsLeftOut(t *testing.T) {
+	dir := corpustest.Dir(t)
+	emotes := filepath.Join(dir, "lethal-emotes/customemotespackage")
+	enemy := filepath.Join(dir, "lc-example-enemy/modassets")
+	udt := filepath.Join(dir, "unitydatatools/2020.3.0f1/assetbundle")
+	out := t.TempDir()
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"a legacy prop clip on a humanoid rig", []string{emotes, "--animator", "bandit", "--clip", "Join", "--no-meshes"}, exitFailed,
+			[]string{`clip "Join" moves nothing on rig "bandit"`}},
+		{"Unity's built-in sphere", []string{udt, "--animator", "Sphere"}, exitFailed,
+			[]string{"Unity's built-in mesh", "10207", "unity default resources"}},
+		{"no meshes asked for", []string{udt, "--animator", "Sphere", "--no-meshes"}, exitOK, nil},
+		{"channels of a path the rig lacks", []string{enemy, "--clip", "walkCycle", "--no-meshes"}, exitOK,
+			[]string{`note: clip "walkCycle": exported without its 10 Transform channels that name no GameObject`}},
+	}
+	for i, c := range cases {
+		args := append(append([]string{"export"}, c.args...), "-o", filepath.Join(out, fmt.Sprintf("%d.glb", i)))
+		stdout, stderr, code := runCLI(args...)
+		if code != c.code || stdout != "" {
+			t.Errorf("%s: exit %d (want %d), stdout %q, stderr %q", c.name, code, c.code, stdout, stderr)
+		}
+		for _, s := range c.stderr {
+			if !strings.Contains(stderr, s) {
+				t.Errorf("%s: stderr %q does not say %q", c.name, stderr, s)
+			}
+		}
+		if strings.Contains(stderr, "not found") || strings.Contains(stderr, "skipped") {
+			t.Errorf("%s: %q", c.name, stderr)
+		}
+	}
 }

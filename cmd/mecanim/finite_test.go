@@ -120,7 +120,7 @@ func TestNonFiniteValuesAreReportedByEveryCommand(t *testing.T) {
 							t.Errorf("%s: exit 0 and %s differs from the undamaged scene's", key, f)
 						}
 					}
-				case exitRead:
+				case exitFailed:
 					failed++
 					for _, w := range append([]string{"scene.assets"}, d.want...) {
 						if !strings.Contains(r.stderr, w) {

@@ -29,8 +29,8 @@ func TestCommandsRefuseAnAmbiguousClipAndTakeEachByReference(t *testing.T) {
 		{"export", p, "--clip", "Idle", "-o", t.TempDir() + "/x.glb"},
 	} {
 		_, stderr, code := runCLI(cmd...)
-		if code != exitRead || !strings.Contains(stderr, "two.assets#600") || !strings.Contains(stderr, "two.assets#601") {
-			t.Errorf("%s: exit %d, stderr %q: want 1 and both candidates", cmd[0], code, stderr)
+		if code != exitUsage || !strings.Contains(stderr, "--clip two.assets#600") || !strings.Contains(stderr, "--clip two.assets#601") {
+			t.Errorf("%s: exit %d, stderr %q: want 2 (the command line must say which) and both candidates", cmd[0], code, stderr)
 		}
 	}
 	for _, ref := range []string{"two.assets#600", "#601"} {

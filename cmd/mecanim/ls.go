@@ -7,6 +7,19 @@ import (
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
+const lsSynopsis = "FILE... [--json] [--layouts auto|builtin] [--unity-version V]"
+
+const lsAbout = `
+Lists every object of the Unity files given (bundles, serialized files,
+WebGL .data): one line each with its container (the file as given), its
+serialized file, path id, class id, class name and name. --json prints one
+JSON object per line (docs/json.md, schema docs/schema/ls.json).
+
+Stripped game files have no type trees: --layouts builtin reads them with
+the built-in class layouts of the Unity version the file names; a file
+whose version is blanked has it inferred, said on stderr (--unity-version
+sets it instead).`
+
 // lsRecord is one line of `ls --json`.
 type lsRecord struct {
 	Container string `json:"container"`
@@ -18,7 +31,7 @@ type lsRecord struct {
 }
 
 func runLs(e *env, args []string) error {
-	fs := newFlags(e, "ls", "[--json] FILE...")
+	fs := newFlags(e, "ls", lsSynopsis)
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	var rf readerFlags
 	rf.register(fs)
@@ -35,27 +48,24 @@ func runLs(e *env, args []string) error {
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer w.Flush()
-	failed := 0
 	for _, name := range files {
 		c, err := assets.Open(name, opts)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "mecanim ls: %v\n", err)
-			failed++
+			e.fail(err)
 			continue
 		}
+		noteVersions(e, c)
+		n := 0
 		for _, f := range c.Files {
-			if f.VersionNote != "" {
-				fmt.Fprintf(e.stderr, "mecanim ls: %s: %s: %s\n", name, f.Name, f.VersionNote)
-			}
 			for i := range f.Objects {
 				o := &f.Objects[i]
 				objName, nerr := f.ObjectName(o)
 				if nerr != nil {
-					fmt.Fprintf(e.stderr, "mecanim ls: %s: %v\n", name, nerr)
-					failed++
+					e.fail(fmt.Errorf("%s: %w", name, nerr))
 				}
 				rec := lsRecord{Container: name, File: f.Name, PathID: o.PathID, ClassID: o.ClassID,
 					Type: f.ClassName(o), Name: objName}
+				n++
 				if *asJSON {
 					if err := writeJSONLine(w, rec); err != nil {
 						return err
@@ -66,9 +76,9 @@ func runLs(e *env, args []string) error {
 			}
 		}
 		c.Close()
+		if n == 0 {
+			e.failf("%s: holds no objects", name)
+		}
 	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+	return e.done()
 }

@@ -29,11 +29,11 @@ func TestExitStatusesFollowTheContract(t *testing.T) {
 		{"ls without files", []string{"ls"}, exitUsage},
 		{"unknown flag", []string{"ls", "--bogus", kitbash}, exitUsage},
 		{"ls of a good file", []string{"ls", kitbash}, exitOK},
-		{"ls of a missing file", []string{"ls", filepath.Join(dir, "no-such-file")}, exitRead},
-		{"ls of an empty file", []string{"ls", filepath.Join(dir, "unitydatatools/invalidfile")}, exitRead},
+		{"ls of a missing file", []string{"ls", filepath.Join(dir, "no-such-file")}, exitFailed},
+		{"ls of an empty file", []string{"ls", filepath.Join(dir, "unitydatatools/invalidfile")}, exitFailed},
 		{"dump needs a selector", []string{"dump", kitbash}, exitUsage},
 		{"dump by name", []string{"dump", kitbash, "--name", "piece_odin_statue", "--type", "AnimationClip"}, exitOK},
-		{"dump of a missing object", []string{"dump", kitbash, "--path-id", "12345"}, exitRead},
+		{"dump of a missing object", []string{"dump", kitbash, "--path-id", "12345"}, exitFailed},
 		{"dump of an ambiguous name", []string{"dump", kitbash, "--name", "piece_odin_statue"}, exitUsage},
 	}
 	for _, c := range cases {
@@ -41,7 +41,7 @@ func TestExitStatusesFollowTheContract(t *testing.T) {
 		if code != c.want {
 			t.Errorf("%s: exit %d want %d (stderr %q)", c.name, code, c.want, stderr)
 		}
-		if code == exitRead && !strings.Contains(stderr, "mecanim") {
+		if code == exitFailed && !strings.Contains(stderr, "mecanim") {
 			t.Errorf("%s: stderr %q", c.name, stderr)
 		}
 	}
@@ -86,8 +86,9 @@ func TestDumpKeepsPathIDsExactAndFieldsInTreeOrder(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.HasPrefix(out, `{"m_GameObject":{"m_FileID":0,"m_PathID":`) {
-		t.Fatalf("unexpected start: %.120s", out)
+	want := `{"container":"` + kitbash + `","file":"CAB-451d4b25db6f8f07dfa265d45b48e21d","path_id":-6695949375172272720,"class_id":114,"type":"MonoBehaviour","name":"","object":{"m_GameObject":{"m_FileID":0,"m_PathID":`
+	if !strings.HasPrefix(out, want) {
+		t.Fatalf("unexpected start: %.300s", out)
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.UseNumber()

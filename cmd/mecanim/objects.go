@@ -2,24 +2,11 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/mecanim/mecanim/bind"
 )
-
-// writeJSONLine writes v as one line of JSON.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
-}
 
 // objectCommand is a command that shows every object of one class in the
 // files given (or the one named with --name): avatar, controller.
@@ -31,14 +18,12 @@ type objectCommand struct {
 	view func(set *bind.Set, i int) (any, error)
 	// text writes the readable form of a view.
 	text func(w io.Writer, v any)
-	// flags, if set, registers the command's own flags (usage names them
-	// after the common ones).
+	// flags, if set, registers the command's own flags.
 	flags func(fs *flag.FlagSet)
-	usage string
 }
 
 func (c objectCommand) run(e *env, args []string) error {
-	fs := newFlags(e, c.name, "FILE... [--name N] [--json]"+c.usage)
+	fs := newFlags(e, c.name, "")
 	name := fs.String("name", "", c.kind.String()+": its name or FILE#PATHID (default: every one)")
 	if c.flags != nil {
 		c.flags(fs)
@@ -50,7 +35,7 @@ func (c objectCommand) run(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, failed, err := openSet(e, c.name, files, &rf)
+	set, _, err := openSet(e, c.name, files, &rf)
 	if err != nil {
 		return err
 	}
@@ -66,14 +51,16 @@ func (c objectCommand) run(e *env, args []string) error {
 		for i := range set.Len(c.kind) {
 			objs = append(objs, i)
 		}
+		if len(objs) == 0 {
+			e.failf("no %s in the inputs", c.kind)
+		}
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	for _, o := range objs {
 		v, err := c.view(set, o)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "mecanim %s: %v\n", c.name, err)
-			failed++
+			e.fail(err)
 			continue
 		}
 		if *asJSON {
@@ -84,8 +71,5 @@ func (c objectCommand) run(e *env, args []string) error {
 		}
 		c.text(w, v)
 	}
-	if failed > 0 {
-		return &failedError{failed}
-	}
-	return nil
+	return e.done()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 
 	"github.com/mecanim/mecanim/bind"
@@ -21,7 +20,7 @@ type readerFlags struct {
 
 func (r *readerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.layouts, "layouts", "auto", "where object layouts come from: auto (embedded type trees, built-in for stripped files) or builtin")
-	fs.StringVar(&r.unityVersion, "unity-version", "", "Unity version to assume for built-in layouts (for files whose version is blanked)")
+	fs.StringVar(&r.unityVersion, "unity-version", "", "Unity version to assume for built-in layouts (for files whose version is blanked; otherwise it is inferred and said on stderr)")
 	fs.StringVar(&r.humanMap, "human-map", "", "JSON file mapping Unity's human bone names to the nodes of the glTF characters given ({\"Hips\": \"pelvis\", ...}), for rigs whose bone names are not recognised")
 }
 
@@ -40,8 +39,9 @@ func (r *readerFlags) options() (assets.Options, error) {
 	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0)}, nil
 }
 
-// openSet opens the inputs of a command as one set, printing (and
-// counting) the ones that fail.
+// openSet opens the inputs of a command as one set, reporting (and
+// counting) the ones that fail, and noting each Unity version that was
+// inferred rather than read.
 func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, int, error) {
 	if len(files) == 0 {
 		return nil, 0, usagef("no files given")
@@ -64,7 +64,22 @@ func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, in
 	}
 	set, errs := bind.Open(files, bo)
 	for _, err := range errs {
-		fmt.Fprintf(e.stderr, "mecanim %s: %v\n", cmd, err)
+		e.fail(err)
+	}
+	if cat := set.Catalog(); cat != nil {
+		for _, c := range cat.Containers {
+			noteVersions(e, c)
+		}
 	}
 	return set, len(errs), nil
+}
+
+// noteVersions says, once per serialized file, how its Unity version was
+// chosen when it is not the file's own (blanked versions are inferred).
+func noteVersions(e *env, c *assets.Container) {
+	for _, f := range c.Files {
+		if f.VersionNote != "" {
+			e.notef("%s: %s: %s", c.Path, f.Name, f.VersionNote)
+		}
+	}
 }

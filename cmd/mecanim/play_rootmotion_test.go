@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
@@ -22,20 +21,21 @@ func TestPlayAnimatorTakesRootMotionFromOneJoint(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 30 {
-		t.Fatalf("%d ticks, want 30", len(lines))
-	}
-	for i, line := range lines {
-		var rec struct {
+	var doc struct {
+		Frames []struct {
 			RootMotion struct {
 				T [3]float64
 				R [4]float64
 			} `json:"root_motion"`
 		}
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatal(err)
-		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Frames) != 30 {
+		t.Fatalf("%d ticks, want 30", len(doc.Frames))
+	}
+	for i, rec := range doc.Frames {
 		if rec.RootMotion.T != [3]float64{} || rec.RootMotion.R != [4]float64{0, 0, 0, 1} {
 			t.Errorf("tick %d: root motion %+v, want none", i+1, rec.RootMotion)
 		}

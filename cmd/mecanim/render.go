@@ -1,27 +1,44 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"image"
 	"image/png"
-	"os"
+	"io"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/present/render"
 )
 
+const renderSynopsis = `FILE... (--clip NAME | --path-id N) [--avatar NAME | --animator NAME | --onto CHARACTER.glb] -o SHEET.png [--frames N] [--views front,right,top] [--cell PX] [--columns N] [--axes]
+       mecanim render FILE... (--clip NAME | --path-id N) (--curves "CURVE,..." | --curve CURVE...) -o PLOT.png`
+
+const renderAbout = `
+Draws a clip as a contact sheet: the skeleton of the character it plays on
+(chosen as pose chooses it) at evenly spaced times, one band of cells per
+view, bones coloured by side (left blue, right red) and helpers faint.
+Views are named by what they show of a character facing +z, as Unity
+characters do: front (its face), back, left (its left side), right (its
+right side; "side" is the same), top (from above, facing up the picture).
+
+--curves plots curves of the clip over its length instead: each named as
+'mecanim sample' names it (PATH:PROPERTY, with #HASH for a path or
+#ATTRIBUTE for a property no name table names), or by its property alone
+for every path that has it. --curve names one curve (repeatable), for a
+name that holds a comma. What was written is noted on stderr.`
+
 func runRender(e *env, args []string) error {
-	c := newClipCommand(e, "render", "FILE... --clip NAME [--avatar NAME | --animator NAME] -o SHEET.png [--frames N] [--views front,side,top] [--cell PX] [--columns N] [--axes] | --curves \"NAME,PATH:PROPERTY\"")
+	c := newClipCommand(e, "render", renderSynopsis)
 	c.onFlags()
 	fs := c.fs
 	out := fs.String("o", "", "PNG file to write (required)")
 	frames := fs.Int("frames", 8, "how many evenly spaced times to draw")
-	views := fs.String("views", "front", "views, comma-separated: front (along +z), back (along -z), side (along -x), top (along -y)")
+	views := fs.String("views", "front", "views, comma-separated, named by what they show of a character facing +z: front, back, left, right (or side), top")
 	cell := fs.Int("cell", 256, "cell size in pixels (64..1024)")
 	columns := fs.Int("columns", 8, "most cells in a row (a view's frames wrap onto more rows)")
 	axes := fs.Bool("axes", false, "draw each joint's local axes (x red, y green, z blue)")
-	curves := fs.String("curves", "", "instead of a contact sheet, plot these curves over the clip: comma-separated properties (\"Left Arm Down-Up\", \"RootT.y\") or PATH:PROPERTY")
+	curves := fs.String("curves", "", "instead of a contact sheet, plot these curves over the clip: comma-separated names as sample prints them (PATH:PROPERTY) or properties (\"Left Arm Down-Up\", \"RootT.y\")")
+	var oneCurve multiFlag
+	fs.Var(&oneCurve, "curve", "a curve to plot, named as sample prints it (repeatable; not split at commas)")
 	width := fs.Int("width", 960, "plot width in pixels (--curves)")
 	height := fs.Int("height", 480, "plot height in pixels (--curves)")
 	var vs []render.View
@@ -29,7 +46,7 @@ func runRender(e *env, args []string) error {
 		if *out == "" {
 			return usagef("give the PNG file to write with -o")
 		}
-		if *curves != "" {
+		if *curves != "" || len(oneCurve) > 0 {
 			if *width < 200 || *width > 4096 || *height < 200 || *height > 4096 {
 				return usagef("--width %d --height %d: want 200..4096 each", *width, *height)
 			}
@@ -52,12 +69,12 @@ func runRender(e *env, args []string) error {
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
 		var img image.Image
-		if *curves != "" {
+		if *curves != "" || len(oneCurve) > 0 {
 			clip, err := set.Clip(i)
 			if err != nil {
 				return err
 			}
-			sel, err := render.SelectCurves(clip, render.SplitCurveList(*curves))
+			sel, err := render.SelectCurves(clip, append(render.SplitCurveList(*curves), oneCurve...))
 			if err != nil {
 				return usagef("--curves: %v", err)
 			}
@@ -77,26 +94,14 @@ func runRender(e *env, args []string) error {
 			return err
 		}
 		b := img.Bounds()
-		fmt.Fprintf(e.stdout, "wrote %s (%dx%d)\n", *out, b.Dx(), b.Dy())
+		e.notef("wrote %s (%dx%d)", *out, b.Dx(), b.Dy())
 		return nil
 	})
 }
 
-// writePNG writes an image to a file.
+// writePNG writes an image to a file (through a temporary file: no
+// partial picture is left behind).
 func writePNG(name string, img image.Image) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(w, img); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return f.Close()
+	return writeFileAtomic(name, func(w io.Writer) error { return enc.Encode(w, img) })
 }

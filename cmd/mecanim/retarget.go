@@ -17,20 +17,46 @@ import (
 // nor the source clip gives one.
 const defaultRetargetRate = 30
 
+const retargetSynopsis = "FILE... (--clip NAME | --path-id N) [--avatar NAME | --animator NAME | --onto FILE.vrm] [--rate HZ] [--json | --csv] [-o OUT.anim|OUT.json]"
+
+const retargetAbout = `
+Records a clip playing on a humanoid character as a humanoid clip: RootT,
+RootQ, the IK goals and the 95 muscles, at --rate frames per second
+(default: the clip's own rate, else 30). A generic clip animating the
+character's bones (a glTF character's own animation, say) becomes a
+humanoid clip any humanoid avatar plays; a humanoid clip is read back as
+that avatar shows it. --avatar, --animator or --onto choose the character
+(else the one the clip plays on).
+
+The table is sample's: one row per time, one column per curve; --csv and
+--json as in sample (schema docs/schema/retarget.json). -o writes the clip
+to a file instead: the editor's .anim asset (Unity imports it), or the JSON;
+what was written is noted on stderr.`
+
+// retargetJSON is what retarget --json prints (and -o OUT.json writes).
+type retargetJSON struct {
+	Clip       objectRef     `json:"clip"`
+	On         characterRef  `json:"on"`
+	SampleRate jsonFloat     `json:"sample_rate"`
+	Curves     []curveJSON   `json:"curves"`
+	Frames     []valuesFrame `json:"frames"`
+}
+
 // runRetarget records a clip playing on a humanoid character as a
-// humanoid clip (RootT, RootQ, the IK goals, the 95 muscles) with
-// humanoid.Record: a generic clip animating the character's bones (a glTF
-// character's own animation, say) becomes a humanoid clip any humanoid
-// avatar plays; a humanoid clip is read back as that avatar shows it. It
-// prints the curves as `sample` does, or writes the clip with -o: as the
-// editor's .anim asset (Unity imports it), or as JSON.
+// humanoid clip with humanoid.Record, and prints its curves as `sample`
+// does, or writes the clip with -o.
 func runRetarget(e *env, args []string) error {
-	c := newClipCommand(e, "retarget", "FILE... (--clip NAME | --path-id N) [--avatar NAME | --animator NAME | --onto FILE.vrm] [--rate HZ] [--json] [-o OUT.anim|OUT.json]")
+	c := newClipCommand(e, "retarget", retargetSynopsis)
 	c.onFlags()
 	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
-	asJSON := c.fs.Bool("json", false, "JSON output (the shape of sample --json)")
+	format := formatFlags(c)
 	outPath := c.fs.String("o", "", "write the clip to this file instead of printing its curves: a Unity .anim (YAML), or .json")
+	var f tableFormat
 	check := func() error {
+		var err error
+		if f, err = format(); err != nil {
+			return err
+		}
 		if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
 			return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
 		}
@@ -42,14 +68,14 @@ func runRetarget(e *env, args []string) error {
 		return nil
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
-		return retarget(e, c, set, i, *rate, *asJSON, *outPath)
+		return retarget(e, c, set, i, *rate, f, *outPath)
 	})
 }
 
 // retarget records clip i on the humanoid character --avatar, --animator
 // or --onto chooses (else the one the clip plays on) and prints or writes
 // its curves.
-func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, asJSON bool, outPath string) error {
+func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, f tableFormat, outPath string) error {
 	m, err := c.motion(set, i)
 	if err != nil {
 		return err
@@ -74,29 +100,23 @@ func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, asJSON
 		return err
 	}
 
-	out := struct {
-		Clip   string        `json:"clip"`
-		On     string        `json:"on"`
-		Rate   jsonFloat     `json:"rate"`
-		Times  []jsonFloat   `json:"times"`
-		Curves []sampleCurve `json:"curves"`
-	}{Clip: hc.Name, On: ch.Describe(), Rate: jsonFloat(hc.SampleRate)}
+	out := retargetJSON{Clip: refOf(clip.Name, m.Source()), On: characterOf(ch), SampleRate: jsonFloat(hc.SampleRate),
+		Curves: make([]curveJSON, len(hc.Curves)), Frames: []valuesFrame{}}
+	for i := range hc.Curves {
+		out.Curves[i] = curveOf(&hc.Curves[i].Target)
+	}
 	if len(hc.Curves) > 0 {
-		for i := range hc.Curves[0].Samples {
-			t := float32(float64(i) / float64(hc.SampleRate))
+		for k := range hc.Curves[0].Samples {
+			t := float32(float64(k) / float64(hc.SampleRate))
 			if t > hc.Stop {
 				t = hc.Stop
 			}
-			out.Times = append(out.Times, jsonFloat(t))
+			fr := valuesFrame{Time: jsonFloat(t), Values: make([]jsonFloat, len(hc.Curves))}
+			for i := range hc.Curves {
+				fr.Values[i] = jsonFloat(hc.Curves[i].Samples[k])
+			}
+			out.Frames = append(out.Frames, fr)
 		}
-	}
-	for i := range hc.Curves {
-		cv := &hc.Curves[i]
-		sc := sampleCurve{Path: targetPath(&cv.Target), ClassID: cv.Target.ClassID, Property: targetProperty(&cv.Target)}
-		for _, v := range cv.Samples {
-			sc.Values = append(sc.Values, jsonFloat(v))
-		}
-		out.Curves = append(out.Curves, sc)
 	}
 
 	if outPath != "" {
@@ -109,31 +129,14 @@ func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, asJSON
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "clip %q on %s: %d curves, %d frames at %g Hz written to %s\n", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, outPath)
-	} else {
-		w := bufio.NewWriter(e.stdout)
-		if asJSON {
-			err = writeJSONLine(w, out)
-		} else {
-			fmt.Fprintf(w, "humanoid clip %q recorded on %s, %d curves, %d frames at %g Hz\n%-28s", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, "property")
-			for _, t := range out.Times {
-				fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", float32(t)))
-			}
-			fmt.Fprintln(w)
-			for _, c := range out.Curves {
-				fmt.Fprintf(w, "%-28s", c.Property)
-				for _, v := range c.Values {
-					fmt.Fprintf(w, " %12.6g", float32(v))
-				}
-				fmt.Fprintln(w)
-			}
-		}
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
-		if err != nil {
-			return err
-		}
+		e.notef("clip %q on %s: %d curves, %d frames at %g Hz written to %s", clip.Name, ch.Describe(), len(out.Curves), len(out.Frames), hc.SampleRate, outPath)
+		return nil
 	}
-	return nil
+	w := bufio.NewWriter(e.stdout)
+	title := fmt.Sprintf("humanoid clip %q (%s) recorded on %s, %d curves, %d frames at %g Hz", clip.Name, m.Source(), ch.Describe(), len(out.Curves), len(out.Frames), hc.SampleRate)
+	err = writeTable(w, f, out, title)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }

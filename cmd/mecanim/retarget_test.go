@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,20 +10,6 @@ import (
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 )
-
-// retargetOutput is the JSON `retarget` writes.
-type retargetOutput struct {
-	Clip   string
-	On     string
-	Rate   float64
-	Times  []float64
-	Curves []struct {
-		Path     string
-		ClassID  int `json:"class_id"`
-		Property string
-		Values   []float64
-	}
-}
 
 // The corpus has no generic clip animating a humanoid avatar's bones (its
 // generic clips animate generic rigs, the Y Bot has no clips), so the
@@ -40,21 +25,15 @@ func TestRetargetOfFlossOnBandit1GivesFlossCurves(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var r retargetOutput
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	if r.Clip != "Floss" || r.Rate != 30 || len(r.Times) != 49 || len(r.Curves) != 35+95 {
-		t.Fatalf("clip %q at %g Hz, %d times, %d curves; want Floss, 30 Hz, 49 times, 130 curves", r.Clip, r.Rate, len(r.Times), len(r.Curves))
+	r := decodeTable(t, out)
+	if r.Clip.Name != "Floss" || r.SampleRate != 30 || len(r.Times) != 49 || len(r.Curves) != 35+95 || r.On.Avatar == nil || r.On.Avatar.Name != "bandit1Avatar" {
+		t.Fatalf("clip %q at %g Hz, %d times, %d curves, on %+v; want Floss, 30 Hz, 49 times, 130 curves, on bandit1Avatar", r.Clip.Name, r.SampleRate, len(r.Times), len(r.Curves), r.On)
 	}
 	sout, stderr, code := runCLI("sample", file, "--clip", "Floss", "--rate", "30", "--json")
 	if code != exitOK {
 		t.Fatalf("sample: exit %d: %s", code, stderr)
 	}
-	var s retargetOutput
-	if err := json.Unmarshal([]byte(sout), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := decodeTable(t, sout)
 	want := map[string][]float64{}
 	for _, c := range s.Curves {
 		if c.ClassID == 95 {
@@ -117,20 +96,17 @@ func TestRetargetWritesTheJSONWithO(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(out, "written to") {
-		t.Errorf("stdout %q", out)
+	if out != "" || !strings.Contains(stderr, "written to") {
+		t.Errorf("stdout %q (want nothing), stderr %q (want the note)", out, stderr)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r retargetOutput
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := decodeTable(t, string(b))
 	// 1.6 s at 10 Hz: frames at 0, 0.1, ..., 1.6.
-	if r.Rate != 10 || len(r.Times) != 17 || len(r.Curves) != 130 || r.On != `rig "commando"` {
-		t.Errorf("rate %g, %d times, %d curves, on %s", r.Rate, len(r.Times), len(r.Curves), r.On)
+	if r.SampleRate != 10 || len(r.Times) != 17 || len(r.Curves) != 130 || r.On.Name != "commando" || r.On.Kind != "rig" {
+		t.Errorf("rate %g, %d times, %d curves, on %+v", r.SampleRate, len(r.Times), len(r.Curves), r.On)
 	}
 }
 
@@ -142,13 +118,13 @@ func TestRetargetExitStatuses(t *testing.T) {
 		want int
 	}{
 		{"no files", []string{"--clip", "Floss", "--avatar", "bandit1Avatar"}, exitUsage},
-		{"no avatar, two humanoid ones in the files", []string{file, "--clip", "Floss"}, exitRead},
+		{"no avatar, two humanoid ones in the files", []string{file, "--clip", "Floss"}, exitUsage},
 		{"no clip", []string{file, "--avatar", "bandit1Avatar"}, exitUsage},
 		{"negative rate", []string{file, "--clip", "Floss", "--avatar", "bandit1Avatar", "--rate", "-1"}, exitUsage},
 		{"rate too high", []string{file, "--clip", "Floss", "--avatar", "bandit1Avatar", "--rate", "1e9"}, exitUsage},
-		{"unknown avatar", []string{file, "--clip", "Floss", "--avatar", "nobody"}, exitRead},
+		{"unknown avatar", []string{file, "--clip", "Floss", "--avatar", "nobody"}, exitFailed},
 		// Join is a legacy generic clip of a prop's Transforms, none of them bandit1's bones.
-		{"generic clip of other paths", []string{file, "--clip", "Join", "--avatar", "bandit1Avatar"}, exitRead},
+		{"generic clip of other paths", []string{file, "--clip", "Join", "--avatar", "bandit1Avatar"}, exitFailed},
 		{"help", []string{"-h"}, exitOK},
 	}
 	for _, c := range cases {

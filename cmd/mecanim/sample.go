@@ -2,38 +2,56 @@ package main
 
 import (
 	"bufio"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/present/render"
 )
 
-// sampleCurve is one curve of `sample --json`.
-type sampleCurve struct {
-	Path     string      `json:"path"`
-	ClassID  int32       `json:"class_id"`
-	Property string      `json:"property"`
-	Values   []jsonFloat `json:"values"`
+const sampleSynopsis = "FILE... (--clip NAME | --path-id N) (--at T[,T...] | --rate HZ) [--json | --csv]"
+
+const sampleAbout = `
+Evaluates every curve of a clip at the times asked for: --at takes times in
+seconds from the clip's start (comma-separated, or --at repeated), --rate
+samples the whole clip from 0 to its end at that many frames per second.
+
+The table has one row per time and one column per curve, numbered; the
+lines above it name each column's curve as PATH:PROPERTY, the name
+'mecanim render --curves' takes (a path no name table names is #HASH, a
+property #ATTRIBUTE). --csv prints the same table as CSV with those names
+as the header; --json prints one JSON document (schema
+docs/schema/sample.json). A clip without curves says so and exits 1.`
+
+// curveJSON names a curve in sample's and retarget's JSON.
+type curveJSON struct {
+	Path     string `json:"path"`
+	ClassID  int32  `json:"class_id"`
+	Property string `json:"property"`
+	// Curve is PATH:PROPERTY, as render --curves takes it.
+	Curve string `json:"curve"`
 }
 
-// jsonFloat writes a float32 in its shortest form, with NaN and the
-// infinities as strings.
-type jsonFloat float32
+func curveOf(t *model.Target) curveJSON {
+	return curveJSON{Path: targetPath(t), ClassID: t.ClassID, Property: targetProperty(t), Curve: render.CurveName(t)}
+}
 
-// MarshalJSON implements json.Marshaler.
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	x := float64(f)
-	switch {
-	case math.IsNaN(x):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(x, 1):
-		return []byte(`"Infinity"`), nil
-	case math.IsInf(x, -1):
-		return []byte(`"-Infinity"`), nil
-	}
-	return strconv.AppendFloat(nil, x, 'g', -1, 32), nil
+// valuesFrame is one time of a sampled table: the value of each curve.
+type valuesFrame struct {
+	Time   jsonFloat   `json:"time"`
+	Values []jsonFloat `json:"values"`
+}
+
+// sampleJSON is what sample --json prints.
+type sampleJSON struct {
+	Clip   objectRef     `json:"clip"`
+	Curves []curveJSON   `json:"curves"`
+	Frames []valuesFrame `json:"frames"`
 }
 
 // targetPath is a target's path, or "#<hash>" when it could not be named.
@@ -59,12 +77,15 @@ func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
 		return nil, usagef("give --at or --rate, not both")
 	}
 	var ts []float32
-	for _, a := range at {
-		x, err := strconv.ParseFloat(a, 32)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, usagef("--at %q is not a time in seconds", a)
+	for _, list := range at {
+		for _, a := range strings.Split(list, ",") {
+			a = strings.TrimSpace(a)
+			x, err := strconv.ParseFloat(a, 32)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, usagef("--at %q is not a time in seconds", a)
+			}
+			ts = append(ts, float32(x))
 		}
-		ts = append(ts, float32(x))
 	}
 	if rate < 0 || math.IsNaN(rate) {
 		return nil, usagef("--rate %g: a rate must be above 0 Hz", rate)
@@ -82,62 +103,131 @@ func sampleTimes(at []string, rate float64, length float32) ([]float32, error) {
 		}
 	}
 	if len(ts) == 0 {
-		return nil, usagef("give --at T (repeatable) or --rate HZ")
+		return nil, usagef("give --at T[,T...] or --rate HZ")
 	}
 	return ts, nil
 }
 
+// tableFormat is how sample and retarget print their table.
+type tableFormat int
+
+const (
+	tableText tableFormat = iota
+	tableCSV
+	tableJSON
+)
+
+// formatFlags registers --json and --csv and returns a function giving
+// the format they choose (a usage error for both).
+func formatFlags(c *clipCommand) func() (tableFormat, error) {
+	asJSON := c.fs.Bool("json", false, "JSON output (one document)")
+	asCSV := c.fs.Bool("csv", false, "CSV output: a header of curve names, one row per time")
+	return func() (tableFormat, error) {
+		switch {
+		case *asJSON && *asCSV:
+			return 0, usagef("give --json or --csv, not both")
+		case *asJSON:
+			return tableJSON, nil
+		case *asCSV:
+			return tableCSV, nil
+		}
+		return tableText, nil
+	}
+}
+
 func runSample(e *env, args []string) error {
-	c := newClipCommand(e, "sample", "FILE... (--clip NAME | --path-id N) (--at T... | --rate HZ) [--json]")
+	c := newClipCommand(e, "sample", sampleSynopsis)
 	var at multiFlag
-	c.fs.Var(&at, "at", "time in seconds from the clip's start (repeatable)")
-	rate := c.fs.Float64("rate", 0, "sample the whole clip at this rate (Hz)")
-	asJSON := c.fs.Bool("json", false, "JSON output")
-	return c.run(args, nil, func(set *bind.Set, i int) error {
+	c.fs.Var(&at, "at", "times in seconds from the clip's start, comma-separated (repeatable)")
+	rate := c.fs.Float64("rate", 0, "sample the whole clip at this many frames per second")
+	format := formatFlags(c)
+	var f tableFormat
+	check := func() (err error) {
+		f, err = format()
+		return err
+	}
+	return c.run(args, check, func(set *bind.Set, i int) error {
 		clip, err := set.Clip(i)
 		if err != nil {
 			return err
 		}
-		return printSample(e, clip, at, *rate, *asJSON)
+		it, _ := set.Entry(bind.KindClip, i)
+		return printSample(e, clip, it.Source, at, *rate, f)
 	})
 }
 
 // printSample evaluates every curve of a clip at the times asked for.
-func printSample(e *env, clip *model.Clip, at []string, rate float64, asJSON bool) error {
+func printSample(e *env, clip *model.Clip, src model.Source, at []string, rate float64, f tableFormat) error {
 	times, err := sampleTimes(at, rate, clipLength(clip))
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Clip   string        `json:"clip"`
-		Times  []jsonFloat   `json:"times"`
-		Curves []sampleCurve `json:"curves"`
-	}{Clip: clip.Name}
-	for _, t := range times {
-		out.Times = append(out.Times, jsonFloat(t))
-	}
+	out := sampleJSON{Clip: refOf(clip.Name, src), Curves: make([]curveJSON, len(clip.Curves)), Frames: make([]valuesFrame, len(times))}
 	for i := range clip.Curves {
-		cv := &clip.Curves[i]
-		sc := sampleCurve{Path: targetPath(&cv.Target), ClassID: cv.Target.ClassID, Property: targetProperty(&cv.Target)}
-		for _, t := range times {
-			sc.Values = append(sc.Values, jsonFloat(cv.Eval(clip.Start+t)))
+		out.Curves[i] = curveOf(&clip.Curves[i].Target)
+	}
+	for k, t := range times {
+		fr := valuesFrame{Time: jsonFloat(t), Values: make([]jsonFloat, len(clip.Curves))}
+		for i := range clip.Curves {
+			fr.Values[i] = jsonFloat(clip.Curves[i].Eval(clip.Start + t))
 		}
-		out.Curves = append(out.Curves, sc)
+		out.Frames[k] = fr
+	}
+	if len(clip.Curves) == 0 {
+		e.failf("clip %q (%s) has no curves to sample", clip.Name, src)
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
-	if asJSON {
-		return writeJSONLine(w, out)
+	title := fmt.Sprintf("clip %q (%s), %d curves, %d times", clip.Name, src, len(out.Curves), len(out.Frames))
+	return writeTable(w, f, out, title)
+}
+
+// writeTable writes a sampled table (sample's or retarget's, whose JSON
+// document v is) in the format asked for.
+func writeTable(w io.Writer, f tableFormat, v any, title string) error {
+	var curves []curveJSON
+	var frames []valuesFrame
+	switch t := v.(type) {
+	case sampleJSON:
+		curves, frames = t.Curves, t.Frames
+	case retargetJSON:
+		curves, frames = t.Curves, t.Frames
 	}
-	fmt.Fprintf(w, "clip %q, %d curves\n%-40s %-28s", clip.Name, len(out.Curves), "path", "property")
-	for _, t := range times {
-		fmt.Fprintf(w, " %12s", fmt.Sprintf("t=%g", t))
+	switch f {
+	case tableJSON:
+		return writeJSONLine(w, v)
+	case tableCSV:
+		cw := csv.NewWriter(w)
+		row := make([]string, 1+len(curves))
+		row[0] = "time"
+		for i, c := range curves {
+			row[1+i] = c.Curve
+		}
+		cw.Write(row)
+		for _, fr := range frames {
+			row[0] = strconv.FormatFloat(float64(fr.Time), 'g', -1, 32)
+			for i, x := range fr.Values {
+				row[1+i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
+			}
+			cw.Write(row)
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	fmt.Fprintln(w, title)
+	width := len(strconv.Itoa(len(curves)))
+	for i, c := range curves {
+		fmt.Fprintf(w, "  [%*d] %s (class %d)\n", width, i+1, c.Curve, c.ClassID)
+	}
+	fmt.Fprintf(w, "%10s", "time")
+	for i := range curves {
+		fmt.Fprintf(w, " %12s", fmt.Sprintf("[%d]", i+1))
 	}
 	fmt.Fprintln(w)
-	for _, c := range out.Curves {
-		fmt.Fprintf(w, "%-40s %-28s", c.Path, c.Property)
-		for _, v := range c.Values {
-			fmt.Fprintf(w, " %12.6g", float32(v))
+	for _, fr := range frames {
+		fmt.Fprintf(w, "%10.6g", float32(fr.Time))
+		for _, x := range fr.Values {
+			fmt.Fprintf(w, " %12.6g", float32(x))
 		}
 		fmt.Fprintln(w)
 	}

@@ -58,7 +58,10 @@ func Example() {
 // The rig of an Animator: the GameObject hierarchy below it, parents first,
 // with each Transform's rest placement. Clips are posed on it.
 func ExampleCatalog_Rig() {
-	cat, _ := catalog.Open([]string{hello}, assets.Options{})
+	cat, errs := catalog.Open([]string{hello}, assets.Options{})
+	if len(errs) > 0 {
+		log.Fatal(errs)
+	}
 	defer cat.Close()
 	rig, err := cat.Rig("Hello")
 	if err != nil {
@@ -117,7 +120,10 @@ func Example_compiled() {
 // onto it once, and each sample is a local pose that LocalToModel composes
 // into positions in the Animator's space (what `mecanim pose` prints).
 func Example_pose() {
-	cat, _ := catalog.Open([]string{hello}, assets.Options{})
+	cat, errs := catalog.Open([]string{hello}, assets.Options{})
+	if len(errs) > 0 {
+		log.Fatal(errs)
+	}
 	defer cat.Close()
 	rig, err := cat.Rig("Hello")
 	if err != nil {

@@ -2,6 +2,7 @@ package compiled_test
 
 import (
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/mecanim/mecanim/decode/compiled"
@@ -11,25 +12,32 @@ import (
 )
 
 // Example decodes every clip of a bundle and names its channels with the
-// bundle's rigs.
+// bundle's rigs. Every failure is reported: a file that does not open is
+// fatal, a clip that does not decode is printed and the others go on.
 func Example() {
-	fh, err := os.Open("customemotespackage")
+	fh, err := os.Open("../../examples/hello.bundle")
 	if err != nil {
-		return
+		log.Fatal(err)
 	}
 	defer fh.Close()
-	st, _ := fh.Stat()
+	st, err := fh.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
 	a, err := unityfs.Open(fh, st.Size())
 	if err != nil {
-		return
+		log.Fatal(err)
 	}
 	for i := range a.Nodes {
 		r := a.NodeReader(i)
 		f, err := serialized.Open(r, r.Size(), a.Nodes[i].Path)
 		if err != nil {
-			continue
+			log.Fatal(err)
 		}
-		rigs, _ := compiled.Rigs(f)
+		rigs, err := compiled.Rigs(f)
+		if err != nil {
+			log.Fatal(err)
+		}
 		var names []model.Names
 		for _, rig := range rigs {
 			names = append(names, rig.Names())
@@ -41,15 +49,18 @@ func Example() {
 			}
 			v, err := f.Decode(o)
 			if err != nil {
+				fmt.Printf("clip %d: %v\n", o.PathID, err)
 				continue
 			}
 			c, err := compiled.Clip(v, f.UnityVersion)
 			if err != nil {
-				fmt.Println(err)
+				fmt.Printf("clip %d: %v\n", o.PathID, err)
 				continue
 			}
 			compiled.ResolveNames(c, names...)
 			fmt.Printf("%s: %d curves, %.2f s, %d paths unresolved\n", c.Name, len(c.Curves), c.Length(), c.Stats.UnresolvedPaths)
 		}
 	}
+	// Output:
+	// Wave: 10 curves, 2.00 s, 0 paths unresolved
 }

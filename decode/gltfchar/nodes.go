@@ -78,26 +78,7 @@ func decomposeTRS(m mat4) trs {
 			r[c][i] = col[c][i] / k
 		}
 	}
-	m00, m11, m22 := r[0][0], r[1][1], r[2][2]
-	m01, m02 := r[1][0], r[2][0]
-	m10, m12 := r[0][1], r[2][1]
-	m20, m21 := r[0][2], r[1][2]
-	var q [4]float64
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		k := math.Sqrt(tr+1) * 2
-		q = [4]float64{(m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, k / 4}
-	case m00 > m11 && m00 > m22:
-		k := math.Sqrt(1+m00-m11-m22) * 2
-		q = [4]float64{k / 4, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k}
-	case m11 > m22:
-		k := math.Sqrt(1+m11-m00-m22) * 2
-		q = [4]float64{(m01 + m10) / k, k / 4, (m12 + m21) / k, (m02 - m20) / k}
-	default:
-		k := math.Sqrt(1+m22-m00-m11) * 2
-		q = [4]float64{(m02 + m20) / k, (m12 + m21) / k, k / 4, (m10 - m01) / k}
-	}
-	return trs{t: m.origin(), r: unitQuat(q), s: s}
+	return trs{t: m.origin(), r: geom.QuatFromAxes64(r[0], r[1], r[2]), s: s}
 }
 
 // unitQuat normalises q (the identity when q has no length or is not

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,11 @@ import (
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 )
+
+// builtinResources are the base names of the files that hold Unity's
+// built-in resources, as serialized files name them among their externals
+// ("Library/unity default resources", "Resources/unity_builtin_extra").
+var builtinResources = []string{"unity default resources", "unity_default_resources", "unity_builtin_extra"}
 
 // Resolver finds the object a reference made in file from points at, in
 // any file opened together with it (catalog.Catalog.Resolve fits through a
@@ -21,8 +27,9 @@ type Resolver = material.Resolver
 // SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
 // MeshRenderer — and decodes their meshes. rig must have been built from f
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
-// whose mesh cannot be found or decoded are reported in the errors and left
-// out; the others are returned in file order, each sub-mesh with its
+// whose mesh cannot be found (ErrBuiltinMesh, ErrMeshMissing) or decoded
+// are reported in the errors, naming the renderer and its GameObject, and
+// left out; renderers that name no mesh are said once (ErrNoMesh); the others are returned in file order, each sub-mesh with its
 // material (decode/material: name, base colour and texture; textures
 // shared by several materials are decoded once and shared). The errors
 // also hold notes that do not leave a renderer out: a material that could
@@ -110,7 +117,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			ok = false
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: mesh %d:%d not found", f.Name, o.PathID, rig.Nodes[node].Path, r.Mesh.FileID, r.Mesh.PathID))
+			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh)))
 			continue
 		}
 		m := cache[mo]
@@ -153,4 +160,23 @@ func quoted(s []string) []string {
 		q[i] = strconv.Quote(x)
 	}
 	return q
+}
+
+// missingMesh says where a mesh that was not found is: one of Unity's
+// built-in resources, a file not opened, or (a damaged reference) nowhere.
+func missingMesh(f *assets.File, ref model.Ref) error {
+	if ref.FileID == 0 {
+		return fmt.Errorf("mesh %d is not in the file", ref.PathID)
+	}
+	if ref.FileID < 0 || int(ref.FileID) > len(f.Externals) {
+		return fmt.Errorf("mesh %d:%d names no external file of %s", ref.FileID, ref.PathID, f.Name)
+	}
+	ext := f.Externals[ref.FileID-1].Path
+	base := strings.ToLower(path.Base(strings.ReplaceAll(ext, "\\", "/")))
+	for _, b := range builtinResources {
+		if base == b {
+			return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrBuiltinMesh)
+		}
+	}
+	return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrMeshMissing)
 }

@@ -57,6 +57,12 @@ var (
 	// mods that reuse the game's meshes ship them): nothing to draw, and
 	// nothing wrong with the file.
 	ErrNoMesh = errors.New("renderers name no mesh (m_Mesh is null)")
+	// ErrBuiltinMesh: a renderer's mesh is one of Unity's built-in
+	// resources (a primitive such as the cube or the sphere), held by
+	// Unity's own resource files, and none of the files opened holds it.
+	ErrBuiltinMesh = errors.New("Unity's built-in mesh, in no file given")
+	// ErrMeshMissing: a renderer's mesh is in a file that was not opened.
+	ErrMeshMissing = errors.New("mesh in no file given")
 )
 
 // Error is a failure to decode one mesh: it names the mesh and the field.

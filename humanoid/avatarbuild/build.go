@@ -15,10 +15,7 @@
 // pose when the avatar was built, which Build sets to the T-pose) and the
 // order of sibling nodes when the description does not list the skeleton
 // depth first in the scene's order (Build keeps the description's order).
-// Compare reports them apart (FromDescription). One rule is known to be
-// incomplete: the body frame (m_RootX.q, package humanoid's rule) is
-// Unity's where the T-pose is symmetric, and turns from it about the up
-// axis where the arms and legs are not level with each other.
+// Compare reports them apart (FromDescription).
 //
 // The skeleton: the description's bones depth first from its first bone
 // (the root, the empty path); a bone's parent is the bone of its parent
@@ -48,7 +45,8 @@
 //   - the length is the distance to the next bone of the chain; the head's
 //     is the neck's length (without a neck a quarter of the chest's
 //     distance to the head, without a chest a sixteenth of the spine's); a
-//     hand's a quarter of its forearm's, a foot's its height, toes' a
+//     hand's a quarter of its forearm's, a foot's its height (composed
+//     from the avatar skeleton's root down, as Unity rounds it), toes' a
 //     quarter of their distance from the foot, a last finger bone's 9/16 of
 //     its distance from the bone before it, eyes' and jaw's 0.1;
 //   - the signs and the default limits are Unity's fixed tables (the
@@ -57,7 +55,9 @@
 // The masses are fixed shares of the body, a missing bone's share carried
 // by its nearest mapped ancestor. The centre of mass and the body frame
 // (m_RootX, the centre's height the human scale) come from package
-// humanoid's rules, which Build shares with the runtime.
+// humanoid's RestBody: the centre of mass is the runtime's rule; the body
+// frame has the runtime's up axis and lateral vector but is turned from
+// the human space, which the runtime's is not.
 package avatarbuild
 
 import (
@@ -482,7 +482,7 @@ func buildHuman(sk *skeleton, bones [humanoid.BoneCount]int, d *model.HumanDescr
 			h.HasRightHand, h.RightHand = true, hand
 		}
 	}
-	c := &axesCtx{h: h, g: humanGlobals(h), bones: &bones, humanOf: humanOf, limits: map[int]model.HumanLimit{}}
+	c := &axesCtx{sk: sk, h: h, g: humanGlobals(h), bones: &bones, humanOf: humanOf, limits: map[int]model.HumanLimit{}}
 	for _, m := range d.Human {
 		if b, ok := boneIDs[m.HumanName]; ok && m.BoneName != "" {
 			c.limits[b] = m.Limit
@@ -515,6 +515,21 @@ func (sk *skeleton) global(i int) geom.Transform {
 	g := sk.nodes[i].local
 	for p := sk.nodes[i].parent; p >= 0; p = sk.nodes[p].parent {
 		g = sk.nodes[p].local.Mul(g)
+	}
+	return g
+}
+
+// globalFromRoot is global(i) composed the other way, from the root down,
+// as Unity composes the avatar skeleton's global pose (in float32, the
+// order decides the rounding).
+func (sk *skeleton) globalFromRoot(i int) geom.Transform {
+	var chain []int
+	for k := i; k >= 0; k = sk.nodes[k].parent {
+		chain = append(chain, k)
+	}
+	g := sk.nodes[chain[len(chain)-1]].local
+	for j := len(chain) - 2; j >= 0; j-- {
+		g = g.Mul(sk.nodes[chain[j]].local)
 	}
 	return g
 }

@@ -74,21 +74,5 @@ func (p xform) mul(c xform) xform {
 // frame returns the rotation whose matrix has the orthonormal columns x,
 // y, z.
 func frame(x, y, z vec) quat {
-	m00, m11, m22 := x[0], y[1], z[2]
-	var q quat
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		s := math.Sqrt(tr+1) * 2
-		q = quat{(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, s / 4}
-	case m00 > m11 && m00 > m22:
-		s := math.Sqrt(1+m00-m11-m22) * 2
-		q = quat{s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s}
-	case m11 > m22:
-		s := math.Sqrt(1+m11-m00-m22) * 2
-		q = quat{(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s, (z[0] - x[2]) / s}
-	default:
-		s := math.Sqrt(1+m22-m00-m11) * 2
-		q = quat{(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4, (x[1] - y[0]) / s}
-	}
-	return q.norm()
+	return quat(geom.QuatFromAxes64([3]float64(x), [3]float64(y), [3]float64(z)))
 }

@@ -44,9 +44,28 @@ func curvePath(t *model.Target) string {
 	return "#" + strconv.FormatUint(uint64(t.PathHash), 10)
 }
 
-// SelectCurves finds the clip's curves named by specs. A spec is a property
-// as model.Target.Property names it ("Left Arm Down-Up", "RootT.y",
-// "m_LocalRotation.x"), matching that property on every path, or
+// curveProperty is a target's property as the plot names it:
+// "#<attribute>" when no name table names it.
+func curveProperty(t *model.Target) string {
+	if t.Property != "" {
+		return t.Property
+	}
+	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
+}
+
+// CurveName names a curve the way SelectCurves takes it back:
+// "PATH:PROPERTY", the path "" for the root, "#<hash>" for a path no name
+// table or rig names and "#<attribute>" for such a property. Listings
+// (mecanim sample) name curves by it, so that any curve they show can be
+// plotted.
+func CurveName(t *model.Target) string {
+	return curvePath(t) + ":" + curveProperty(t)
+}
+
+// SelectCurves finds the clip's curves named by specs. A spec is a curve's
+// CurveName ("Armature/Hips:m_LocalPosition.y", "#1331491074:#789985262"),
+// or a property ("Left Arm Down-Up", "RootT.y", "m_LocalRotation.x", or
+// "#<attribute>"), matching that property on every path, or
 // "PATH:PROPERTY" for one path ("" before the colon is the root). An exact
 // match is preferred; failing that the property is matched ignoring case.
 func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
@@ -55,6 +74,17 @@ func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
 	}
 	var out []Series
 	for _, spec := range specs {
+		exact := -1
+		for i := range c.Curves {
+			if CurveName(&c.Curves[i].Target) == spec {
+				exact = i
+				break
+			}
+		}
+		if exact >= 0 {
+			out = append(out, Series{Label: spec, Curve: &c.Curves[exact]})
+			continue
+		}
 		path, prop, hasPath := "", spec, false
 		if i := strings.LastIndexByte(spec, ':'); i >= 0 {
 			path, prop, hasPath = spec[:i], spec[i+1:], true
@@ -66,7 +96,7 @@ func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
 				if hasPath && curvePath(t) != path {
 					continue
 				}
-				if t.Property == prop || (fold && strings.EqualFold(t.Property, prop)) {
+				if p := curveProperty(t); p == prop || (fold && strings.EqualFold(p, prop)) {
 					hits = append(hits, i)
 				}
 			}
@@ -80,13 +110,13 @@ func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
 			return nil, fmt.Errorf("clip %q has no curve %q%s", c.Name, spec, suggest(c, prop))
 		}
 		if !hasPath && len(hits) > maxSeries {
-			return nil, fmt.Errorf("%q matches %d curves of clip %q; name one as PATH:PROPERTY (e.g. %q)", spec, len(hits), c.Name, curvePath(&c.Curves[hits[0]].Target)+":"+prop)
+			return nil, fmt.Errorf("%q matches %d curves of clip %q; name one as PATH:PROPERTY (e.g. %q)", spec, len(hits), c.Name, CurveName(&c.Curves[hits[0]].Target))
 		}
 		for _, i := range hits {
 			t := &c.Curves[i].Target
-			label := t.Property
+			label := curveProperty(t)
 			if len(hits) > 1 || hasPath {
-				label = curvePath(t) + ":" + t.Property
+				label = CurveName(t)
 			}
 			out = append(out, Series{Label: label, Curve: &c.Curves[i]})
 		}

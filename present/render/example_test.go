@@ -12,10 +12,13 @@ import (
 )
 
 // Draw a contact sheet of a clip (the skeleton posed at evenly spaced
-// times, seen from the front and the side) and save it as PNG, as
+// times, seen from the front and the right) and save it as PNG, as
 // `mecanim render` does.
 func ExampleSheet() {
-	set, _ := bind.Open([]string{"../../examples/hello.bundle"}, bind.Options{})
+	set, errs := bind.Open([]string{"../../examples/hello.bundle"}, bind.Options{})
+	if len(errs) > 0 {
+		log.Fatal(errs)
+	}
 	defer set.Close()
 	i, err := set.Find(bind.KindClip, "Wave")
 	if err != nil {
@@ -26,7 +29,7 @@ func ExampleSheet() {
 		log.Fatal(err)
 	}
 	img, err := render.Sheet(render.FromMotion(m), render.Options{
-		Frames: 4, Cell: 128, Views: []render.View{render.Front, render.Side}})
+		Frames: 4, Cell: 128, Views: []render.View{render.Front, render.Right}})
 	if err != nil {
 		log.Fatal(err)
 	}

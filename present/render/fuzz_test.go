@@ -71,7 +71,7 @@ func FuzzSheet(f *testing.F) {
 		if c == nil {
 			return
 		}
-		img, err := Sheet(c, Options{Frames: 3, Views: []View{Front, Back, Side, Top}, Cell: 64})
+		img, err := Sheet(c, Options{Frames: 3, Views: []View{Front, Back, Left, Right, Top}, Cell: 64})
 		if err != nil {
 			t.Fatalf("a well-formed skeleton was refused: %v", err)
 		}

@@ -137,11 +137,11 @@ type goldenSheet struct {
 
 var goldenSheets = []goldenSheet{
 	{name: "hello-wave.png", files: []string{helloBundle}, clip: "Wave",
-		sheet: Options{Frames: 4, Views: []View{Front, Side}, Cell: 192}},
+		sheet: Options{Frames: 4, Views: []View{Front, Right}, Cell: 192}},
 	{name: "enemy-walkcycle.png", corpus: true, files: []string{"lc-example-enemy/modassets"}, clip: "walkCycle",
 		sheet: Options{Frames: 4, Views: []View{Front, Top}, Cell: 192}},
 	{name: "bandit-dab.png", corpus: true, files: []string{"lethal-emotes/customemotespackage"}, clip: "Dab",
-		on: bind.On{Avatar: "bandit1Avatar"}, sheet: Options{Frames: 4, Views: []View{Back, Side}, Cell: 192}},
+		on: bind.On{Avatar: "bandit1Avatar"}, sheet: Options{Frames: 4, Views: []View{Front, Right}, Cell: 192}},
 }
 
 func (g goldenSheet) load(t *testing.T) *bound.Motion {

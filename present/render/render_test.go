@@ -19,8 +19,8 @@ func TestParseViewsAcceptsNamesAndRejectsOthers(t *testing.T) {
 		wantErr bool
 	}{
 		{"front", []View{Front}, false},
-		{"front,side,top", []View{Front, Side, Top}, false},
-		{" Back , SIDE ", []View{Back, Side}, false},
+		{"front,side,top", []View{Front, Right, Top}, false},
+		{" Back , SIDE ,Left", []View{Back, Right, Left}, false},
 		{"front,,top", []View{Front, Top}, false},
 		{"", nil, true},
 		{"front,diagonal", nil, true},
@@ -41,28 +41,62 @@ func TestParseViewsAcceptsNamesAndRejectsOthers(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range []View{Front, Back, Side, Top} {
+	for _, v := range []View{Front, Back, Left, Right, Top} {
 		if got, err := ParseViews(v.String()); err != nil || got[0] != v {
 			t.Errorf("%v does not parse back: %v %v", v, got, err)
 		}
 	}
 }
 
-func TestProjectFollowsTheDocumentedAxes(t *testing.T) {
-	p := geom.V3(1, 2, 3)
-	cases := []struct {
-		v       View
-		x, y, d float64
+// Each view shows what it is named for on a character facing +z, as Unity
+// characters do: front its face (the nose nearer than the back of the
+// head, its right hand on the left of the picture, as a person facing
+// you), back its back, left and right its sides (the near hand on that
+// side, the face towards the picture's left or right), top from above
+// (facing up the picture). No view is a mirror image.
+func TestViewsShowWhatTheyAreNamedFor(t *testing.T) {
+	nose, nape := geom.V3(0, 1.6, 0.1), geom.V3(0, 1.6, -0.1)
+	left, right := geom.V3(-0.5, 1, 0), geom.V3(0.5, 1, 0)
+	head := geom.V3(0, 1.7, 0)
+	type got struct{ x, y, depth float64 }
+	at := func(v View, p geom.Vec3) got { x, y, d := v.Project(p); return got{x, y, d} }
+	for _, c := range []struct {
+		v                       View
+		near, far               geom.Vec3 // near is nearer to the viewer
+		screenLeft, screenRight geom.Vec3 // in the picture
 	}{
-		{Front, 1, 2, 3},  // along +z: x right, y up, z away
-		{Back, -1, 2, -3}, // along -z
-		{Side, 3, 2, -1},  // along -x: z right, y up
-		{Top, 1, 3, -2},   // along -y: x right, z up
+		{Front, nose, nape, right, left},
+		{Back, nape, nose, left, right},
+		{Left, left, right, nose, nape},
+		{Right, right, left, nape, nose},
+		{Top, head, nose, left, right},
+	} {
+		if at(c.v, c.near).depth >= at(c.v, c.far).depth {
+			t.Errorf("%v: %v is not nearer than %v", c.v, c.near, c.far)
+		}
+		if at(c.v, c.screenLeft).x >= at(c.v, c.screenRight).x {
+			t.Errorf("%v: %v is not left of %v in the picture", c.v, c.screenLeft, c.screenRight)
+		}
+		if c.v != Top && at(c.v, head).y <= at(c.v, left).y {
+			t.Errorf("%v: the head is not above the hands", c.v)
+		}
 	}
-	for _, c := range cases {
-		x, y, d := c.v.Project(p)
-		if x != c.x || y != c.y || d != c.d {
-			t.Errorf("%v: (%g, %g, %g) want (%g, %g, %g)", c.v, x, y, d, c.x, c.y, c.d)
+	if at(Top, nose).y <= at(Top, nape).y {
+		t.Errorf("top: the character does not face up the picture")
+	}
+	// Not mirrored: the model-space directions that land on screen right,
+	// up and away make a left-handed frame, as Unity's x, y, z do (x = y ×
+	// z by the cross product's formula).
+	for _, v := range []View{Front, Back, Left, Right, Top} {
+		var r, u, f geom.Vec3
+		for _, p := range []geom.Vec3{geom.V3(1, 0, 0), geom.V3(0, 1, 0), geom.V3(0, 0, 1)} {
+			x, y, d := v.Project(p)
+			r = r.Add(p.Scale(float32(x)))
+			u = u.Add(p.Scale(float32(y)))
+			f = f.Add(p.Scale(float32(d)))
+		}
+		if c := u.Cross(f); c.Sub(r).Len() > 1e-6 {
+			t.Errorf("%v is mirrored: right %v, up %v, away %v", v, r, u, f)
 		}
 	}
 }
@@ -218,7 +252,8 @@ func absDiff(a, b uint8) int {
 func TestSheetCellsShareOneFramingSoMotionShows(t *testing.T) {
 	const cell = 200
 	c := moving()
-	img, err := Sheet(c, Options{Frames: 5, Cell: cell})
+	// seen from behind, where +x (the way it moves) is screen right
+	img, err := Sheet(c, Options{Frames: 5, Cell: cell, Views: []View{Back}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +293,7 @@ func TestSheetSurvivesNonFinitePoses(t *testing.T) {
 		dst[1].T = geom.V3(nan, 1, float32(math.Inf(1)))
 		dst[2].T = geom.V3(1e30, -1e30, nan)
 	}
-	if _, err := Sheet(c, Options{Frames: 3, Views: []View{Front, Back, Side, Top}, Cell: 64}); err != nil {
+	if _, err := Sheet(c, Options{Frames: 3, Views: []View{Front, Back, Left, Right, Top}, Cell: 64}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -373,6 +408,30 @@ func TestSelectCurvesByPropertyOrPath(t *testing.T) {
 	}
 }
 
+// Every curve can be plotted by the name listings give it (CurveName):
+// a path no name table names (#hash), a property known only by its
+// attribute (#attribute), both, the root, a name holding the separator.
+func TestSelectCurvesTakesEveryCurveByItsName(t *testing.T) {
+	clip := &model.Clip{Name: "c", Stop: 1, Curves: []model.Curve{
+		constCurve("a", "m_LocalPosition.x", 1),
+		{Target: model.Target{PathHash: 1331491074, Attribute: 789985262}, Kind: model.CurveConstant, Value: 2},
+		{Target: model.Target{PathHash: 1331491074, Property: "m_LocalScale.y"}, Kind: model.CurveConstant, Value: 3},
+		{Target: model.Target{Path: "b", PathKnown: true, Attribute: 42}, Kind: model.CurveConstant, Value: 4},
+		constCurve("", "RootT.y", 5),
+		constCurve("odd:path", "x", 6),
+	}}
+	for i := range clip.Curves {
+		name := CurveName(&clip.Curves[i].Target)
+		got, err := SelectCurves(clip, []string{name})
+		if err != nil || len(got) != 1 || got[0].Curve != &clip.Curves[i] {
+			t.Errorf("curve %d named %q: %v, %v", i, name, got, err)
+		}
+	}
+	if got := CurveName(&clip.Curves[1].Target); got != "#1331491074:#789985262" {
+		t.Errorf("an unnamed path and property: %q", got)
+	}
+}
+
 func TestSelectCurvesWantsAPathWhenAPropertyIsEverywhere(t *testing.T) {
 	clip := &model.Clip{Name: "many"}
 	for i := 0; i < maxSeries+1; i++ {
@@ -472,7 +531,7 @@ func BenchmarkSheetHelloWave(b *testing.B) {
 	c := FromMotion(p)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Sheet(c, Options{Frames: 8, Views: []View{Front, Side}}); err != nil {
+		if _, err := Sheet(c, Options{Frames: 8, Views: []View{Front, Right}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -513,6 +572,54 @@ func TestAxesShowARotationThatMovesNothing(t *testing.T) {
 		}
 		if !axes && n != 0 {
 			t.Errorf("without axes a rotation in place changed %d pixels", n)
+		}
+	}
+}
+
+// The labels of a cell never touch: the time (colText) ends at least a
+// few pixels before the view's name (colSubtle) starts, and both lie
+// inside the cell, at every cell size from the smallest, for short and
+// long clips. Read from the pixels drawn.
+func TestCellLabelsNeverOverlap(t *testing.T) {
+	const inset = 5 // the labels' distance from the cell's top corners
+	for _, dur := range []float32{0.8, 12.345, 1234.5} {
+		for _, cell := range []int{64, 72, 96, 128, 256} {
+			c := &Clip{Name: "c", Paths: []string{"", "a"}, Parents: []int{-1, 0}, Duration: dur, Root: -1,
+				Pose: func(tm float32, dst []geom.Transform) {
+					for i := range dst {
+						dst[i] = geom.Transform{T: geom.V3(0, float32(i), 0), R: geom.Quat{W: 1}, S: geom.V3(1, 1, 1)}
+					}
+				}}
+			views := []View{Front, Right, Top}
+			img, err := Sheet(c, Options{Frames: 3, Views: views, Cell: cell})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for row := range views {
+				for col := 0; col < 3; col++ {
+					x0, y0 := margin+col*(cell+gap), headerH+row*(cell+gap)
+					lastText, firstView := -1, 1<<30
+					for y := y0 + inset; y < y0+inset+14; y++ {
+						for x := x0; x < x0+cell; x++ {
+							switch img.RGBAAt(x, y) {
+							case colText:
+								lastText = max(lastText, x)
+								if x > x0+cell-inset {
+									t.Errorf("%gs, cell %d: the time label runs out of its cell", dur, cell)
+								}
+							case colSubtle:
+								firstView = min(firstView, x)
+							}
+						}
+					}
+					if lastText < 0 {
+						t.Errorf("%gs, cell %d: no time label", dur, cell)
+					}
+					if firstView < 1<<30 && firstView-lastText < 3 {
+						t.Errorf("%gs, cell %d, %v: the time label (to x %d) runs into the view's name (from x %d)", dur, cell, views[row], lastText-x0, firstView-x0)
+					}
+				}
+			}
 		}
 	}
 }

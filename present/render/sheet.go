@@ -7,15 +7,19 @@
 // # Views
 //
 // Positions are Unity's model space: left-handed, y up, x right, z forward
-// (a character faces +z). The views are orthographic:
+// (a Unity character faces +z). The views are orthographic and named by
+// what they show of a character facing +z; none is mirrored:
 //
-//   - front: looks along +z (screen right = +x, up = +y). A character facing
-//     +z is seen from behind, its left side on the left of the picture.
-//   - back: looks along -z (screen right = -x, up = +y): the character's face.
-//   - side: looks along -x from the +x side (screen right = +z, up = +y): a
-//     character facing +z faces right and walks to the right.
-//   - top: looks along -y from above (screen right = +x, up = +z): the ground
-//     plane, forward up the picture.
+//   - front: its face, looking along -z from in front of it (screen right
+//     = -x, up = +y): its right side on the left of the picture, as a
+//     person facing you.
+//   - back: its back, looking along +z (screen right = +x, up = +y).
+//   - left: its left side, looking along +x (screen right = -z, up = +y):
+//     it faces left.
+//   - right (also "side"): its right side, looking along -x (screen right
+//     = +z, up = +y): it faces right and walks to the right.
+//   - top: from above, looking along -y (screen right = +x, up = +z): the
+//     ground plane, forward up the picture.
 //
 // # What is drawn
 //
@@ -33,16 +37,17 @@
 // thin light lines without dots. A leaf joint (no children, and not a
 // "..._end" tip marker) gets a thin stub a third of its bone's length that
 // continues its bone as the joint rotates it, so a rotation of the last
-// joint of a chain shows. A faint line marks the ground (y = 0) in the
-// front, back and side views. The root joint's path over the whole clip is
+// joint of a chain shows. A faint line marks the ground (y = 0) in every
+// view but top. The root joint's path over the whole clip is
 // traced in orange in every cell, with a dot where the root is at that
 // cell's time.
 //
 // With Options.Axes each joint also gets its local axes (x red, y green, z
 // blue), so rotations show where bones have no length. The title line names
 // the clip and carries a colour legend; the next line says what the clip
-// plays on, its length, the frames and the views; each cell is labelled
-// with its time and view.
+// plays on, its length, the frames and the views (bands top to bottom);
+// each cell is labelled with its time and, where the cell is wide enough
+// for both labels apart, its view.
 //
 // # Framing
 //
@@ -67,18 +72,23 @@ import (
 	"github.com/mecanim/mecanim/geom"
 )
 
-// View is a direction the skeleton is looked at from (see the package doc).
+// View is a direction the skeleton is looked at from, named by what it
+// shows of a character facing +z (see the package doc).
 type View int
 
 // The views.
 const (
-	Front View = iota
+	Front View = iota // the face
 	Back
-	Side
+	Left // the character's left side
+	Right
 	Top
 )
 
-var viewNames = [...]string{Front: "front", Back: "back", Side: "side", Top: "top"}
+var viewNames = [...]string{Front: "front", Back: "back", Left: "left", Right: "right", Top: "top"}
+
+// viewAliases are other names ParseViews accepts.
+var viewAliases = map[string]View{"side": Right}
 
 // String returns the view's name as ParseViews accepts it.
 func (v View) String() string {
@@ -89,7 +99,7 @@ func (v View) String() string {
 }
 
 // ParseViews parses a comma-separated list of view names
-// ("front,side,top").
+// ("front,right,top"; "side" is right).
 func ParseViews(s string) ([]View, error) {
 	var vs []View
 	for _, f := range strings.Split(s, ",") {
@@ -97,16 +107,16 @@ func ParseViews(s string) ([]View, error) {
 		if f == "" {
 			continue
 		}
-		found := false
+		v, found := viewAliases[f]
 		for i, n := range viewNames {
-			if n == f {
-				vs = append(vs, View(i))
-				found = true
-				break
+			if !found && n == f {
+				v, found = View(i), true
 			}
 		}
-		if !found {
-			return nil, fmt.Errorf("unknown view %q (want %s)", f, strings.Join(viewNames[:], ", "))
+		if found {
+			vs = append(vs, v)
+		} else {
+			return nil, fmt.Errorf("unknown view %q (want %s; side is right)", f, strings.Join(viewNames[:], ", "))
 		}
 	}
 	if len(vs) == 0 {
@@ -121,13 +131,15 @@ func (v View) Project(p geom.Vec3) (x, y, depth float64) {
 	px, py, pz := float64(p.X), float64(p.Y), float64(p.Z)
 	switch v {
 	case Back:
-		return -px, py, -pz
-	case Side:
+		return px, py, pz
+	case Left:
+		return -pz, py, px
+	case Right:
 		return pz, py, -px
 	case Top:
 		return px, pz, -py
-	default:
-		return px, py, pz
+	default: // Front
+		return -px, py, -pz
 	}
 }
 
@@ -337,14 +349,11 @@ func Sheet(c *Clip, opts Options) (*image.RGBA, error) {
 		}
 		frames[i] = fr
 	}
-	st.labelScale = 2
+	var times []string
 	for _, fr := range frames {
-		for _, v := range opts.Views {
-			if textWidth(timeLabel(fr.t), 2)+textWidth(v.String(), 1)+16 > opts.Cell {
-				st.labelScale = 1
-			}
-		}
+		times = append(times, timeLabel(fr.t))
 	}
+	st.labels = layoutLabels(opts.Cell, times, opts.Views)
 	var path []geom.Vec3
 	if c.Root >= 0 && c.Root < n {
 		m := pathSamples(c.Duration)
@@ -400,11 +409,69 @@ type style struct {
 	helper []bool // drawn faintly
 	stub   []bool // a leaf that gets a stub
 
-	labelScale int // of the cells' time labels: 2, or 1 when one would not fit
+	labels labelLayout
 }
 
 // timeLabel is a cell's label.
 func timeLabel(t float32) string { return "t=" + fmtSeconds(t) + "s" }
+
+// Cell label layout (pixels): the labels sit labelInset from the cell's
+// top corners, at least labelGap apart.
+const (
+	labelInset = 5
+	labelGap   = 6
+)
+
+// labelLayout is how every cell of a sheet labels itself: its time (at
+// timeScale, in the form the widest label fits in) at the top left and,
+// when both fit side by side without touching, the view's name at the top
+// right. One layout serves the whole sheet, so the labels read alike.
+type labelLayout struct {
+	timeScale int
+	showView  bool
+	// form shortens a time label: 0 "t=1.5s", 1 "1.5s", 2 "1.5".
+	form int
+}
+
+// text is the time label in the layout's form, fitted to the cell.
+func (l labelLayout) text(label string, cell int) string {
+	if l.form >= 1 {
+		label = strings.TrimPrefix(label, "t=")
+	}
+	if l.form >= 2 {
+		label = strings.TrimSuffix(label, "s")
+	}
+	return fitText(label, l.timeScale, cell-2*labelInset)
+}
+
+// layoutLabels chooses the largest layout in which every cell's labels fit
+// without overlapping: the time at scale 2 beside the view, then at scale
+// 1 beside it, then alone, then shortened.
+func layoutLabels(cell int, times []string, views []View) labelLayout {
+	avail := cell - 2*labelInset
+	fits := func(scale, form int, view bool) bool {
+		l := labelLayout{timeScale: scale, form: form}
+		for _, t := range times {
+			w := textWidth(l.text(t, 1<<20), scale)
+			for _, v := range views {
+				need := w
+				if view {
+					need += labelGap + textWidth(v.String(), 1)
+				}
+				if need > avail {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, c := range []labelLayout{{2, true, 0}, {1, true, 0}, {1, false, 0}, {1, false, 1}} {
+		if fits(c.timeScale, c.form, c.showView) {
+			return c
+		}
+	}
+	return labelLayout{timeScale: 1, form: 2}
+}
 
 func newStyle(c *Clip) style {
 	n := len(c.Parents)
@@ -680,10 +747,13 @@ func drawCell(img *image.RGBA, cell image.Rectangle, v View, f framing, c *Clip,
 		line(img, clip, px, py-r, px, py+r, 1, colOrigin)
 	}
 
-	// labels
-	name := v.String()
-	drawText(img, cell.Min.X+5, cell.Min.Y+5, timeLabel(fr.t), st.labelScale, colText)
-	drawText(img, cell.Max.X-5-textWidth(name, 1), cell.Min.Y+5, name, 1, colSubtle)
+	// labels (see layoutLabels)
+	l := st.labels
+	drawText(img, cell.Min.X+labelInset, cell.Min.Y+labelInset, l.text(timeLabel(fr.t), cell.Dx()), l.timeScale, colText)
+	if l.showView {
+		name := v.String()
+		drawText(img, cell.Max.X-labelInset-textWidth(name, 1), cell.Min.Y+labelInset, name, 1, colSubtle)
+	}
 }
 
 // sortBones sorts in place by less (insertion sort: skeletons are small and

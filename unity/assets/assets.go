@@ -160,7 +160,7 @@ func Open(name string, opts Options) (*Container, error) {
 // used in errors and results.
 func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Container, error) {
 	if _, err := unityversion.Parse(opts.UnityVersion); opts.UnityVersion != "" && err != nil {
-		return nil, &Error{Container: name, Err: fmt.Errorf("--unity-version: %w", err)}
+		return nil, &Error{Container: name, Err: fmt.Errorf("Unity version %q asked for: %w", opts.UnityVersion, err)}
 	}
 	c := &Container{Path: name, opts: opts, resources: map[string]*io.SectionReader{}}
 	prefix := make([]byte, 64)
@@ -431,7 +431,7 @@ func (f *File) chooseVersion(opts Options) error {
 		v, _ := unityversion.Parse(opts.UnityVersion)
 		f.Version = v
 		if f.UnityVersion != opts.UnityVersion {
-			f.VersionNote = fmt.Sprintf("Unity version %s given on the command line (the file says %q)", v, f.UnityVersion)
+			f.VersionNote = fmt.Sprintf("Unity version %s asked for (the file says %q)", v, f.UnityVersion)
 		}
 		return nil
 	}

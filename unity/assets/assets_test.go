@@ -209,3 +209,23 @@ func TestDamagedCompressedDataIsAnErrorNotAnEmptyFile(t *testing.T) {
 		t.Errorf("error %q should name the file and the entry", err)
 	}
 }
+
+// A bad Unity version in the options is an error that names the version
+// and the file, not an option of some command line; a version asked for
+// is noted as asked for.
+func TestOptionsAreNamedAsTheLibrarysNotAsFlags(t *testing.T) {
+	_, err := OpenReader(strings.NewReader("x"), 1, "some.bundle", Options{UnityVersion: "twenty"})
+	if err == nil || !strings.Contains(err.Error(), `"twenty"`) || !strings.Contains(err.Error(), "some.bundle") || strings.Contains(err.Error(), "--") {
+		t.Errorf("error %q: want the file and the version, no command-line flag", err)
+	}
+	c, err := Open("../../examples/hello.bundle", Options{UnityVersion: "2021.3.1f1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, f := range c.Files {
+		if n := f.VersionNote; !strings.Contains(n, "2021.3.1f1 asked for") || strings.Contains(n, "command line") {
+			t.Errorf("version note %q", n)
+		}
+	}
+}

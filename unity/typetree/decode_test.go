@@ -388,3 +388,24 @@ func TestWriteJSONKeepsOrderExactIntegersAndShortestFloats(t *testing.T) {
 		t.Error("not valid JSON")
 	}
 }
+
+// An object whose class has no serialized fields (a tree of its root
+// alone, size 0, as globalgamemanagers' managers have) is an empty object,
+// not an empty blob written as "".
+func TestAClassWithoutFieldsIsAnEmptyObject(t *testing.T) {
+	l, err := Compile(&Tree{Nodes: []Node{nd(0, "GlobalGameManager", "Base", 0, 0)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := l.Decode(nil, binary.LittleEndian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Kind() != KindStruct || b.String() != "{}\n" {
+		t.Errorf("kind %v, JSON %q: want an empty struct, {}", v.Kind(), b.String())
+	}
+}

@@ -3,6 +3,7 @@ package typetree_test
 import (
 	"encoding/binary"
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -31,7 +32,9 @@ func Example() {
 		return
 	}
 	fmt.Println(v.Field("m_Name").Str(), v.Field("m_Times").Float32s())
-	typetree.WriteJSON(os.Stdout, v)
+	if err := typetree.WriteJSON(os.Stdout, v); err != nil {
+		log.Fatal(err)
+	}
 	// Output:
 	// Dab [0 1]
 	// {"m_Name":"Dab","m_Times":[0,1]}

@@ -195,6 +195,10 @@ func (l *Layout) classify(i int32) {
 	case n.Type == "ManagedReferencesRegistry" && len(c.children) == 2 && l.tree.Nodes[c.children[1]].Type == "ReferencedObject":
 		c.op, c.minSize = opRegistryV1, 4
 		c.synth = &Node{Level: n.Level + 1, Type: "vector", Name: "RefIds", ByteSize: -1, Index: -1}
+	case len(c.children) == 0 && n.Level == 0 && primOf(n.Type, n.ByteSize) == PrimNone:
+		// An object whose class has no serialized fields (managers in
+		// globalgamemanagers): an empty struct, not a blob.
+		c.op = opStruct
 	case len(c.children) == 0:
 		if p := primOf(n.Type, n.ByteSize); p != PrimNone {
 			c.op, c.prim, c.minSize = opPrim, p, int64(p.Size())

@@ -399,8 +399,6 @@ var knownViolations = []struct {
 		[]string{"mecanim controller: exit 0 with output other", `clips []"`}, padNone},
 	{"decode/compiled: NaN and infinities in a streamed key's coefficients are not checked (only its value is), so the curve evaluates to another (or a non-finite) value",
 		[]string{"m_StreamedClip frame", "coefficient", "exit 0 with output"}, padNone},
-	{"cmd/mecanim export: a mesh, material or texture that does not decode is left out of the glTF with a note on stderr and exit status 0",
-		[]string{"mecanim export: exit 0 with output files", "left out: "}, padNone},
 	{"unity/typetree: the decoder does not check that alignment padding is zero, though Unity writes zeros (all 128,174 padding bytes of the corpus's 8,727 objects are): a count or a string length made smaller can leave a byte of data in the padding and parse exactly",
 		[]string{"exit 0 with output"}, padNonZero},
 	{"not detectable: the damaged object is another well-formed object, its tree reading it to exactly its size with every padding byte zero (a string made one longer into its padding ends in a NUL; a count made smaller lets a following string swallow the elements); only the meaning of the values could tell",

@@ -397,7 +397,7 @@ const (
 )
 
 // checkLayout accounts for every byte of the file: the header, the
-// metadata (metaStart to metaEnd), padding to the data offset, the objects
+// metadata (ending at metaEnd), padding to the data offset, the objects
 // and the padding between them. A region that none of these explains, an
 // object outside the data area or overlapping another, is reported as a
 // *FormatError naming its offset: damage that moved a size or an offset

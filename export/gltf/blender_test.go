@@ -67,8 +67,9 @@ type blenderFile struct {
 }
 
 type blenderAnimationPoses struct {
-	Name  string                  `json:"name"`
-	Poses []map[string][3]float64 `json:"poses"`
+	Name    string                  `json:"name"`
+	Poses   []map[string][3]float64 `json:"poses"`
+	Weights []map[string][]float64  `json:"weights"`
 }
 
 // runBlender imports the jobs' files in one headless Blender and returns
@@ -152,7 +153,9 @@ type blenderCase struct {
 // Each rig is exported both ways when its default export has a
 // CUBICSPLINE track; otherwise the two exports are the same file, imported
 // once and checked both ways (this halves Blender's time: the rigs with
-// humanoid clips only are the largest files).
+// humanoid clips only are the largest files). No corpus mesh has blend
+// shapes: a synthetic face whose clip animates its shape keys (morphScene)
+// is imported too, its shape key values checked at the weights' keys.
 func TestBlenderImportsCorpusExports(t *testing.T) {
 	blender := blenderPath(t)
 	if raceEnabled {
@@ -197,7 +200,7 @@ func TestBlenderImportsCorpusExports(t *testing.T) {
 
 // blenderStats sums up the checks of one or more files.
 type blenderStats struct {
-	checks int
+	checks, weights int
 	// atKeys: the largest error at key times, relative to the rig's size;
 	// between: halfway between keys, relative to the rig's size and to
 	// the animation's bound; stray: how far generic clips with cubic
@@ -207,12 +210,13 @@ type blenderStats struct {
 
 func (s *blenderStats) add(o blenderStats) {
 	s.checks += o.checks
+	s.weights += o.weights
 	s.atKeys, s.between, s.ofBound, s.stray = max(s.atKeys, o.atKeys), max(s.between, o.between), max(s.ofBound, o.ofBound), max(s.stray, o.stray)
 }
 
 func (s blenderStats) String() string {
-	return fmt.Sprintf("%d bone positions checked; at keys within %.3g of the rig's size; halfway between keys within %.3g of it and %.3g of the printed bound (default export: generic clips stray by up to %.3g of it)",
-		s.checks, s.atKeys, s.between, s.ofBound, s.stray)
+	return fmt.Sprintf("%d bone positions and %d shape key values checked; at keys within %.3g of the rig's size; halfway between keys within %.3g of it and %.3g of the printed bound (default export: generic clips stray by up to %.3g of it)",
+		s.checks, s.weights, s.atKeys, s.between, s.ofBound, s.stray)
 }
 
 // blenderCorpus builds the exports the Blender test imports.
@@ -234,6 +238,10 @@ func blenderCorpus(t *testing.T) []blenderCase {
 			out = append(out, blenderCase{id: c.id + " (default = linear)", scene: ls, sk: ch.Skeleton(), clips: c.clips, keys: true, between: true})
 		}
 	}
+	// The synthetic face whose clip animates shape keys (no corpus mesh
+	// has blend shapes), its weights kept exactly and sampled.
+	ms, bc, msk := morphScene(t)
+	out = append(out, blenderCase{id: "synthetic morph", scene: ms, sk: msk, clips: []anim.Sampler{bc, bc}, keys: true})
 	for i := range out {
 		c := &out[i]
 		// The written animations (those with a track), with their clips.
@@ -415,6 +423,7 @@ func (c *blenderCase) check(t *testing.T, got *blenderFile) (st blenderStats) {
 		bad := 0
 		for ti, tm := range times {
 			atKey := c.keys && ti < 3
+			st.weights += c.checkWeights(t, a, ap.Name, tm, ap.Weights[ti])
 			clip.Sample(tm, local)
 			anim.LocalToModel(c.sk, local, world)
 			for j := range nj {
@@ -457,6 +466,43 @@ func (c *blenderCase) check(t *testing.T, got *blenderFile) (st blenderStats) {
 	return st
 }
 
+// checkWeights checks Blender's shape key values at time tm against the
+// animation's weights tracks where tm is one of their keys (Blender's
+// curves pass through the keys: between them it draws its own Bézier for
+// a CUBICSPLINE track). It returns how many values it checked.
+func (c *blenderCase) checkWeights(t *testing.T, a *Animation, anim string, tm float32, got map[string][]float64) int {
+	t.Helper()
+	n := 0
+	for _, tr := range a.Tracks {
+		if tr.Path != PathWeights {
+			continue
+		}
+		k := sort.Search(len(tr.Times), func(i int) bool { return tr.Times[i] >= tm })
+		if k == len(tr.Times) || tr.Times[k] != tm {
+			continue
+		}
+		per := len(tr.Values) / len(tr.Times)
+		vals := tr.Values[k*per : (k+1)*per]
+		if tr.Interpolation == CubicSpline {
+			per /= 3
+			vals = vals[per : 2*per]
+		}
+		obj := c.doc.Nodes[tr.Node].Name + " (mesh)"
+		w, ok := got[obj]
+		if !ok || len(w) != per {
+			t.Errorf("%s: animation %q: mesh %q has shape keys %v, want %d", c.id, anim, obj, w, per)
+			continue
+		}
+		for i := range per {
+			if math.Abs(w[i]-float64(vals[i])/100) > 1e-5 {
+				t.Errorf("%s: animation %q at %g s: %q shape key %d at %g, want %g", c.id, anim, tm, obj, i, w[i], vals[i]/100)
+			}
+			n++
+		}
+	}
+	return n
+}
+
 // counts are what Blender must make of an export.
 type counts struct{ armatures, bones, meshes, shapeKeys, actions int }
 
@@ -483,15 +529,17 @@ func expectedCounts(s *Scene) counts {
 		}
 	}
 	for _, a := range s.Animations {
-		if len(a.Tracks) == 0 {
-			continue
-		}
-		c.actions++
+		moves := false
 		weights := map[int]bool{}
 		for _, t := range a.Tracks {
 			if t.Path == PathWeights {
 				weights[t.Node] = true
+			} else {
+				moves = true
 			}
+		}
+		if moves {
+			c.actions++ // the armature's
 		}
 		c.actions += len(weights)
 	}

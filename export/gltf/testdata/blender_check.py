@@ -4,7 +4,8 @@
 # JOB.json: {"files": [{"path": P, "animations": [{"name": N, "times": [T...]}]}]}
 # OUT.json: per file, the counts of armatures, bones, meshes, shape keys and
 # actions, and for each animation asked for, each bone's head in world space
-# at each time (glTF's frame: y up), with that animation's actions active.
+# (glTF's frame: y up) and each mesh's shape key values at each time, with
+# that animation's actions active.
 import json
 import sys
 
@@ -77,6 +78,17 @@ def heads(arms):
     return out
 
 
+def weights(meshes):
+    # Each mesh's shape key values (its morph weights), basis left out.
+    dg = bpy.context.evaluated_depsgraph_get()
+    out = {}
+    for o in meshes:
+        keys = o.evaluated_get(dg).data.shape_keys
+        if keys is not None:
+            out[o.name] = [kb.value for kb in keys.key_blocks[1:]]
+    return out
+
+
 def check(job):
     bpy.ops.wm.read_factory_settings(use_empty=True)
     bpy.ops.import_scene.gltf(filepath=job["path"])
@@ -105,13 +117,14 @@ def check(job):
     out["rest"] = heads(arms)
     for anim in job.get("animations") or []:
         set_animation(anim["name"])
-        poses = []
+        poses, morphs = [], []
         for t in anim["times"]:
             restore(arms, snap)
             f = t * fps
             scene.frame_set(int(f // 1), subframe=f - f // 1)
             poses.append(heads(arms))
-        out["animations"].append({"name": anim["name"], "poses": poses})
+            morphs.append(weights(meshes))
+        out["animations"].append({"name": anim["name"], "poses": poses, "weights": morphs})
     return out
 
 

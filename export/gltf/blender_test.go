@@ -329,9 +329,6 @@ func (c *blenderCase) exactAt(a *Animation, j int, tm float32) bool {
 				return false
 			}
 		}
-		if j == 0 {
-			break
-		}
 	}
 	return true
 }

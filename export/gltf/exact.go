@@ -32,8 +32,10 @@ type AnimStats struct {
 	// halfway between every two keys of the resampled tracks (where a
 	// line between samples of a smooth curve is farthest from it, and
 	// where glTF's slerp and Blender's per-component interpolation of a
-	// rotation agree). 0 when no Transform track was resampled; set by
-	// BuildScene with SceneOptions.Interpolation Linear.
+	// rotation agree). Where the clip jumps between two keys, a time
+	// nearer the jump can be farther off, by up to the jump. 0 when no
+	// Transform track was resampled; set by BuildScene with
+	// SceneOptions.Interpolation Linear.
 	BetweenKeys float32
 	// Keys counts the key times of every track.
 	Keys int

@@ -498,29 +498,9 @@ func decompose(m model.Mat4) geom.Transform {
 		s.X = -s.X
 	}
 	r := [3]geom.Vec3{col[0].Scale(1 / nonzero(s.X)), col[1].Scale(1 / nonzero(s.Y)), col[2].Scale(1 / nonzero(s.Z))}
-	// Rotation matrix (columns r) to quaternion.
-	m00, m11, m22 := float64(r[0].X), float64(r[1].Y), float64(r[2].Z)
-	m01, m02 := float64(r[1].X), float64(r[2].X)
-	m10, m12 := float64(r[0].Y), float64(r[2].Y)
-	m20, m21 := float64(r[0].Z), float64(r[1].Z)
-	var q [4]float64
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		k := math.Sqrt(tr+1) * 2
-		q = [4]float64{(m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, k / 4}
-	case m00 > m11 && m00 > m22:
-		k := math.Sqrt(1+m00-m11-m22) * 2
-		q = [4]float64{k / 4, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k}
-	case m11 > m22:
-		k := math.Sqrt(1+m11-m00-m22) * 2
-		q = [4]float64{(m01 + m10) / k, k / 4, (m12 + m21) / k, (m02 - m20) / k}
-	default:
-		k := math.Sqrt(1+m22-m00-m11) * 2
-		q = [4]float64{(m02 + m20) / k, (m12 + m21) / k, k / 4, (m10 - m01) / k}
-	}
 	return geom.Transform{
 		T: geom.Vec3{X: m[0][3], Y: m[1][3], Z: m[2][3]},
-		R: geom.Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}.Normalize(),
+		R: geom.QuatFromAxes(r[0], r[1], r[2]),
 		S: s,
 	}
 }

@@ -65,6 +65,7 @@ func commands() []command {
 		{"view", "serve a local web page that plays the clips (WebGL)", runView},
 		{"render", "draw a clip as a contact sheet of skeleton poses (PNG)", runRender},
 		{"export", "write a rig with its meshes and clips as glTF (.glb/.gltf)", runExport},
+		{"extract", "export every character of a game with its clips (glTF) and a manifest", runExtract},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +41,12 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 	seen := map[string]bool{}
 	outAbs, _ := filepath.Abs(out)
 	add := func(p string, explicit bool) {
+		if base, part, ok := assets.SplitBase(p); ok && part > 0 {
+			if !explicit {
+				return // read with the first part
+			}
+			p = base + ".split0"
+		}
 		abs, err := filepath.Abs(p)
 		if err == nil {
 			if seen[abs] {
@@ -107,10 +114,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 // classify reads the first bytes of a file to tell whether it is a Unity
 // file; why says why not.
 func classify(p string) (in input, why string, err error) {
-	if base, part, ok := assets.SplitBase(p); ok {
-		if part != 0 {
-			return input{}, "a later part of the split file " + filepath.Base(base) + " (read with its first part)", nil
-		}
+	if base, _, ok := assets.SplitBase(p); ok {
 		return splitInput(p, base)
 	}
 	lower := strings.ToLower(p)
@@ -134,6 +138,10 @@ func classify(p string) (in input, why string, err error) {
 		return input{}, "", err
 	}
 	kind := sniff(prefix[:n], p, st.Size())
+	if kind == "" && namedLikeUnity(p) {
+		// Damaged, most likely: the reader says what is wrong.
+		kind = "unrecognised"
+	}
 	if kind == "" {
 		return input{}, "not a Unity file", nil
 	}
@@ -174,3 +182,12 @@ func splitInput(first, base string) (input, string, error) {
 	}
 	return in, "", nil
 }
+
+// unityName matches the names Unity gives the data files of a player and
+// the usual names of asset bundles.
+var unityName = regexp.MustCompile(`(?i)^(level[0-9]+|sharedassets[0-9]+\.assets|resources\.assets|globalgamemanagers(\.assets)?|unity default resources|.*\.(assets|bundle|unity3d|ab|data|unityweb))$`)
+
+// namedLikeUnity reports whether a file's name is one Unity gives its
+// data files: such a file that does not start like one is damaged, and
+// is reported rather than passed over.
+func namedLikeUnity(p string) bool { return unityName.MatchString(filepath.Base(p)) }

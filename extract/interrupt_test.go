@@ -1,0 +1,115 @@
+package extract_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mecanim/mecanim/extract"
+)
+
+func TestCancelledRunLeavesCompleteFilesAndTheNextFinishes(t *testing.T) {
+	g := writeGame(t)
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	var written atomic.Int32
+	_, err := extract.Extract(ctx, []string{g.dir}, extract.Options{Out: out, Workers: 1,
+		OnOutput: func(o *extract.Output) {
+			if written.Add(1) == 2 {
+				cancel()
+			}
+		}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v; want context.Canceled", err)
+	}
+	glbs, _ := filepath.Glob(filepath.Join(out, "*.glb"))
+	if len(glbs) != 2 {
+		t.Errorf("cancelled after 2 outputs, %d files: %v", len(glbs), glbs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
+		t.Error("a cancelled run wrote a manifest")
+	}
+	mods := validator(t)
+	for _, p := range glbs {
+		checkOutput(t, mods, p, nil)
+	}
+	var upToDate, redone int
+	m, err := extract.Extract(context.Background(), []string{g.dir}, extract.Options{Out: out, Workers: 2,
+		OnOutput: func(o *extract.Output) {
+			if o.UpToDate {
+				upToDate++
+			} else {
+				redone++
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upToDate != 2 || redone != len(g.characters)-2 {
+		t.Errorf("the next run: %d up to date, %d written; want 2 and %d", upToDate, redone, len(g.characters)-2)
+	}
+	checkComplete(t, mods, out, m)
+}
+
+func TestStaleTemporaryFilesAreRemoved(t *testing.T) {
+	g := writeGame(t)
+	out := filepath.Join(t.TempDir(), "out")
+	os.MkdirAll(out, 0o755)
+	stale := filepath.Join(out, ".Hero.glb.123.mecanim-tmp")
+	write(t, stale, []byte("half a file"))
+	if _, err := extract.Extract(context.Background(), []string{g.dir}, extract.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a temporary file an abrupt stop left is still there")
+	}
+}
+
+func TestOneBadFileNeverStopsTheRest(t *testing.T) {
+	g := writeGame(t)
+	bad := filepath.Join(g.dir, "game_Data", "sharedassets9.assets")
+	good, err := os.ReadFile(filepath.Join(g.dir, "game_Data", "level0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, bad, good[:len(good)/2]) // a serialized file cut short
+	out := filepath.Join(t.TempDir(), "out")
+	m, err := extract.Extract(context.Background(), []string{g.dir, filepath.Join(g.dir, "missing.bundle")}, extract.Options{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, f := range m.Failed {
+		failed = append(failed, filepath.Base(f.Input))
+	}
+	if len(failed) != 2 || !strings.Contains(strings.Join(failed, " "), "sharedassets9.assets") || !strings.Contains(strings.Join(failed, " "), "missing.bundle") {
+		t.Errorf("failed: %+v; want the cut file and the missing one", m.Failed)
+	}
+	written := 0
+	for _, c := range m.Characters {
+		if c.Output != "" {
+			written++
+		}
+	}
+	if written != len(g.characters) {
+		t.Errorf("%d of %d characters written beside a bad file", written, len(g.characters))
+	}
+}
+
+func TestOutputNamesAreUniqueWhateverTheNames(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"mult", "mult", "mult-2"}, []string{"mult", "mult-2", "mult-2-2"}},
+		{[]string{"A", "a", ""}, []string{"A", "a-2", "rig"}},
+		{[]string{"../x", "a/b", ".."}, []string{"_x", "a_b", "rig"}},
+		{[]string{strings.Repeat("é", 200)}, []string{strings.Repeat("_", 160)}},
+	} {
+		got := extract.UniqueNames(tc.in)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("UniqueNames(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

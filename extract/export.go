@@ -28,7 +28,6 @@ func (r *run) export() {
 			r.write(j, out)
 		}
 		r.release(j)
-		r.trim.check(r.o.CacheBudget)
 		if out.Err != nil {
 			j.res.Err = out.Err.Error()
 		}
@@ -112,6 +111,9 @@ func (r *run) write(j *job, out *Output) {
 		ref := bind.Ref(m.Source())
 		if moved[m.Clip().Name] {
 			j.res.Written = append(j.res.Written, ref)
+			if m.Clip().Humanoid {
+				j.res.Humanoid = append(j.res.Humanoid, ref)
+			}
 		} else if _, failed := j.res.Failed[ref]; !failed {
 			j.res.Failed[ref] = fmt.Sprintf("moves nothing on %s (no glTF animation written)", ch.Describe())
 		}
@@ -209,6 +211,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 	for _, sk := range skipped {
 		m.Ignored = append(m.Ignored, Ignored{Path: sk.path, Why: sk.why})
 	}
+	humanoid := make([]bool, len(r.clips))
 	clipOut := make([][]string, len(r.clips))
 	clipWhy := make([][]string, len(r.clips))
 	avOut := map[int][]string{}
@@ -222,8 +225,13 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 		for _, ref := range j.res.Written {
 			written[ref] = true
 		}
+		human := map[string]bool{}
+		for _, ref := range j.res.Humanoid {
+			human[ref] = true
+		}
 		for _, u := range j.uses {
 			it, _ := s.Entry(bind.KindClip, u.clip)
+			humanoid[u.clip] = humanoid[u.clip] || human[it.Ref]
 			if written[it.Ref] {
 				clipOut[u.clip] = append(clipOut[u.clip], j.path)
 			} else if why, ok := j.res.Failed[it.Ref]; ok {
@@ -298,7 +306,14 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 	}
 	for k, cl := range r.clips {
 		it, _ := s.Entry(bind.KindClip, k)
-		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid, Outputs: sortedUnique(clipOut[k]), Note: cl.note}
+		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid || humanoid[k], Outputs: sortedUnique(clipOut[k]), Note: cl.note}
+		if cl.played && len(c.Outputs) == 0 {
+			// Played, but written nowhere: decode it to say what it is.
+			if x, err := s.Clip(k); err == nil {
+				c.Humanoid = x.Humanoid
+			}
+			s.Release(bind.KindClip, k)
+		}
 		switch {
 		case cl.sameAs >= 0:
 			same, _ := s.Entry(bind.KindClip, cl.sameAs)

@@ -10,7 +10,6 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mecanim/mecanim/internal/synth"
-	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -62,9 +61,12 @@ func encode(t testing.TB, sc *synth.Scene, externals []unitywrite.External) []by
 	return b
 }
 
-func bundle(t testing.TB, cab string, sf []byte) []byte {
+func bundle(t testing.TB, cab string, sf []byte) []byte { return bundleOf(t, cab, sf, 64<<10) }
+
+// bundleOf writes a bundle of LZ4 blocks of block bytes.
+func bundleOf(t testing.TB, cab string, sf []byte, block int) []byte {
 	t.Helper()
-	b, err := unitywrite.Bundle(synth.UnityVersion, []unitywrite.Entry{{Path: cab, Data: sf, Flags: 4}}, 64<<10)
+	b, err := unitywrite.Bundle(synth.UnityVersion, []unitywrite.Entry{{Path: cab, Data: sf, Flags: 4}}, block)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +131,9 @@ func writeGame(t testing.TB) *game {
 }
 
 // writeLargeGame writes n bundles, each a character with two clips of
-// frames frames, and returns the folder and the bytes the clips' data
-// takes decompressed.
+// frames frames in blocks of 1 MiB (a bundle's blocks held by its reader
+// then take about its whole data), and returns the folder and the bytes
+// of serialized data.
 func writeLargeGame(t testing.TB, n, frames int) (string, int64) {
 	dir := t.TempDir()
 	var data int64
@@ -138,7 +141,7 @@ func writeLargeGame(t testing.TB, n, frames int) (string, int64) {
 		name := "Char" + itoa(i)
 		sf := encode(t, scene(t, name, name+"Idle", name+"Walk", frames, true), nil)
 		data += int64(len(sf))
-		write(t, filepath.Join(dir, "bundles", name+".bundle"), bundle(t, "CAB-"+name, sf))
+		write(t, filepath.Join(dir, "bundles", name+".bundle"), bundleOf(t, "CAB-"+name, sf, 1<<20))
 	}
 	return dir, data
 }
@@ -146,5 +149,3 @@ func writeLargeGame(t testing.TB, n, frames int) (string, int64) {
 func itoa(i int) string {
 	return string([]byte{byte('0' + i/100%10), byte('0' + i/10%10), byte('0' + i%10)})
 }
-
-var _ = model.ClassAnimator

@@ -113,3 +113,32 @@ func TestOutputNamesAreUniqueWhateverTheNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPicturesAreDrawnBesideEachCharacter(t *testing.T) {
+	g := writeGame(t)
+	out := filepath.Join(t.TempDir(), "out")
+	m, err := extract.Extract(context.Background(), []string{g.dir}, extract.Options{Out: out, Pictures: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pictures := 0
+	for _, o := range m.Outputs {
+		if o.Kind != "picture" {
+			continue
+		}
+		pictures++
+		b, err := os.ReadFile(filepath.Join(out, o.Path))
+		if err != nil || !strings.HasPrefix(string(b), "\x89PNG") {
+			t.Errorf("%s: %v, not a PNG", o.Path, err)
+		}
+	}
+	// Every character plays two clips.
+	if pictures != 2*len(g.characters) {
+		t.Errorf("%d pictures, want %d", pictures, 2*len(g.characters))
+	}
+	for _, c := range m.Characters {
+		if len(c.Pictures) != 2 || !strings.HasPrefix(c.Pictures[0], strings.TrimSuffix(c.Output, ".glb")+".pictures/") {
+			t.Errorf("%s: pictures %v", c.Name, c.Pictures)
+		}
+	}
+}

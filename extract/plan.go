@@ -50,6 +50,7 @@ type job struct {
 // that finds the output up to date reports it alike.
 type jobResult struct {
 	Written  []string          `json:"written,omitempty"`  // refs of the clips in the file
+	Humanoid []string          `json:"humanoid,omitempty"` // those of them that are humanoid
 	Failed   map[string]string `json:"failed,omitempty"`   // ref -> why a clip is not in it
 	Notes    []string          `json:"notes,omitempty"`    // what was left out
 	Pictures []string          `json:"pictures,omitempty"` // contact sheets written
@@ -133,6 +134,9 @@ func (r *run) plan() {
 	r.parallel(nk, func(k int) {
 		binds[k] = -1
 		cl := &r.clips[k]
+		if cl.played {
+			return // decoded when its character is written
+		}
 		c, err := s.Clip(k)
 		if err != nil {
 			cl.skipped = fmt.Sprintf("does not decode: %v", err)
@@ -140,9 +144,6 @@ func (r *run) plan() {
 		}
 		defer s.Release(bind.KindClip, k)
 		cl.humanoid = c.Humanoid
-		if cl.played {
-			return
-		}
 		it, _ := s.Entry(bind.KindClip, k)
 		if j, err := s.Find(bind.KindClip, bind.Ref(it.Source)); err == nil && j != k {
 			cl.sameAs = j // the same reference twice (a file given twice)

@@ -108,6 +108,11 @@ func runExtract(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "%d of %d characters and %d of %d clips exported to %s (%d clips left out: see manifest.json) from %d files\n",
 			written, len(m.Characters), clips, len(m.Clips), o.Out, skipped, len(m.Inputs))
+		if pr := bar.last; pr.Bytes > 0 {
+			secs := pr.Elapsed.Seconds()
+			fmt.Fprintf(e.stderr, "read %.1f MB (%.1f MB decompressed) in %.2f s: %.1f MB/s of files, %.1f MB/s decompressed\n",
+				float64(pr.Bytes)/1e6, float64(pr.Expanded)/1e6, secs, float64(pr.Bytes)/1e6/secs, float64(pr.Expanded)/1e6/secs)
+		}
 	}
 	if len(m.Failed) > 0 {
 		return &failedError{len(m.Failed)}
@@ -118,8 +123,9 @@ func runExtract(e *env, args []string) error {
 // extractProgress draws one line of progress on stderr when it is a
 // terminal (nothing otherwise, or with --quiet).
 type extractProgress struct {
-	w  io.Writer
-	on bool
+	w    io.Writer
+	on   bool
+	last extract.Progress
 }
 
 func newExtractProgress(w io.Writer, quiet bool) *extractProgress {
@@ -133,6 +139,7 @@ func newExtractProgress(w io.Writer, quiet bool) *extractProgress {
 }
 
 func (p *extractProgress) update(pr extract.Progress) {
+	p.last = pr
 	if !p.on {
 		return
 	}

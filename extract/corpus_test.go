@@ -18,6 +18,11 @@ import (
 // another worker count.
 func TestCorpusExtractsEveryCharacterAndClip(t *testing.T) {
 	dir := corpustest.Dir(t)
+	if raceEnabled {
+		// The synthetic games run the same concurrent paths under the
+		// detector in a fraction of the time.
+		t.Skip("the whole corpus three times over is too slow under the race detector")
+	}
 	mods := validator(t)
 	tmp := t.TempDir()
 	run := func(out string, workers int) (*extract.Manifest, []byte) {

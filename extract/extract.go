@@ -419,6 +419,9 @@ func (r *run) open(ins []input) {
 	for _, class := range []int32{model.ClassAnimationClip, model.ClassAvatar, model.ClassAnimatorController, model.ClassOverrideController} {
 		named = append(named, r.cat.ByClass(class)...)
 	}
+	r.pmu.Lock()
+	r.progress.Total += len(named)
+	r.pmu.Unlock()
 	r.parallel(len(named), func(i int) { r.cat.Name(named[i]) })
 	_, rigErrs := r.cat.Rigs()
 	for _, err := range rigErrs {
@@ -538,9 +541,13 @@ func (r *run) upToDate() (*Manifest, bool) {
 		}
 	}
 	if r.o.OnOutput != nil {
+		kind := map[string]string{}
+		for _, x := range m.Outputs {
+			kind[x.Path] = x.Kind
+		}
 		for _, c := range m.Characters {
 			if c.Output != "" {
-				r.o.OnOutput(&Output{Path: c.Output, Kind: "character", Name: c.Name, Clips: len(c.Clips), Pictures: c.Pictures, UpToDate: true,
+				r.o.OnOutput(&Output{Path: c.Output, Kind: kind[c.Output], Name: c.Name, Clips: len(c.Clips), Pictures: c.Pictures, UpToDate: true,
 					Source: model.Source{Container: c.Source.Container, File: c.Source.File, PathID: c.Source.PathID}})
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/extract"
+	"github.com/mecanim/mecanim/internal/synth"
 )
 
 func TestCancelledRunLeavesCompleteFilesAndTheNextFinishes(t *testing.T) {
@@ -140,5 +141,54 @@ func TestPicturesAreDrawnBesideEachCharacter(t *testing.T) {
 		if len(c.Pictures) != 2 || !strings.HasPrefix(c.Pictures[0], strings.TrimSuffix(c.Output, ".glb")+".pictures/") {
 			t.Errorf("%s: pictures %v", c.Name, c.Pictures)
 		}
+	}
+}
+
+func TestHumanoidClipsNoCharacterPlaysGoOnTheAvatarGiven(t *testing.T) {
+	sc := synth.NewScene(t, synth.Options{Full: true, Extended: true})
+	a := sc.Obj(synth.AnimatorID)
+	a["m_Avatar"], a["m_Controller"] = synth.PPtr(0), synth.PPtr(0)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "lonely.assets"), encode(t, sc, nil))
+	var out string
+	run := func(avatar string) *extract.Manifest {
+		out = filepath.Join(t.TempDir(), "out")
+		m, err := extract.Extract(context.Background(), []string{dir}, extract.Options{Out: out, Avatar: avatar})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := run("")
+	var humanoid []string
+	for _, c := range m.Clips {
+		if c.Humanoid {
+			humanoid = append(humanoid, c.Name)
+			if len(c.Outputs) > 0 || !strings.Contains(c.Skipped, "--avatar") {
+				t.Errorf("without --avatar, humanoid clip %q: outputs %v, skipped %q", c.Name, c.Outputs, c.Skipped)
+			}
+		}
+	}
+	if len(humanoid) == 0 || len(m.Avatars) != 1 {
+		t.Fatalf("the scene has humanoid clips %v and avatars %+v", humanoid, m.Avatars)
+	}
+	m = run(m.Avatars[0].Source.Ref)
+	var on *extract.Character
+	for i, c := range m.Characters {
+		if c.Avatar == m.Avatars[0].Source.Ref && c.Source.Ref == c.Avatar {
+			on = &m.Characters[i]
+		}
+	}
+	if on == nil || len(on.Clips) != len(humanoid) || on.Clips[0].Why != "avatar" {
+		t.Fatalf("with --avatar: no output on the avatar's skeleton holding the %d humanoid clips: %+v", len(humanoid), m.Characters)
+	}
+	checkOutput(t, validator(t), filepath.Join(out, on.Output), humanoid)
+	for _, c := range m.Clips {
+		if c.Humanoid && (len(c.Outputs) != 1 || c.Outputs[0] != on.Output) {
+			t.Errorf("humanoid clip %q: outputs %v, want [%s]", c.Name, c.Outputs, on.Output)
+		}
+	}
+	if len(m.Failed) > 0 {
+		t.Errorf("failed: %+v", m.Failed)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mecanim/mecanim/extract"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 )
 
 func TestCancelledRunLeavesCompleteFilesAndTheNextFinishes(t *testing.T) {
@@ -190,5 +191,33 @@ func TestHumanoidClipsNoCharacterPlaysGoOnTheAvatarGiven(t *testing.T) {
 	}
 	if len(m.Failed) > 0 {
 		t.Errorf("failed: %+v", m.Failed)
+	}
+}
+
+func TestClipsAnAnimationComponentListsAreItsCharacters(t *testing.T) {
+	sc := synth.NewScene(t, synth.Options{Full: true, Extended: true})
+	const animation = 700
+	sc.Add(animation, model.ClassAnimation, synth.F{"m_GameObject": synth.PPtr(synth.GameObjectBase), "m_Enabled": 1,
+		"m_Animation": synth.PPtr(synth.LegacyClipID), "m_Animations": []any{synth.PPtr(synth.LegacyClipID), synth.PPtr(synth.ClipID)}})
+	root := sc.Obj(synth.GameObjectBase)
+	root["m_Component"] = append(root["m_Component"].([]any), synth.F{"component": synth.PPtr(animation)})
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "legacy.assets"), encode(t, sc, nil))
+	m, err := extract.Extract(context.Background(), []string{dir}, extract.Options{Out: filepath.Join(t.TempDir(), "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Characters) != 1 {
+		t.Fatalf("characters: %+v", m.Characters)
+	}
+	var got []string
+	for _, u := range m.Characters[0].Clips {
+		got = append(got, u.Name+":"+u.Why)
+	}
+	// The controller plays Idle and Walk; the Animation component adds
+	// Wave (Idle it lists too counts once, as the controller's).
+	want := []string{"Idle:controller", "Walk:controller", "Wave:animation"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("clips %v, want %v (notes %v, failed %+v)", got, want, m.Characters[0].Notes, m.Failed)
 	}
 }

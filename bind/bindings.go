@@ -240,10 +240,14 @@ func (s *Set) characterController(ce *entry) *entry {
 func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 	if c.Humanoid {
 		var avs []*entry
-		var have []string
+		var broken []string
 		for _, ae := range s.entries[KindAvatar] {
 			av, err := s.Avatar(ae.index)
-			if err != nil || !av.IsHuman() {
+			if err != nil {
+				broken = append(broken, fmt.Sprintf("avatar %q (%s): %v", ae.name, ae.src, err))
+				continue
+			}
+			if !av.IsHuman() {
 				continue
 			}
 			dup := false
@@ -252,10 +256,12 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 			}
 			if !dup {
 				avs = append(avs, ae)
-				have = append(have, fmt.Sprintf("%q", ae.name))
 			}
 		}
 		if len(avs) == 0 {
+			if len(broken) > 0 {
+				return nil, KindAvatar, fmt.Errorf("%w: clip %q is humanoid and no avatar of the inputs that decodes is humanoid; %s", ErrNoCharacter, c.Name, strings.Join(broken, "; "))
+			}
 			return nil, KindAvatar, fmt.Errorf("%w: clip %q is humanoid and the inputs hold no humanoid avatar (add the file holding one)", ErrNoCharacter, c.Name)
 		}
 		return avs, KindAvatar, nil
@@ -446,8 +452,10 @@ func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound
 		}
 		c, err := s.Clip(ci)
 		if err != nil {
-			in.Notes = append(in.Notes, err.Error())
-			continue
+			// A clip the inputs hold that does not decode is damage, not
+			// a missing file: the controller would play a wrong pose.
+			ce := s.entries[KindClip][ci]
+			return nil, fmt.Errorf("controller %q (%s): clip %q (%s): %w", s.entries[KindController][i].name, in.Source, ce.name, ce.src, err)
 		}
 		in.Clips[k], in.ClipSources[k] = c, s.entries[KindClip][ci].src
 	}
@@ -495,15 +503,17 @@ func (s *Set) BindController(i, character int) (*bound.Controller, error) {
 // Motions binds to character ch every clip of the inputs that plays on it:
 // generic clips with a Transform channel on one of its GameObjects, and
 // humanoid clips when its avatar is humanoid. It returns them in input
-// order, with a line for each kind of clip left out and why.
-func (s *Set) Motions(ch *bound.Character) ([]*bound.Motion, []string) {
-	var out []*bound.Motion
-	var notes []string
+// order, with a note for each kind of clip left out and why (a generic
+// character's humanoid clips). Clips that would play but cannot (a clip or
+// the character's avatar does not decode, a clip does not bake) are errors,
+// joined in err: what could be bound is returned with them.
+func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []string, err error) {
+	var errs []error
 	humanSkipped := 0
 	for i, e := range s.entries[KindClip] {
 		c, err := s.Clip(i)
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("clip %q (%s): %v", e.name, e.src, err))
+			errs = append(errs, fmt.Errorf("clip %q (%s): %w", e.name, e.src, err))
 			continue
 		}
 		if c.Humanoid && ch.Human() == nil {
@@ -515,19 +525,23 @@ func (s *Set) Motions(ch *bound.Character) ([]*bound.Motion, []string) {
 		}
 		m, err := bound.Bind(c, e.src, ch)
 		if err != nil {
-			notes = append(notes, err.Error())
+			errs = append(errs, err)
 			continue
 		}
-		out = append(out, m)
+		motions = append(motions, m)
 	}
 	if humanSkipped > 0 {
-		why := "it has no humanoid avatar"
-		if av, _ := ch.Avatar(); av != nil {
-			why = fmt.Sprintf("its avatar %q is generic", av.Name)
+		if why := ch.AvatarMissing(); why != "" {
+			errs = append(errs, fmt.Errorf("%d humanoid clips left out: %s has no avatar: %s", humanSkipped, ch.Describe(), why))
+		} else {
+			why := "it has no humanoid avatar"
+			if av, _ := ch.Avatar(); av != nil {
+				why = fmt.Sprintf("its avatar %q is generic", av.Name)
+			}
+			notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (give --avatar)", humanSkipped, ch.Describe(), why))
 		}
-		notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (give --avatar)", humanSkipped, ch.Describe(), why))
 	}
-	return out, notes
+	return motions, notes, errors.Join(errs...)
 }
 
 // animatesSkeleton reports whether a generic clip drives a joint of the

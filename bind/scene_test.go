@@ -1,14 +1,19 @@
 package bind
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -225,5 +230,109 @@ func TestAClipInAFileNotGivenNamesThatFile(t *testing.T) {
 	}
 	if cc.Clips[1] != -1 || len(cc.Notes) != 1 || !strings.Contains(cc.Notes[0], "CAB-elsewhere") || !strings.Contains(cc.Notes[0], "4242") {
 		t.Errorf("clips %v, notes %q: want the second slot missing, named by CAB-elsewhere and 4242", cc.Clips, cc.Notes)
+	}
+}
+
+// Characters without an Animator: a legacy Animation component's
+// hierarchy (its clips play on it), and the hierarchy of skinned meshes
+// that nothing animates (a mod's backpack) are characters too.
+func TestCharactersWithoutAnimators(t *testing.T) {
+	sc := synth.NewScene(t, synth.Options{Full: true})
+	// The scene's Animator gives way to an Animation playing Walk; a
+	// second hierarchy holds a SkinnedMeshRenderer and nothing else.
+	sc.Obj(synth.GameObjectBase)["m_Component"] = []any{synth.F{"component": synth.PPtr(synth.TransformBase)}, synth.F{"component": synth.PPtr(900)}}
+	for i, v := range sc.Values() {
+		if v.PathID == synth.AnimatorID {
+			sc.Remove(i)
+			break
+		}
+	}
+	sc.Add(900, model.ClassAnimation, synth.F{"m_GameObject": synth.PPtr(synth.GameObjectBase), "m_Enabled": 1,
+		"m_Animation": synth.PPtr(synth.ClipID + 1), "m_Animations": []any{synth.PPtr(synth.ClipID + 1)}, "m_PlayAutomatically": true})
+	sc.AddRig(2000, 0, 1, geom.V3(0, 1, 0), false) // GameObjects 2100+, Transforms 2200+, no Animator
+	sc.Add(2900, model.ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(2100 + 11), "m_Enabled": 1,
+		"m_Bones": []any{synth.PPtr(2200 + 1), synth.PPtr(2200 + 11)}, "m_RootBone": synth.PPtr(2200 + 1)})
+	set := openSet(t, sc.Write("legacy.assets"))
+	items := set.Items(KindCharacter)
+	if len(items) != 2 {
+		t.Fatalf("characters %v, want the Animation's and the skinned mesh's", items)
+	}
+	legacy, err := set.Character(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := legacy.Rig(); r.Legacy == nil || r.Animator != nil || len(r.Legacy.Clips) != 1 || len(r.Nodes) != len(synth.Bones) {
+		t.Errorf("first character: %+v", r)
+	}
+	ms, _, _ := set.Motions(legacy)
+	if len(ms) != 2 {
+		t.Errorf("%d clips play on the legacy character, want Idle and Walk", len(ms))
+	}
+	skinned, err := set.Character(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := skinned.Rig(); r.Legacy != nil || r.Animator != nil || r.Name != "Synth" || len(r.Nodes) != len(synth.Bones) {
+		t.Errorf("second character: %+v", r)
+	}
+	if it := items[1]; it.Source.PathID != 2100 {
+		t.Errorf("the skinned character's source %v: want its top GameObject, 2100", it.Source)
+	}
+}
+
+// The same file given twice, or copied under another name, counts once:
+// its objects are listed once (no name becomes ambiguous by it).
+func TestIdenticalInputsCountOnce(t *testing.T) {
+	p := synth.NewScene(t, synth.Options{Full: true}).Write("a.assets")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := filepath.Join(t.TempDir(), "copy.assets")
+	if err := os.WriteFile(q, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := openSet(t, p, p, q)
+	if n := set.Len(KindClip); n != 2 {
+		t.Errorf("%d clips from one file given three times, want its 2", n)
+	}
+	if d := set.Duplicates(); len(d) != 1 || d[0] != q {
+		t.Errorf("duplicates %q, want the copy", d)
+	}
+	if _, err := set.Find(KindClip, "Idle"); err != nil {
+		t.Error(err)
+	}
+}
+
+// An avatar whose name cannot be read: looking one up by name says so, with
+// the file, the object and what was wrong, instead of listing no avatar.
+func TestAnUnreadableNameIsReportedWhenANameIsNotFound(t *testing.T) {
+	p := synth.NewScene(t, synth.Options{Full: true}).Write("scene.assets")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := serialized.Open(bytes.NewReader(data), int64(len(data)), "scene.assets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range f.Objects {
+		if o.PathID == synth.AvatarID {
+			// m_Name's length: longer than the object.
+			binary.LittleEndian.PutUint32(data[o.Offset:], 0x7fffff00)
+		}
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := openSet(t, p)
+	_, err = set.Find(KindAvatar, "SynthAvatar")
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Find: %v, want ErrNotFound", err)
+	}
+	for _, w := range []string{"scene.assets", "object 400", "name"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
 	}
 }

@@ -21,9 +21,11 @@
 package bind
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"github.com/mecanim/mecanim/decode/gltfchar"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,6 +102,7 @@ type Set struct {
 	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
 	avatarChars map[*entry]*avatarChar
 	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
+	duplicates  []string
 }
 
 // avatarChar is the character of an avatar no character uses, built once.
@@ -118,11 +121,12 @@ type objKey struct {
 // entry is one object the set offers, with how to decode it and what was
 // decoded (once).
 type entry struct {
-	kind   Kind
-	index  int
-	name   string
-	src    model.Source
-	origin origin
+	kind    Kind
+	index   int
+	name    string
+	nameErr error // why name could not be read ("" then)
+	src     model.Source
+	origin  origin
 
 	once sync.Once
 	val  any // *model.Clip, *model.Avatar, *model.Controller, *bound.Character
@@ -144,13 +148,15 @@ type origin interface {
 // .prefab, .unity, avatar .asset) and project folders (every such asset below them, references followed through the
 // GUIDs their .meta files give). An input that cannot be opened is
 // reported in the returned errors and left out; the set holds the others.
-// The same file given twice counts once.
+// The same file given twice, or two files of the same content, count once
+// (see Duplicates).
 func Open(paths []string, opts Options) (*Set, []error) {
 	s := newSet()
 	s.opts = opts
 	var unity []string
 	var errs []error
 	seen := map[string]bool{}
+	same := sameContent{}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err == nil && seen[abs] {
@@ -158,6 +164,10 @@ func Open(paths []string, opts Options) (*Set, []error) {
 		}
 		seen[abs] = true
 		st, err := os.Stat(p)
+		if err == nil && !st.IsDir() && same.seen(p, st.Size()) {
+			s.duplicates = append(s.duplicates, p)
+			continue
+		}
 		switch {
 		case err != nil:
 			errs = append(errs, err)
@@ -200,6 +210,59 @@ func New(cat *catalog.Catalog) *Set {
 	s.cat = cat
 	s.addCatalog()
 	return s
+}
+
+// Duplicates lists the inputs left out because an earlier input has the
+// same content (the same file given twice, or copied): each counts once.
+func (s *Set) Duplicates() []string { return s.duplicates }
+
+// sameContent finds files whose content an earlier one has: by size
+// first, then by SHA-256 (read only when sizes match).
+type sameContent struct {
+	bySize map[int64][]string
+	sums   map[string][sha256.Size]byte
+}
+
+// seen reports whether an earlier file has path's content, recording it.
+func (c *sameContent) seen(path string, size int64) bool {
+	if c.bySize == nil {
+		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
+	}
+	others := c.bySize[size]
+	c.bySize[size] = append(others, path)
+	if len(others) == 0 {
+		return false
+	}
+	sum, ok := c.sum(path)
+	if !ok {
+		return false
+	}
+	for _, o := range others {
+		if other, ok := c.sum(o); ok && other == sum {
+			c.bySize[size] = others
+			return true
+		}
+	}
+	return false
+}
+
+func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
+	if s, ok := c.sums[path]; ok {
+		return s, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	var s [sha256.Size]byte
+	copy(s[:], h.Sum(nil))
+	c.sums[path] = s
+	return s, true
 }
 
 // Close closes every input.
@@ -320,11 +383,17 @@ func ambiguous(k Kind, what string, hits []*entry) error {
 	return fmt.Errorf("%w: %s", ErrAmbiguous, b.String())
 }
 
-// notFound lists what the set has of a kind.
+// notFound lists what the set has of a kind, and the objects of the kind
+// whose names could not be read (one of them may be the one asked for).
 func (s *Set) notFound(k Kind, sel string) error {
 	names := map[string]bool{}
 	var have []string
+	var unread []error
 	for _, e := range s.entries[k] {
+		if e.nameErr != nil {
+			unread = append(unread, e.nameErr)
+			continue
+		}
 		if !names[e.name] {
 			names[e.name] = true
 			have = append(have, strconv.Quote(e.name))
@@ -334,10 +403,22 @@ func (s *Set) notFound(k Kind, sel string) error {
 	if len(have) > 12 {
 		have = append(have[:12], fmt.Sprintf("... %d more", len(have)-12))
 	}
-	if len(have) == 0 {
-		return fmt.Errorf("%w: no %s %q: the inputs hold no %s", ErrNotFound, k, sel, k)
+	var err error
+	switch {
+	case len(have) == 0 && len(unread) > 0:
+		err = fmt.Errorf("%w: no %s %q", ErrNotFound, k, sel)
+	case len(have) == 0:
+		err = fmt.Errorf("%w: no %s %q: the inputs hold no %s", ErrNotFound, k, sel, k)
+	default:
+		err = fmt.Errorf("%w: no %s %q (the inputs have %s)", ErrNotFound, k, sel, strings.Join(have, ", "))
 	}
-	return fmt.Errorf("%w: no %s %q (the inputs have %s)", ErrNotFound, k, sel, strings.Join(have, ", "))
+	switch len(unread) {
+	case 0:
+		return err
+	case 1:
+		return fmt.Errorf("%w; the name of one %s could not be read: %v", err, k, unread[0])
+	}
+	return fmt.Errorf("%w; the names of %d %ss could not be read, the first: %v", err, len(unread), k, unread[0])
 }
 
 // quoteArg quotes a command-line argument for a shell when it needs it.

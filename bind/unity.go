@@ -79,7 +79,8 @@ func (s *Set) addCatalog() []error {
 	}
 	add := func(k Kind, class int32) {
 		for _, o := range s.cat.ByClass(class) {
-			e := s.add(&entry{kind: k, name: s.cat.Name(o), src: sourceOf(o), origin: unityObject{o}})
+			name, err := s.cat.ObjectName(o)
+			e := s.add(&entry{kind: k, name: name, nameErr: err, src: sourceOf(o), origin: unityObject{o}})
 			s.byObj[objKey{o.File, o.PathID()}] = e
 		}
 	}
@@ -90,8 +91,13 @@ func (s *Set) addCatalog() []error {
 	rigs, errs := s.cat.Rigs()
 	for _, r := range rigs {
 		src := model.Source{Container: r.File.Container.Path, File: r.File.Name}
-		if r.Animator != nil {
+		switch {
+		case r.Animator != nil:
 			src.PathID = r.Animator.Component.PathID
+		case r.Legacy != nil:
+			src.PathID = r.Legacy.Component.PathID
+		case len(r.Nodes) > 0:
+			src.PathID = r.Nodes[0].GameObject.PathID
 		}
 		s.add(&entry{kind: KindCharacter, name: r.Name, src: src, origin: unityRig{r}})
 	}
@@ -281,9 +287,7 @@ func (s *Set) unityCharacter(e *entry, u unityRig) (*bound.Character, error) {
 			}
 		}
 	}
-	if r.Animator != nil {
-		in.Meshes = func() ([]model.MeshInstance, []error) { return mesh.Attach(r.File, r.Rig, s.cat.Resolver()) }
-	}
+	in.Meshes = func() ([]model.MeshInstance, []error) { return mesh.Attach(r.File, r.Rig, s.cat.Resolver()) }
 	return bound.NewCharacter(in)
 }
 

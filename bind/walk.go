@@ -6,7 +6,6 @@ import (
 
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/model"
-	"github.com/mecanim/mecanim/unity/typetree"
 )
 
 // This file holds what a caller that walks a whole set once — extracting
@@ -29,63 +28,38 @@ func (s *Set) Release(k Kind, i int) {
 	e.val, e.err = nil, nil
 }
 
-// CharacterAnimations returns the clips the legacy Animation components on
-// character i's GameObjects list (their m_Animations and default
-// m_Animation), in the order listed, each once, with a note for each one
-// the inputs lack. Characters not read from Unity files have none.
+// CharacterAnimations returns the clips character i's legacy Animation
+// component holds (its default m_Animation, then its m_Animations), each
+// once, with a note for each one the inputs lack. Characters that are not
+// an Animation component's (an Animator's, or of other inputs) have none:
+// an Animation component on an Animator's GameObject is a character of its
+// own.
 func (s *Set) CharacterAnimations(i int) ([]int, []string) {
 	ce, err := s.entry(KindCharacter, i)
 	if err != nil {
 		return nil, nil
 	}
 	u, ok := ce.origin.(unityRig)
-	if !ok || u.r.Rig == nil {
+	if !ok || u.r.Rig == nil || u.r.Legacy == nil {
 		return nil, nil
-	}
-	f := u.r.File
-	onRig := map[int64]bool{}
-	for _, n := range u.r.Nodes {
-		if n.GameObject.FileID == 0 && !n.GameObject.IsNull() {
-			onRig[n.GameObject.PathID] = true
-		}
 	}
 	var clips []int
 	var notes []string
 	seen := map[*entry]bool{}
-	for k := range f.Objects {
-		o := catalog.Object{File: f, Object: &f.Objects[k]}
-		if o.ClassID() != model.ClassAnimation {
+	from := catalog.Object{File: u.r.File}
+	for _, ref := range append([]model.Ref{u.r.Legacy.Clip}, u.r.Legacy.Clips...) {
+		if ref.IsNull() {
 			continue
 		}
-		v, err := s.cat.Value(o)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("Animation component %s: %v", sourceOf(o), err))
-			continue
-		}
-		if fid, pid, ok := v.Field("m_GameObject").PPtr(); !ok || fid != 0 || !onRig[pid] {
-			continue
-		}
-		refs := []*typetree.Value{v.Field("m_Animation")}
-		if list := v.Field("m_Animations"); list != nil {
-			for _, x := range list.Elems() {
-				refs = append(refs, &x)
-			}
-		}
-		for _, r := range refs {
-			fid, pid, ok := r.PPtr()
-			if !ok || pid == 0 {
-				continue
-			}
-			e, err := s.resolve(o, model.Ref{FileID: fid, PathID: pid})
-			switch {
-			case err != nil:
-				notes = append(notes, fmt.Sprintf("Animation component %s: a clip: %v", sourceOf(o), err))
-			case e.kind != KindClip:
-				notes = append(notes, fmt.Sprintf("Animation component %s: lists a %s", sourceOf(o), e.kind))
-			case !seen[e]:
-				seen[e] = true
-				clips = append(clips, e.index)
-			}
+		e, err := s.resolve(from, ref)
+		switch {
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("Animation component %q: a clip: %v", u.r.Name, err))
+		case e.kind != KindClip:
+			notes = append(notes, fmt.Sprintf("Animation component %q: lists a %s", u.r.Name, e.kind))
+		case !seen[e]:
+			seen[e] = true
+			clips = append(clips, e.index)
 		}
 	}
 	return clips, notes

@@ -99,6 +99,11 @@ func NewCharacter(in CharacterInput) (*Character, error) {
 	return c, nil
 }
 
+// AvatarMissing says why the character has no avatar though its Animator
+// names one (the avatar is not in the inputs, or does not decode); empty
+// when it has its avatar or names none.
+func (c *Character) AvatarMissing() string { return c.noAvatar }
+
 // rigOfSkeleton makes rig nodes of a skeleton (an avatar's, for a
 // character whose GameObjects the inputs lack): each node named by the
 // last part of its path, the root by the avatar.

@@ -270,6 +270,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 		}
 		if j := jobOf[i]; j != nil {
 			c.Notes = append(c.Notes, j.res.Notes...)
+			c.Notes = append(c.Notes, failedNotes(s, j)...)
 			if j.res.Err != "" {
 				c.Error = j.res.Err
 			} else {
@@ -290,7 +291,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 	}
 	for _, j := range r.jobs {
 		if j.kind == "avatar" && j.res.Err == "" {
-			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Avatar: j.ref, Clips: []ClipUse{}, Notes: j.res.Notes}
+			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Avatar: j.ref, Clips: []ClipUse{}, Notes: append(j.res.Notes, failedNotes(s, j)...)}
 			written := map[string]bool{}
 			for _, ref := range j.res.Written {
 				written[ref] = true
@@ -356,4 +357,17 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 	})
 	sort.Slice(m.Outputs, func(a, b int) bool { return m.Outputs[a].Path < m.Outputs[b].Path })
 	return m
+}
+
+// failedNotes says, in the job's clip order, which clips put on it are not
+// in its file and why.
+func failedNotes(s *bind.Set, j *job) []string {
+	var out []string
+	for _, u := range j.uses {
+		it, _ := s.Entry(bind.KindClip, u.clip)
+		if why, ok := j.res.Failed[it.Ref]; ok {
+			out = append(out, fmt.Sprintf("clip %q (%s, %s): left out: %s", it.Name, it.Ref, u.why, why))
+		}
+	}
+	return out
 }

@@ -71,8 +71,10 @@ type Options struct {
 	// Pictures draws a contact sheet (PNG) of every clip on every
 	// character as well, in a folder beside its file.
 	Pictures bool
-	// CacheBudget bounds the decompressed bundle data held between
-	// characters (<= 0: DefaultCacheBudget).
+	// CacheBudget bounds the decompressed bundle data held at once: the
+	// limit of the one unityfs.Cache every file is read through (<= 0:
+	// DefaultCacheBudget; not used when Reader.Cache is given). A file
+	// with a block that needs more fails, saying so.
 	CacheBudget int64
 	// Progress, when not nil, is called from one goroutine a few times a
 	// second while the extraction runs, and once at the end.
@@ -84,7 +86,7 @@ type Options struct {
 }
 
 // DefaultCacheBudget is the default Options.CacheBudget.
-const DefaultCacheBudget = 256 << 20
+const DefaultCacheBudget = unityfs.DefaultMemoryLimit
 
 // Output is one output as it is done.
 type Output struct {
@@ -143,8 +145,8 @@ var ErrNoOutput = errors.New("extract: no output folder")
 // Memory: what stays for the whole run is the files' metadata (their
 // object tables and type trees, the characters' GameObject hierarchies and
 // every object's name: proportional to the number of objects, not to the
-// bytes of the game); decompressed bundle blocks are dropped whenever
-// what was decompressed since the last drop passes CacheBudget; the rest
+// bytes of the game); decompressed bundle blocks are held within
+// CacheBudget (one unityfs.Cache for every file); the rest
 // is what Workers characters being written at once hold (each its
 // skeleton, avatar, meshes, the clips it plays and its glTF file while it
 // is encoded), released when it is written. BENCHMARKS.md has the numbers.
@@ -157,6 +159,9 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 	}
 	if o.CacheBudget <= 0 {
 		o.CacheBudget = DefaultCacheBudget
+	}
+	if o.Reader.Cache == nil {
+		o.Reader.Cache = unityfs.NewCache(o.CacheBudget)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, err
@@ -243,7 +248,6 @@ type run struct {
 	mu      sync.Mutex
 	clipRef []int // jobs still to use each clip
 	avRef   []int // jobs still to use each avatar
-	trim    trimmer
 
 	pmu      sync.Mutex
 	progress Progress
@@ -367,7 +371,6 @@ func (r *run) parallel(n int, f func(i int)) {
 				}
 				f(i)
 				r.done.Add(1)
-				r.trim.check(r.o.CacheBudget)
 			}
 		}()
 	}
@@ -391,7 +394,6 @@ func (r *run) open(ins []input) {
 			return
 		}
 		cts[i] = c
-		r.trim.add(c.Bundles)
 		n := 0
 		for _, f := range c.Files {
 			n += len(f.Objects)
@@ -450,53 +452,6 @@ func (r *run) close() {
 			c.Close()
 		}
 	}
-}
-
-// trimmer drops the bundles' decompressed blocks whenever what was
-// decompressed since the last drop passes the budget. It is checked after
-// every item of every phase, at most every trimEvery (counting what every
-// archive decompressed is not free), by one worker at a time.
-type trimmer struct {
-	mu       sync.Mutex
-	archives []*unityfs.Archive
-	last     int64
-	at       time.Time
-}
-
-// trimEvery is the least time between two counts of what was
-// decompressed: a worker decompressing at 500 MB/s passes the budget by at
-// most 10 MB before it is checked.
-const trimEvery = 20 * time.Millisecond
-
-func (t *trimmer) add(as []*unityfs.Archive) {
-	t.mu.Lock()
-	t.archives = append(t.archives, as...)
-	t.mu.Unlock()
-}
-
-// check drops every archive's blocks when the budget is passed.
-func (t *trimmer) check(budget int64) {
-	if !t.mu.TryLock() {
-		return // another worker is counting
-	}
-	defer t.mu.Unlock()
-	if time.Since(t.at) < trimEvery {
-		return
-	}
-	var n int64
-	for _, a := range t.archives {
-		n += a.Stats().BytesDecompressed
-	}
-	t.at = time.Now()
-	if n-t.last <= budget {
-		return
-	}
-	for _, a := range t.archives {
-		// Close drops an archive's cached blocks; an archive opened on a
-		// reader (as every archive of a container is) stays readable.
-		a.Close()
-	}
-	t.last = n
 }
 
 // stampInputs is the stamp of every input and option: equal stamps mean

@@ -28,9 +28,10 @@ const (
 // holds: one character with its clips decoded, baked and encoded, about 14
 // times the bytes of its clips' serialized data (here 2 clips of 50,000
 // frames: 1.2 MiB). The child is given the heap bound as its soft memory
-// limit (GOMEMLIMIT), so that its collector keeps the heap near what is
-// live; its peak resident memory is allowed the program, stacks and the
-// collector's lag on top.
+// limit (GOMEMLIMIT) and collects at a quarter of growth (GOGC=25), so
+// that its heap stays near what is live even when other processes take
+// the CPU the collector runs on; its peak resident memory is allowed the
+// program, stacks and the collector's lag on top.
 const (
 	memBudget    = 32 << 20 // Options.CacheBudget in the test
 	memWorkers   = 2
@@ -39,7 +40,7 @@ const (
 	memMetadata  = memFiles * (256 << 10)
 	memBase      = 48 << 20
 	memBound     = memBase + memMetadata + memBudget + memWorkers*memPerWorker
-	memNonHeap   = 72 << 20
+	memNonHeap   = 56 << 20
 )
 
 // extractInChild extracts dir in a child process and returns its peak
@@ -49,7 +50,7 @@ func extractInChild(t *testing.T, dir string, budget int64) (peak int64, outputs
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLargeGameStaysInsideTheMemoryBound$")
 	cmd.Env = append(os.Environ(), childIn+"="+dir, childOut+"="+out, childBudget+"="+strconv.FormatInt(budget, 10),
-		"GOMEMLIMIT="+strconv.FormatInt(memBound, 10))
+		"GOMEMLIMIT="+strconv.FormatInt(memBound, 10), "GOGC=25")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, b)
@@ -62,8 +63,9 @@ func extractInChild(t *testing.T, dir string, budget int64) (peak int64, outputs
 // (each a character with 2 long clips: 154 MiB of serialized data, about
 // 2 GiB decoded all at once) in a child process and checks its peak
 // resident memory. Without releasing what each character decoded, or
-// without dropping the bundles' blocks, the peak passes the bound (252
-// and 256 MiB measured, against 204 to 213 MiB).
+// without a limit on the bundles' blocks held, the peak passes the bound
+// (268 and 263 MiB measured, against 140 to 143 MiB, alone or beside two
+// busy processes).
 func TestLargeGameStaysInsideTheMemoryBound(t *testing.T) {
 	if in := os.Getenv(childIn); in != "" {
 		budget, _ := strconv.ParseInt(os.Getenv(childBudget), 10, 64)

@@ -28,6 +28,8 @@
 // which is 0.25° rms (3.2° at most) from the editor's hips over random poses.
 package humanoid
 
+import "github.com/mecanim/mecanim/model"
+
 // Human bone indices in the order of a compiled avatar's m_HumanBoneIndex
 // (and m_HumanBoneMass). Evidence (ChadRigAvatar.asset, compiled and
 // described in the same file): m_HumanBoneIndex[i] is a human skeleton node
@@ -83,25 +85,12 @@ const (
 )
 
 // BoneNames are the human bones' names as a HumanDescription names them,
-// indexed like the constants above. Read-only: do not modify (every
-// importer shares it).
-var BoneNames = [BoneCount]string{
-	"Hips", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg",
-	"LeftFoot", "RightFoot", "Spine", "Chest", "UpperChest", "Neck", "Head",
-	"LeftShoulder", "RightShoulder", "LeftUpperArm", "RightUpperArm",
-	"LeftLowerArm", "RightLowerArm", "LeftHand", "RightHand",
-	"LeftToes", "RightToes", "LeftEye", "RightEye", "Jaw",
-	"Left Thumb Proximal", "Left Thumb Intermediate", "Left Thumb Distal",
-	"Left Index Proximal", "Left Index Intermediate", "Left Index Distal",
-	"Left Middle Proximal", "Left Middle Intermediate", "Left Middle Distal",
-	"Left Ring Proximal", "Left Ring Intermediate", "Left Ring Distal",
-	"Left Little Proximal", "Left Little Intermediate", "Left Little Distal",
-	"Right Thumb Proximal", "Right Thumb Intermediate", "Right Thumb Distal",
-	"Right Index Proximal", "Right Index Intermediate", "Right Index Distal",
-	"Right Middle Proximal", "Right Middle Intermediate", "Right Middle Distal",
-	"Right Ring Proximal", "Right Ring Intermediate", "Right Ring Distal",
-	"Right Little Proximal", "Right Little Intermediate", "Right Little Distal",
-}
+// indexed like the constants above (model.HumanBoneNames: the model
+// declares the table, for the readers too). Read-only: do not modify.
+var BoneNames = model.HumanBoneNames
+
+// The model's table and the constants above count the same bones.
+var _ = [1]int{}[BoneCount-model.HumanBoneCount]
 
 // Degree of freedom of a bone: x is the twist, y and z the swing.
 const (

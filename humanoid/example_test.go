@@ -173,6 +173,6 @@ func ExampleRecord() {
 		}
 	}
 	// Output:
-	// "Raise (humanoid)": humanoid true, 102 curves at 4 Hz
+	// "Raise (humanoid)": humanoid true, 130 curves at 4 Hz
 	// Right Arm Down-Up (attribute 90): 0.000 0.248 0.500 0.752 1.000
 }

@@ -28,7 +28,7 @@ var ErrRecord = errors.New("cannot record")
 // frame at Duration when that is not a whole number of frames), reads each
 // pose back to muscles, RootT and RootQ with r.Extract, and writes them as
 // dense curves of Animator bindings (class 95, path "", attribute
-// model.FirstRootAttribute+k for RootT.xyz and RootQ.xyzw,
+// model.FirstRootAttribute+k for RootT.xyz, RootQ.xyzw and each IK goal's T.xyz and Q.xyzw,
 // model.FirstMuscleAttribute+m for muscle m), named as the editor names
 // them. It is how a generic clip playing on a humanoid character becomes a
 // humanoid clip that any humanoid avatar can play.
@@ -37,8 +37,9 @@ var ErrRecord = errors.New("cannot record")
 // reads a pose: a muscle whose bone the avatar lacks is 0 throughout. RootQ
 // keeps one hemisphere from frame to frame (each frame's quaternion is the
 // one nearer the previous), so the dense curves interpolate the short way.
-// The IK goals are not recorded (Rig.Goals could give them; Unity's
-// importer computes them from the source skeleton, which we lack).
+// The IK goals are recorded where each pose puts the hands and feet
+// (Rig.Goals), as Unity's importer stores a clip's goals from its source
+// skeleton; their rotations keep one hemisphere from frame to frame too.
 //
 // A rate of 0 takes the source's own sample rate when it has one
 // (a SampleRate() float32 method, as anim.Clip has). The clip's WrapMode,
@@ -87,13 +88,12 @@ func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, e
 		c.Settings = base.Settings()
 		c.Events = append([]model.Event(nil), base.Events()...)
 	}
-	const roots = 7 // RootT.xyz, RootQ.xyzw
+	// RootT.xyz, RootQ.xyzw, then each goal's T.xyz and Q.xyzw: the
+	// attributes from FirstRootAttribute on; then the muscles.
+	const roots = model.FirstMuscleAttribute - model.FirstRootAttribute
 	c.Curves = make([]model.Curve, roots+model.MuscleCount)
 	for k := range c.Curves {
 		attr := uint32(model.FirstRootAttribute + k)
-		if k >= roots {
-			attr = uint32(model.FirstMuscleAttribute + k - roots)
-		}
 		prop, _ := model.HumanAttributeName(attr)
 		c.Curves[k] = model.Curve{
 			Target: model.Target{ClassID: model.ClassAnimator, Attribute: attr, Property: prop, Path: "", PathKnown: true},
@@ -104,7 +104,8 @@ func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, e
 
 	local := make([]geom.Transform, r.Len())
 	var p Pose
-	prevQ := geom.IdentityQuat
+	var goals [4]Goal
+	var prev [5]geom.Quat // the body's and the goals' last rotations
 	for i := 0; i < frames; i++ {
 		t := float32(float64(i) / float64(rate))
 		if t > dur {
@@ -113,14 +114,19 @@ func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, e
 		copy(local, r.rest)
 		src.Sample(t, local)
 		r.Extract(local, &p)
-		q := p.RootQ
-		if i > 0 && q.Dot(prevQ) < 0 {
-			q = q.Neg()
-		}
-		prevQ = q
-		v := [roots]float32{p.RootT.X, p.RootT.Y, p.RootT.Z, q.X, q.Y, q.Z, q.W}
-		for k := 0; k < roots; k++ {
-			c.Curves[k].Samples[i] = v[k]
+		r.Goals(&p, &goals)
+		for g := 0; g < 5; g++ {
+			t, q := p.RootT, p.RootQ
+			if g > 0 {
+				t, q = goals[g-1].T, goals[g-1].Q
+			}
+			if i > 0 && q.Dot(prev[g]) < 0 {
+				q = q.Neg()
+			}
+			prev[g] = q
+			for k, x := range [7]float32{t.X, t.Y, t.Z, q.X, q.Y, q.Z, q.W} {
+				c.Curves[7*g+k].Samples[i] = x
+			}
 		}
 		for m := 0; m < model.MuscleCount; m++ {
 			c.Curves[roots+m].Samples[i] = p.Muscles[m]

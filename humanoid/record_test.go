@@ -46,7 +46,7 @@ func TestCorpusRecordOfABakedHumanoidClipGivesItsMuscles(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !rec.Humanoid || rec.SampleRate != clip.SampleRate || rec.Start != 0 || rec.Stop != clip.Length() ||
-				rec.Settings != clip.Settings || len(rec.Curves) != 7+model.MuscleCount || len(rec.Events) != len(clip.Events) {
+				rec.Settings != clip.Settings || len(rec.Curves) != 35+model.MuscleCount || len(rec.Events) != len(clip.Events) {
 				t.Fatalf("%s on %s: recorded clip header %+v", name, r.name, *rec)
 			}
 			frames := len(rec.Curves[0].Samples)

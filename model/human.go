@@ -18,6 +18,30 @@ var goalNames = [5]string{"Root", "LeftFoot", "RightFoot", "LeftHand", "RightHan
 
 var goalComponents = [7]string{"T.x", "T.y", "T.z", "Q.x", "Q.y", "Q.z", "Q.w"}
 
+// HumanBoneCount is the number of human bones, body and fingers.
+const HumanBoneCount = 55
+
+// HumanBoneNames are the human bones' names as a HumanDescription names
+// them, in Unity's order (m_HumanBoneIndex, then the left and the right
+// hand's fingers). Read-only: do not modify (every importer shares it).
+var HumanBoneNames = [HumanBoneCount]string{
+	"Hips", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg",
+	"LeftFoot", "RightFoot", "Spine", "Chest", "UpperChest", "Neck", "Head",
+	"LeftShoulder", "RightShoulder", "LeftUpperArm", "RightUpperArm",
+	"LeftLowerArm", "RightLowerArm", "LeftHand", "RightHand",
+	"LeftToes", "RightToes", "LeftEye", "RightEye", "Jaw",
+	"Left Thumb Proximal", "Left Thumb Intermediate", "Left Thumb Distal",
+	"Left Index Proximal", "Left Index Intermediate", "Left Index Distal",
+	"Left Middle Proximal", "Left Middle Intermediate", "Left Middle Distal",
+	"Left Ring Proximal", "Left Ring Intermediate", "Left Ring Distal",
+	"Left Little Proximal", "Left Little Intermediate", "Left Little Distal",
+	"Right Thumb Proximal", "Right Thumb Intermediate", "Right Thumb Distal",
+	"Right Index Proximal", "Right Index Intermediate", "Right Index Distal",
+	"Right Middle Proximal", "Right Middle Intermediate", "Right Middle Distal",
+	"Right Ring Proximal", "Right Ring Intermediate", "Right Ring Distal",
+	"Right Little Proximal", "Right Little Intermediate", "Right Little Distal",
+}
+
 // MuscleNames are the 95 muscles in Unity's order, named as the editor names
 // their clip properties. Read-only: do not modify (every importer shares
 // it).

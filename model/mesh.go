@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"image"
 	"slices"
 
 	"github.com/mecanim/mecanim/geom"
@@ -188,10 +189,36 @@ func (m *Mesh) MaxInfluences() int {
 const MaxBonesPerVertex = 255
 
 // Material is what a sub-mesh is drawn with, as far as exporters and
-// viewers use it.
+// viewers use it: a name and metallic-roughness factors with a base
+// colour texture.
 type Material struct {
 	// Name is the material's name ("" when the material was not found).
 	Name string
+	// HasFactors reports whether the factors below were read from the
+	// material; when false, exporters use their format's defaults.
+	HasFactors bool
+	// BaseColor is the base colour factor, linear RGBA (readers convert
+	// colours stored sRGB-encoded, as Unity stores a material's colours;
+	// white when the material sets none).
+	BaseColor [4]float32
+	// Metallic and Roughness are the metallic-roughness factors in [0, 1]
+	// (Unity's _Metallic, and 1 − its smoothness).
+	Metallic, Roughness float32
+	// BaseColorTexture is the base colour texture, nil when the material
+	// has none or it could not be decoded. Materials that use the same
+	// texture share the value.
+	BaseColorTexture *Texture
+	// TextureScale and TextureOffset map a vertex's first UV to the
+	// texture's: uv·Scale + Offset (Unity's tiling and offset, in Unity's
+	// UV frame: v up). A zero TextureScale means (1, 1).
+	TextureScale, TextureOffset [2]float32
+}
+
+// Texture is a decoded texture image: 8-bit RGBA, top row first, its
+// colours as stored (a colour texture sRGB-encoded).
+type Texture struct {
+	Name  string
+	Image *image.NRGBA
 }
 
 // MeshInstance is a mesh drawn on a node of a rig: a skinned mesh with the

@@ -25,13 +25,29 @@ type AnimatorInfo struct {
 	Enabled         bool
 }
 
-// Rig is a hierarchy below an Animator's GameObject (the nested-Animator
-// rule: a rig stops at Animators below it that have a controller). Nodes
-// are parents before children; node 0 is the root.
+// LegacyAnimation is an Animation component (the legacy animation
+// system): the clips it plays on its GameObject's hierarchy.
+type LegacyAnimation struct {
+	// Component is the Animation itself, GameObject the one it is on.
+	Component, GameObject Ref
+	// Clip is the clip it plays by default (m_Animation); Clips all the
+	// clips it holds (m_Animations).
+	Clip              Ref
+	Clips             []Ref
+	PlayAutomatically bool
+}
+
+// Rig is a character's hierarchy of GameObjects: below an Animator's
+// GameObject (the nested-Animator rule: a rig stops at Animators below it
+// that have a controller), below a legacy Animation component's, or, for
+// skinned meshes that no Animator or Animation drives, the hierarchy
+// their GameObjects are in (Animator and Legacy both nil). Nodes are
+// parents before children; node 0 is the root.
 type Rig struct {
 	Name     string
 	Nodes    []RigNode
 	Animator *AnimatorInfo
+	Legacy   *LegacyAnimation
 }
 
 // Names returns the rig's path names keyed by their hashes, for resolving

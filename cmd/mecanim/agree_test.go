@@ -78,7 +78,7 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 			t.Logf("%s: %v", it.Label, err)
 			continue
 		}
-		motions, _ := set.Motions(ch)
+		motions, _, _ := set.Motions(ch)
 		if len(motions) == 0 {
 			continue
 		}

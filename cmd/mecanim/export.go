@@ -41,6 +41,10 @@ type exportOptions struct {
 	rate             float64
 	noMeshes, quiet  bool
 	format           string // glb or gltf (--all)
+	// someClips, when not nil (--all), records the clips asked for that
+	// played on some character; a clip that does not play on one is then
+	// a note rather than an error.
+	someClips map[string]bool
 }
 
 func runExport(e *env, args []string) error {
@@ -132,12 +136,17 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	}
 	names = extract.UniqueNames(names)
 	failed, done := 0, 0
+	// A clip asked for need play only on some of the characters: those it
+	// does not play on leave it out with a note; a clip that plays on none
+	// is an error.
+	all := *o
+	all.someClips = map[string]bool{}
 	for i, it := range items {
 		path := filepath.Join(dir, names[i]+"."+o.format)
 		ch, err := set.Character(i)
 		if err == nil {
 			var n int
-			if n, err = exportCharacter(e, set, ch, o, path); err == nil {
+			if n, err = exportCharacter(e, set, ch, &all, path); err == nil {
 				failed += n
 				done++
 				continue
@@ -145,6 +154,12 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 		}
 		fmt.Fprintf(e.stderr, "mecanim export: %s %q (%s): %v\n", bind.KindCharacter, it.Name, it.Ref, err)
 		failed++
+	}
+	for _, name := range o.clips {
+		if !all.someClips[name] {
+			fmt.Fprintf(e.stderr, "mecanim export: clip %q plays on none of the characters\n", name)
+			failed++
+		}
 	}
 	note(e, o.quiet, "%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
@@ -193,6 +208,13 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 				var m *bound.Motion
 				if m, err = bindOn(set, i, ch); err == nil {
 					motions = append(motions, m)
+					if o.someClips != nil {
+						o.someClips[name] = true
+					}
+					continue
+				}
+				if o.someClips != nil {
+					notes = append(notes, err.Error())
 					continue
 				}
 			}
@@ -200,7 +222,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			failed++
 		}
 	} else {
-		motions, notes = set.Motions(ch)
+		var err error
+		if motions, notes, err = set.Motions(ch); err != nil {
+			fmt.Fprintf(e.stderr, "mecanim export: %v\n", err)
+			failed++
+		}
 	}
 	bar := newProgress(e.stderr, o.quiet, ch.Name())
 	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})

@@ -8,6 +8,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/gltfchar"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
 
@@ -34,7 +35,9 @@ func (r *readerFlags) options() (assets.Options, error) {
 			return assets.Options{}, usagef("--unity-version: %v", err)
 		}
 	}
-	return assets.Options{Layouts: m, UnityVersion: r.unityVersion}, nil
+	// One Cache for the whole command: every bundle it opens shares one
+	// memory limit for decompressed data.
+	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0)}, nil
 }
 
 // openSet opens the inputs of a command as one set, printing (and

@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
-	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/humanoid"
 )
 
@@ -14,47 +17,46 @@ import (
 // nor the source clip gives one.
 const defaultRetargetRate = 30
 
-// runRetarget turns a clip playing on a humanoid avatar's skeleton into a
-// humanoid clip (RootT, RootQ, the 95 muscles) with humanoid.Record and
-// prints its curves as `sample` does, or writes them as JSON with -o.
+// runRetarget records a clip playing on a humanoid character as a
+// humanoid clip (RootT, RootQ, the IK goals, the 95 muscles) with
+// humanoid.Record: a generic clip animating the character's bones (a glTF
+// character's own animation, say) becomes a humanoid clip any humanoid
+// avatar plays; a humanoid clip is read back as that avatar shows it. It
+// prints the curves as `sample` does, or writes the clip with -o: as the
+// editor's .anim asset (Unity imports it), or as JSON.
 func runRetarget(e *env, args []string) error {
-	c := newClipCommand(e, "retarget", "FILE... (--clip NAME | --path-id N) --avatar NAME [--rate HZ] [--json] [-o OUT.json]")
-	avatarName := c.fs.String("avatar", "", "humanoid avatar whose skeleton the clip plays on (required)")
+	c := newClipCommand(e, "retarget", "FILE... (--clip NAME | --path-id N) [--avatar NAME | --animator NAME | --onto FILE.vrm] [--rate HZ] [--json] [-o OUT.anim|OUT.json]")
+	c.onFlags()
 	rate := c.fs.Float64("rate", 0, "frames per second of the humanoid clip (default: the clip's own rate, else 30)")
 	asJSON := c.fs.Bool("json", false, "JSON output (the shape of sample --json)")
-	outPath := c.fs.String("o", "", "write the JSON to this file instead of printing the curves")
+	outPath := c.fs.String("o", "", "write the clip to this file instead of printing its curves: a Unity .anim (YAML), or .json")
 	check := func() error {
-		if *avatarName == "" {
-			return usagef("give --avatar NAME: the humanoid avatar whose skeleton the clip animates")
-		}
 		if !(*rate >= 0) || *rate > humanoid.MaxRecordRate || math.IsInf(*rate, 0) {
 			return usagef("--rate %g is not a rate from 0 to %d Hz", *rate, humanoid.MaxRecordRate)
+		}
+		switch strings.ToLower(filepath.Ext(*outPath)) {
+		case "", ".anim", ".json":
+		default:
+			return usagef("-o %s: write a .anim or a .json", *outPath)
 		}
 		return nil
 	}
 	return c.run(args, check, func(set *bind.Set, i int) error {
-		return retarget(e, set, i, *avatarName, *rate, *asJSON, *outPath)
+		return retarget(e, c, set, i, *rate, *asJSON, *outPath)
 	})
 }
 
-// retarget records clip i on the avatar named (on its character when the
-// inputs hold it) as a humanoid clip and prints or writes its curves.
-func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, asJSON bool, outPath string) error {
-	ai, err := set.Find(bind.KindAvatar, avatarName)
+// retarget records clip i on the humanoid character --avatar, --animator
+// or --onto chooses (else the one the clip plays on) and prints or writes
+// its curves.
+func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, asJSON bool, outPath string) error {
+	m, err := c.motion(set, i)
 	if err != nil {
 		return err
 	}
-	ch, err := set.AvatarCharacter(ai)
-	if err != nil {
-		return err
-	}
-	av, _ := ch.Avatar()
+	ch := m.On()
 	if ch.Human() == nil {
-		return fmt.Errorf("avatar %q is not humanoid", av.Name)
-	}
-	m, err := bindOn(set, i, ch)
-	if err != nil {
-		return err
+		return fmt.Errorf("%s has no humanoid avatar: a clip can be recorded only as a humanoid character shows it (choose one with --avatar, --animator or --onto)", ch.Describe())
 	}
 	clip := m.Clip()
 	if g := m.Generic(); g != nil && g.TrackCount() == 0 {
@@ -98,20 +100,14 @@ func retarget(e *env, set *bind.Set, i int, avatarName string, rate float64, asJ
 	}
 
 	if outPath != "" {
-		f, err := os.Create(outPath)
+		err := writeFileAtomic(outPath, func(w io.Writer) error {
+			if strings.EqualFold(filepath.Ext(outPath), ".anim") {
+				return yamlasset.WriteClip(w, hc)
+			}
+			return writeJSONLine(w, out)
+		})
 		if err != nil {
 			return err
-		}
-		w := bufio.NewWriter(f)
-		err = writeJSONLine(w, out)
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", outPath, err)
 		}
 		fmt.Fprintf(e.stdout, "clip %q on %s: %d curves, %d frames at %g Hz written to %s\n", out.Clip, out.On, len(out.Curves), len(out.Times), hc.SampleRate, outPath)
 	} else {

@@ -18,6 +18,7 @@ import (
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
 // Object is one object of one serialized file in the catalog.
@@ -48,7 +49,7 @@ type Catalog struct {
 	byBase map[string][]*assets.File
 
 	mu        sync.Mutex
-	nameCache map[key]string
+	nameCache map[key]nameResult
 	names     model.Names
 	rigs      []Rig
 	rigErrs   []error
@@ -61,9 +62,13 @@ type key struct {
 }
 
 // Open opens every path. A file that cannot be opened is reported in the
-// returned errors and skipped; the catalog holds the others.
+// returned errors and skipped; the catalog holds the others. Without
+// opts.Cache, the files share one Cache (one memory limit).
 func Open(paths []string, opts assets.Options) (*Catalog, []error) {
-	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	if opts.Cache == nil {
+		opts.Cache = unityfs.NewCache(0)
+	}
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error
 	for _, p := range paths {
 		ct, err := assets.Open(p, opts)
@@ -78,7 +83,7 @@ func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 
 // New makes a catalog of containers already opened.
 func New(cts ...*assets.Container) *Catalog {
-	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]string{}}
+	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	for _, ct := range cts {
 		c.add(ct)
 	}
@@ -123,18 +128,34 @@ func (c *Catalog) ByClass(classID int32) []Object {
 
 // Name returns an object's m_Name ("" when it has none or cannot be read).
 func (c *Catalog) Name(o Object) string {
+	n, _ := c.ObjectName(o)
+	return n
+}
+
+// nameResult is a cached ObjectName.
+type nameResult struct {
+	name string
+	err  error
+}
+
+// ObjectName returns an object's m_Name, or why it cannot be read (read
+// once).
+func (c *Catalog) ObjectName(o Object) (string, error) {
 	k := key{o.File, o.Object.PathID}
 	c.mu.Lock()
 	n, ok := c.nameCache[k]
 	c.mu.Unlock()
 	if ok {
-		return n
+		return n.name, n.err
 	}
-	n, _ = o.File.ObjectName(o.Object)
+	n.name, n.err = o.File.ObjectName(o.Object)
+	if n.err != nil {
+		n.err = fmt.Errorf("%s: %s: object %d: name: %w", o.File.Container.Path, o.File.Name, o.Object.PathID, n.err)
+	}
 	c.mu.Lock()
 	c.nameCache[k] = n
 	c.mu.Unlock()
-	return n
+	return n.name, n.err
 }
 
 // Named returns the objects of the class with the given m_Name.
@@ -296,7 +317,9 @@ func (c *Catalog) RigAvatar(r Rig) (Object, bool) {
 	return c.Resolve(r.File, r.Animator.Avatar)
 }
 
-// Rigs returns the rig of every Animator in the catalog (built once).
+// Rigs returns the rig of every Animator in the catalog, then of every
+// legacy Animation component and every hierarchy of skinned meshes no
+// Animator drives (compiled.RigsWith; built once).
 func (c *Catalog) Rigs() ([]Rig, []error) {
 	c.mu.Lock()
 	if c.rigsDone {
@@ -307,14 +330,14 @@ func (c *Catalog) Rigs() ([]Rig, []error) {
 	var rigs []Rig
 	var errs []error
 	for _, f := range c.files {
-		hasAnimator := false
+		hasRig := false
 		for i := range f.Objects {
-			if f.Objects[i].ClassID == model.ClassAnimator {
-				hasAnimator = true
-				break
+			switch f.Objects[i].ClassID {
+			case model.ClassAnimator, model.ClassAnimation, model.ClassSkinnedMeshRenderer:
+				hasRig = true
 			}
 		}
-		if !hasAnimator {
+		if !hasRig {
 			continue
 		}
 		rs, err := rigsOf(f)

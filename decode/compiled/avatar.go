@@ -70,6 +70,9 @@ func Avatar(v *typetree.Value, unityVersion string) (*model.Avatar, error) {
 	if hd := v.Field("m_HumanDescription"); hd != nil {
 		a.Description = humanDescription(hd)
 	}
+	if err := a.CheckFinite(); err != nil {
+		return fail("m_Avatar", err)
+	}
 	return a, nil
 }
 

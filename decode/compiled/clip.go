@@ -47,6 +47,9 @@ func Clip(v *typetree.Value, unityVersion string) (*model.Clip, error) {
 	if field, err := clipEvents(v, c); err != nil {
 		return fail(field, err)
 	}
+	if err := c.CheckFinite(); err != nil {
+		return fail("m_MuscleClip", err)
+	}
 	countUnresolved(c)
 	return c, nil
 }

@@ -39,6 +39,10 @@ type hierarchy struct {
 	xforms    map[int64]*xformInfo
 	animByGO  map[int64]*model.AnimatorInfo
 	animOrder []int64 // Animator GameObjects in file order
+	legacy    map[int64]*model.LegacyAnimation
+	legOrder  []int64         // Animation GameObjects in file order
+	skinned   []int64         // SkinnedMeshRenderer GameObjects in file order
+	parentOf  map[int64]int64 // Transform -> its parent (built by top)
 }
 
 type xformInfo struct {
@@ -52,8 +56,11 @@ type xformInfo struct {
 // names joined by "/" (the root is ""), parents before children. A rig
 // stops at a nested Animator that has a controller (the nested-Animator
 // rule of the spec: that subtree belongs to the nested Animator's own rig).
-// Only references inside the file are followed; a Transform whose
-// GameObject is elsewhere is skipped with its subtree.
+// Then the rig of every legacy Animation component, alike; then, for
+// skinned meshes that no rig holds (a mod's backpack without an Animator),
+// the hierarchy from the top of their GameObject's, once per top. Only
+// references inside the file are followed; a Transform whose GameObject
+// is elsewhere is skipped with its subtree.
 func Rigs(f *serialized.File) ([]*model.Rig, error) {
 	return RigsWith(f, f.Decode)
 }
@@ -66,11 +73,12 @@ func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Val
 		goXform:  map[int64]int64{},
 		xforms:   map[int64]*xformInfo{},
 		animByGO: map[int64]*model.AnimatorInfo{},
+		legacy:   map[int64]*model.LegacyAnimation{},
 	}
 	for i := range f.Objects {
 		o := &f.Objects[i]
 		switch o.ClassID {
-		case model.ClassGameObject, model.ClassTransform, ClassRectTransform, model.ClassAnimator:
+		case model.ClassGameObject, model.ClassTransform, ClassRectTransform, model.ClassAnimator, model.ClassAnimation, model.ClassSkinnedMeshRenderer:
 		default:
 			continue
 		}
@@ -84,17 +92,69 @@ func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Val
 	}
 	var rigs []*model.Rig
 	var errs []error
-	for _, g := range h.animOrder {
-		r, err := h.rig(g)
+	held := map[int64]bool{} // GameObjects some rig holds
+	add := func(r *model.Rig, err error) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("rigs of %s: %w", f.Name, err))
-			continue
+			return
 		}
 		if r != nil {
+			if err := r.CheckFinite(); err != nil {
+				errs = append(errs, fmt.Errorf("rigs of %s: rig %q: %w", f.Name, r.Name, err))
+				return
+			}
 			rigs = append(rigs, r)
+			for _, n := range r.Nodes {
+				held[n.GameObject.PathID] = true
+			}
 		}
 	}
+	for _, g := range h.animOrder {
+		add(h.rig(g))
+	}
+	for _, g := range h.legOrder {
+		a := *h.legacy[g]
+		add(h.rigAt(g, &model.Rig{Name: h.goName[g], Legacy: &a}))
+	}
+	tops := map[int64]bool{}
+	for _, g := range h.skinned {
+		if held[g] {
+			continue
+		}
+		top, ok := h.top(g)
+		if !ok || tops[top] {
+			continue
+		}
+		tops[top] = true
+		add(h.rigAt(top, &model.Rig{Name: h.goName[top]}))
+	}
 	return rigs, errors.Join(errs...)
+}
+
+// top returns the GameObject at the top of g's hierarchy (following
+// parents within the file; a cycle or a chain deeper than MaxRigDepth
+// gives false).
+func (h *hierarchy) top(g int64) (int64, bool) {
+	if h.parentOf == nil {
+		h.parentOf = map[int64]int64{}
+		for xf, x := range h.xforms {
+			for _, c := range x.children {
+				h.parentOf[c] = xf
+			}
+		}
+	}
+	xf, ok := h.goXform[g]
+	if !ok {
+		return 0, false
+	}
+	for range MaxRigDepth {
+		p, ok := h.parentOf[xf]
+		if !ok {
+			return h.xforms[xf].gameObject, true
+		}
+		xf = p
+	}
+	return 0, false
 }
 
 // Limits of one rig, so that a file of a few megabytes of Transforms
@@ -144,26 +204,49 @@ func (h *hierarchy) add(o *serialized.Object, v *typetree.Value) error {
 			h.animOrder = append(h.animOrder, a.GameObject.PathID)
 		}
 		h.animByGO[a.GameObject.PathID] = a
+	case model.ClassAnimation:
+		g := ref(v.Field("m_GameObject"))
+		if g.FileID != 0 || g.PathID == 0 {
+			return nil
+		}
+		a := &model.LegacyAnimation{Component: model.Ref{PathID: o.PathID}, GameObject: g, Clip: ref(v.Field("m_Animation")),
+			PlayAutomatically: v.Field("m_PlayAutomatically").Bool()}
+		for _, c := range v.Field("m_Animations").Elems() {
+			a.Clips = append(a.Clips, ref(&c))
+		}
+		if _, dup := h.legacy[g.PathID]; !dup {
+			h.legOrder = append(h.legOrder, g.PathID)
+		}
+		h.legacy[g.PathID] = a
+	case model.ClassSkinnedMeshRenderer:
+		if g := ref(v.Field("m_GameObject")); g.FileID == 0 && g.PathID != 0 {
+			h.skinned = append(h.skinned, g.PathID)
+		}
 	}
 	return nil
 }
 
 // rig builds the rig of the Animator on GameObject g (nil when g has no
-// Transform in the file). A Transform reached twice — listed as the child
+// Transform in the file; see rigAt). A Transform reached twice — listed as the child
 // of two parents, or its own ancestor through m_Children — is an error, as
 // is a hierarchy deeper than MaxRigDepth or with paths longer in total than
 // MaxRigPathBytes.
 func (h *hierarchy) rig(g int64) (*model.Rig, error) {
-	a := h.animByGO[g]
+	info := *h.animByGO[g]
+	info.Name = h.goName[g]
+	return h.rigAt(g, &model.Rig{Name: info.Name, Animator: &info})
+}
+
+// rigAt fills r with the hierarchy below GameObject g (nil when g has no
+// Transform in the file), stopping at Animators with a controller below
+// it (and, for a legacy rig, at Animation components below it).
+func (h *hierarchy) rigAt(g int64, r *model.Rig) (*model.Rig, error) {
 	rootX, ok := h.goXform[g]
 	if !ok {
 		return nil, nil
 	}
-	info := *a
-	info.Name = h.goName[g]
-	r := &model.Rig{Name: info.Name, Animator: &info}
 	fail := func(xf int64, format string, args ...any) (*model.Rig, error) {
-		return nil, &Error{Class: "Transform", Object: fmt.Sprintf("path id %d in the rig of %q (GameObject %d)", xf, info.Name, g),
+		return nil, &Error{Class: "Transform", Object: fmt.Sprintf("path id %d in the rig of %q (GameObject %d)", xf, r.Name, g),
 			Field: "m_Children", Err: errf(ErrMalformed, format, args...)}
 	}
 	type item struct {
@@ -204,6 +287,9 @@ func (h *hierarchy) rig(g int64) (*model.Rig, error) {
 			}
 			if na, nested := h.animByGO[cx.gameObject]; nested && !na.Controller.IsNull() {
 				continue // belongs to the nested Animator's rig
+			}
+			if _, nested := h.legacy[cx.gameObject]; nested && r.Legacy != nil {
+				continue // belongs to the nested Animation's rig
 			}
 			if it.depth+1 > MaxRigDepth {
 				return fail(c, "more than %d levels below the Animator", MaxRigDepth)

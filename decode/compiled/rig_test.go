@@ -32,7 +32,8 @@ func TestCorpusRigs(t *testing.T) {
 				}
 			}
 			msg := ""
-			if av := r.Animator.Avatar; !av.IsNull() && av.FileID == 0 {
+			if r.Animator == nil {
+			} else if av := r.Animator.Avatar; !av.IsNull() && av.FileID == 0 {
 				o, ok := cf.F.Object(av.PathID)
 				if !ok {
 					t.Errorf("%s: rig %q: avatar %d not in the file", cf.Rel, r.Name, av.PathID)
@@ -71,7 +72,14 @@ func TestCorpusRigs(t *testing.T) {
 				}
 				msg = " avatar " + a.Name
 			}
-			t.Logf("%s: rig %q: %d nodes, controller %v%s", cf.Rel, r.Name, len(r.Nodes), !r.Animator.Controller.IsNull(), msg)
+			switch {
+			case r.Animator != nil:
+				t.Logf("%s: rig %q: %d nodes, controller %v%s", cf.Rel, r.Name, len(r.Nodes), !r.Animator.Controller.IsNull(), msg)
+			case r.Legacy != nil:
+				t.Logf("%s: rig %q: %d nodes, a legacy Animation of %d clips", cf.Rel, r.Name, len(r.Nodes), len(r.Legacy.Clips))
+			default:
+				t.Logf("%s: rig %q: %d nodes, skinned meshes without an Animator", cf.Rel, r.Name, len(r.Nodes))
+			}
 		}
 	}
 	if total == 0 {
@@ -90,7 +98,7 @@ func TestRigStopsAtNestedAnimator(t *testing.T) {
 		}
 		owners := map[int64]bool{}
 		for _, r := range rigs {
-			if !r.Animator.Controller.IsNull() {
+			if r.Animator != nil && !r.Animator.Controller.IsNull() {
 				owners[r.Animator.GameObject.PathID] = true
 			}
 		}

@@ -5,28 +5,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mecanim/mecanim/model"
 )
 
-// humanBones are the human bones' names as a HumanDescription names them,
-// in the order of humanoid.BoneNames (a test holds the two equal; this
-// package is a reader and may not import the runtime).
-var humanBones = [...]string{
-	"Hips", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg",
-	"LeftFoot", "RightFoot", "Spine", "Chest", "UpperChest", "Neck", "Head",
-	"LeftShoulder", "RightShoulder", "LeftUpperArm", "RightUpperArm",
-	"LeftLowerArm", "RightLowerArm", "LeftHand", "RightHand",
-	"LeftToes", "RightToes", "LeftEye", "RightEye", "Jaw",
-	"Left Thumb Proximal", "Left Thumb Intermediate", "Left Thumb Distal",
-	"Left Index Proximal", "Left Index Intermediate", "Left Index Distal",
-	"Left Middle Proximal", "Left Middle Intermediate", "Left Middle Distal",
-	"Left Ring Proximal", "Left Ring Intermediate", "Left Ring Distal",
-	"Left Little Proximal", "Left Little Intermediate", "Left Little Distal",
-	"Right Thumb Proximal", "Right Thumb Intermediate", "Right Thumb Distal",
-	"Right Index Proximal", "Right Index Intermediate", "Right Index Distal",
-	"Right Middle Proximal", "Right Middle Intermediate", "Right Middle Distal",
-	"Right Ring Proximal", "Right Ring Intermediate", "Right Ring Distal",
-	"Right Little Proximal", "Right Little Intermediate", "Right Little Distal",
-}
+// humanBones are the human bones' names, in the order of the constants
+// below.
+var humanBones = model.HumanBoneNames
 
 // Human bone indices used by the rules below.
 const (

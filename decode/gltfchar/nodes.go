@@ -129,7 +129,8 @@ type hier struct {
 const maxNodes = 1 << 20
 
 // hierarchy builds the node tree of the document's scene. The root is
-// the scene's one root node when it has no transform of its own; otherwise
+// the scene's one root node when it has no transform of its own (skinned
+// mesh nodes beside it at the top are put below it); otherwise
 // (several roots, or one that moves, turns or scales) a synthetic root
 // named rootName stands above the scene's roots, so that the rig's root,
 // where an Animator sits, is the character's own frame.
@@ -199,6 +200,23 @@ func (d *decoder) hierarchy(rootName string) (*hier, error) {
 			return nil, err
 		}
 	}
+	// Skinned meshes at the scene's top (where exporters put them: glTF
+	// ignores a skinned mesh node's transform) are not part of the
+	// skeleton: with one skeleton root left, it is the rig's root and
+	// they hang below it.
+	var skel, skins []int
+	for _, r := range roots {
+		if n := nodes[r]; n.Skin != nil && n.Mesh != nil && len(n.Children) == 0 {
+			skins = append(skins, r)
+		} else {
+			skel = append(skel, r)
+		}
+	}
+	if len(skel) == 1 && len(skins) > 0 && isIdentity(locals[skel[0]]) {
+		roots = skel
+	} else {
+		skins = nil
+	}
 	h.synthetic = len(roots) != 1 || !isIdentity(locals[roots[0]])
 	if h.synthetic {
 		h.add(-1, -1, rootName, trs{r: [4]float64{0, 0, 0, 1}, s: [3]float64{1, 1, 1}})
@@ -206,7 +224,10 @@ func (d *decoder) hierarchy(rootName string) (*hier, error) {
 	// Depth first, children in the order listed; a node has one parent
 	// (checked above), so the walk from the roots meets every node once.
 	type item struct{ node, parent int }
-	stack := make([]item, 0, len(roots))
+	stack := make([]item, 0, len(roots)+len(skins))
+	for i := len(skins) - 1; i >= 0; i-- {
+		stack = append(stack, item{skins[i], 0}) // walked after the root's tree
+	}
 	for i := len(roots) - 1; i >= 0; i-- {
 		p := -1
 		if h.synthetic {

@@ -2,7 +2,10 @@ package mesh
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/mecanim/mecanim/decode/material"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
@@ -10,15 +13,22 @@ import (
 
 // Resolver finds the object a reference made in file from points at, in
 // any file opened together with it (catalog.Catalog.Resolve fits through a
-// small adapter). Nil resolves only references inside the same file.
-type Resolver func(from *assets.File, ref model.Ref) (*assets.File, *serialized.Object, bool)
+// small adapter). Nil resolves only references inside the same file. It is
+// the resolver decode/material follows textures with.
+type Resolver = material.Resolver
 
 // Attach finds the renderers of file f that sit on rig's GameObjects — every
 // SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
 // MeshRenderer — and decodes their meshes. rig must have been built from f
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
 // whose mesh cannot be found or decoded are reported in the errors and left
-// out; the others are returned in file order.
+// out; the others are returned in file order, each sub-mesh with its
+// material (decode/material: name, base colour and texture; textures
+// shared by several materials are decoded once and shared). The errors
+// also hold notes that do not leave a renderer out: a material that could
+// not be read (it keeps its name) and a base colour texture left out
+// (*material.TextureError, wrapping *texture.UnsupportedError when its
+// format is not decoded; the material keeps its factor), each once.
 func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInstance, []error) {
 	nodeOfGO := make(map[int64]int, len(rig.Nodes))
 	nodeOfXf := make(map[int64]int, len(rig.Nodes))
@@ -42,24 +52,17 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			}
 		}
 	}
-	materialName := func(r model.Ref) string {
-		mf, mo, ok := f, (*serialized.Object)(nil), false
-		if r.IsNull() {
-			return ""
+	var errs []error
+	mats := material.NewDecoder(resolve)
+	materialOf := func(r model.Ref) model.Material {
+		m, _, err := mats.Material(f, r)
+		if err != nil {
+			errs = append(errs, err)
 		}
-		if r.FileID == 0 {
-			mo, ok = f.Object(r.PathID)
-		} else if resolve != nil {
-			mf, mo, ok = resolve(f, r)
-		}
-		if !ok {
-			return ""
-		}
-		n, _ := mf.ObjectName(mo)
-		return n
+		return m
 	}
 	var out []model.MeshInstance
-	var errs []error
+	var noMesh []string // paths of renderers without a mesh
 	cache := map[*serialized.Object]*model.Mesh{}
 	for i := range f.Objects {
 		o := &f.Objects[i]
@@ -82,7 +85,13 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			continue
 		}
 		node, ok := nodeOfGO[r.GameObject.PathID]
-		if !ok || r.GameObject.FileID != 0 || r.Mesh.IsNull() {
+		if !ok || r.GameObject.FileID != 0 {
+			continue
+		}
+		if r.Mesh.IsNull() {
+			if r.Skinned || meshRenderer[r.GameObject.PathID] != nil {
+				noMesh = append(noMesh, rig.Nodes[node].Path)
+			}
 			continue
 		}
 		if !r.Skinned {
@@ -114,7 +123,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		a := model.MeshInstance{Node: node, Mesh: m, BlendShapeWeights: r.BlendShapeWeights}
 		for _, mr := range r.Materials {
-			a.Materials = append(a.Materials, model.Material{Name: materialName(mr)})
+			a.Materials = append(a.Materials, materialOf(mr))
 		}
 		if r.Skinned && len(m.BindPoses) > 0 {
 			a.Joints = make([]int, len(r.Bones))
@@ -127,5 +136,21 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		out = append(out, a)
 	}
+	if len(noMesh) > 0 {
+		n, more := len(noMesh), ""
+		if n > 3 {
+			more, noMesh = fmt.Sprintf(" and %d more", n-3), noMesh[:3]
+		}
+		errs = append(errs, fmt.Errorf("%s: %d %w: on %s%s", f.Name, n, ErrNoMesh, strings.Join(quoted(noMesh), ", "), more))
+	}
 	return out, errs
+}
+
+// quoted quotes each string.
+func quoted(s []string) []string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return q
 }

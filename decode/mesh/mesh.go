@@ -7,6 +7,11 @@
 // Vertex data is read as Unity lays it out (m_VertexData: channels in up to
 // four streams, each stream's vertices interleaved, streams 16-byte
 // aligned), from the object itself or from a streamed resource (.resS).
+// Meshes of every Unity version from 5.0 on are read: the channel list
+// (8 channels up to 2017.4, 12 in 2018.1, 14 since; see ChannelOrder), the
+// vertex format numbering (NumberingOf), the skin (m_Skin, one
+// BoneInfluence per vertex, up to 2018.1; the vertex channels since) and
+// the index format (16-bit only before 2017.3) follow the version's layout.
 // Compressed meshes (m_MeshCompression != 0) are decoded from their
 // bit-packed vectors and checked against the bounds Unity stored with them
 // (no compressed mesh is in the test corpus: the decoder is proved on
@@ -48,6 +53,10 @@ var (
 	// ErrNoStream: the vertex data is streamed from a resource file and no
 	// reader was given or the read failed.
 	ErrNoStream = errors.New("streamed vertex data not available")
+	// ErrNoMesh: renderers of the rig name no mesh (m_Mesh is null, as
+	// mods that reuse the game's meshes ship them): nothing to draw, and
+	// nothing wrong with the file.
+	ErrNoMesh = errors.New("renderers name no mesh (m_Mesh is null)")
 )
 
 // Error is a failure to decode one mesh: it names the mesh and the field.
@@ -127,6 +136,9 @@ func Decode(v *typetree.Value, opts Options) (*model.Mesh, error) {
 			return fail("m_IndexBuffer", err)
 		}
 	}
+	if err := readBoneInfluences(m, v.Field("m_Skin")); err != nil {
+		return fail("m_Skin", err)
+	}
 	if err := readSubMeshes(m, v.Field("m_SubMeshes"), indexSize(v)); err != nil {
 		return fail("m_SubMeshes", err)
 	}
@@ -154,26 +166,49 @@ func vertexData(v *typetree.Value, opts Options) (*VertexData, error) {
 		return nil, fmt.Errorf("%w: missing", ErrMalformed)
 	}
 	if d.Has("m_Streams") {
-		return nil, fmt.Errorf("%w: pre-2018 vertex streams (m_Streams) are not supported", ErrMalformed)
+		return nil, fmt.Errorf("%w: Unity 4 vertex streams (m_Streams) are not supported", ErrMalformed)
 	}
 	vd := &VertexData{VertexCount: int(d.Field("m_VertexCount").Uint())}
 	chs := d.Field("m_Channels")
-	if chs.Len() != NumChannels && !(chs.Len() == 0 && vd.VertexCount == 0) {
-		// Unity 5.x–2017 had 8 channels in another order (colour before
-		// the UVs, tangent last): refuse rather than misread them.
-		return nil, fmt.Errorf("%w: %d vertex channels (this reader knows Unity 2018+'s %d)", ErrMalformed, chs.Len(), NumChannels)
-	}
 	vd.Channels = make([]Channel, NumChannels)
+	if chs.Len() == 0 && vd.VertexCount == 0 {
+		return vd, nil
+	}
+	order, ok := ChannelOrder(chs.Len())
+	if !ok {
+		return nil, fmt.Errorf("%w: %d vertex channels (Unity wrote 8 up to 2017.4, 12 in 2018.1, %d since)", ErrMalformed, chs.Len(), NumChannels)
+	}
+	num, ambiguous := numbering(opts.Version, chs.Len())
+	// Unity 5.x–2017 flag the channels in use in m_CurrentChannels; a
+	// channel whose bit is clear is absent whatever its entry says.
+	mask, hasMask := uint32(0xffffffff), d.Has("m_CurrentChannels")
+	if hasMask {
+		mask = uint32(d.Field("m_CurrentChannels").Uint())
+	}
 	for i := 0; i < chs.Len(); i++ {
 		c := chs.Index(i)
-		vd.Channels[i] = Channel{
-			Stream: int(c.Field("stream").Uint()),
-			Offset: int(c.Field("offset").Uint()),
-			Format: FormatFromVersion(uint8(c.Field("format").Uint()), opts.Version.Major),
-			// The high bits of the stored dimension are flags (set on
-			// Float16 normals by the 2020+ importers); the count is the
-			// low nibble.
-			Dimension: int(c.Field("dimension").Uint() & 0x0f),
+		stored := uint8(c.Field("format").Uint())
+		// The high bits of the stored dimension are flags (set on
+		// Float16 normals by the 2020+ importers); the count is the
+		// low nibble.
+		dim := int(c.Field("dimension").Uint() & 0x0f)
+		if mask>>i&1 == 0 {
+			dim = 0
+		}
+		if dim == 0 {
+			continue
+		}
+		if ambiguous && stored > storedColor {
+			return nil, fmt.Errorf("%w: channel %d: format %d means different things in Unity 5 and 2017 and the file's version is unknown", ErrMalformed, i, stored)
+		}
+		if num != Numbering2019 && stored == storedColor && dim == 1 {
+			dim = 4 // one RGBA32 colour: four UNorm8
+		}
+		vd.Channels[order[i]] = Channel{
+			Stream:    int(c.Field("stream").Uint()),
+			Offset:    int(c.Field("offset").Uint()),
+			Format:    num.Format(stored),
+			Dimension: dim,
 		}
 	}
 	vd.Data = d.Field("m_DataSize").Bytes()
@@ -194,6 +229,24 @@ func vertexData(v *typetree.Value, opts Options) (*VertexData, error) {
 		vd.Data = b
 	}
 	return vd, nil
+}
+
+// numbering picks the vertex format numbering of a mesh: the one of the
+// file's version, or, when the version is unknown (blanked), the one its
+// channel list implies: 12 channels were written by 2018.1 only; 8 by
+// Unity 5 or 2017, whose numberings agree on formats 0–2 only (ambiguous
+// is then true: other formats cannot be read).
+func numbering(v unityversion.Version, channels int) (n Numbering, ambiguous bool) {
+	if v.Major != 0 {
+		return NumberingOf(v.Major), false
+	}
+	switch channels {
+	case len(order12):
+		return Numbering2017, false
+	case len(order8):
+		return Numbering5, true
+	}
+	return Numbering2019, false
 }
 
 // readVertices decodes every channel the exporter uses.

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -73,3 +74,39 @@ func readVariableSkin(m *model.Mesh, v *typetree.Value) error {
 	m.SkinOffsets[n] = len(m.Skin)
 	return nil
 }
+
+// readBoneInfluences decodes m_Skin (Unity 5.0–2018.1; from 2018.2 on the
+// skin is in the vertex channels): one BoneInfluence (BoneWeights4 from
+// 2017.1 on) per vertex, four weights and four bone indices, unused slots
+// at weight 0. An empty array means the mesh has no skin here; a
+// compressed mesh keeps its skin in m_CompressedMesh instead, and a mesh
+// whose skin was already read from its vertex channels keeps that one.
+func readBoneInfluences(m *model.Mesh, v *typetree.Value) error {
+	n := v.Len()
+	if n == 0 || m.BoneWeights != nil {
+		return nil
+	}
+	if n != m.VertexCount {
+		return fmt.Errorf("%w: %d bone influences for %d vertices", ErrMalformed, n, m.VertexCount)
+	}
+	m.BoneWeights = make([][4]float32, n)
+	m.BoneIndices = make([][4]uint16, n)
+	for i := 0; i < n; i++ {
+		e := v.Index(i)
+		for k := range 4 {
+			w := e.Field(weightFields[k]).Float32()
+			b := e.Field(boneIndexFields[k]).Int()
+			if b < 0 || b > 0xffff || !(w >= 0 && w <= math.MaxFloat32) {
+				return fmt.Errorf("%w: vertex %d: bone %d at weight %g", ErrMalformed, i, b, w)
+			}
+			m.BoneWeights[i][k] = w
+			m.BoneIndices[i][k] = uint16(b)
+		}
+	}
+	return nil
+}
+
+var (
+	weightFields    = [4]string{"weight[0]", "weight[1]", "weight[2]", "weight[3]"}
+	boneIndexFields = [4]string{"boneIndex[0]", "boneIndex[1]", "boneIndex[2]", "boneIndex[3]"}
+)

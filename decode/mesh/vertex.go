@@ -8,8 +8,8 @@ import (
 
 // VertexFormat is the storage format of one component of a vertex channel,
 // numbered as Unity 2019 and later number it (UnityEngine.Rendering.
-// VertexAttributeFormat). Files of Unity 2017–2018 use an older numbering
-// with a Color format at 2; FormatFromVersion maps those.
+// VertexAttributeFormat). Files of earlier versions use other numberings;
+// FormatFromVersion maps those.
 type VertexFormat uint8
 
 // Vertex component formats (Unity 2019+ numbering).
@@ -28,6 +28,11 @@ const (
 	FormatSInt32
 	numFormats
 )
+
+// FormatUnknown is what FormatFromVersion gives for a number its
+// numbering does not have; its Size is 0, so the vertex data it is in is
+// refused.
+const FormatUnknown VertexFormat = 0xff
 
 var formatNames = [...]string{"Float", "Float16", "UNorm8", "SNorm8", "UNorm16", "SNorm16", "UInt8", "SInt8", "UInt16", "SInt16", "UInt32", "SInt32"}
 
@@ -52,22 +57,98 @@ func (f VertexFormat) Size() int {
 	return 0
 }
 
-// FormatFromVersion maps a stored format number to VertexFormat: Unity
-// 2017–2018 numbered the formats with an extra Color (a UNorm8) at 2, so
-// their numbers from 2 on are one more than ours. major is the Unity major
-// version (0 when unknown: the blanked version of stripped builds is read
-// with the current numbering).
-func FormatFromVersion(stored uint8, major int) VertexFormat {
-	if major >= 2017 && major < 2019 && stored >= 2 {
-		if stored == 2 {
-			return FormatUNorm8
-		}
-		return VertexFormat(stored - 1)
+// Numbering is one of the ways Unity versions numbered vertex formats in
+// m_Channels[].format.
+type Numbering uint8
+
+// Unity's vertex format numberings.
+const (
+	// Numbering2019 is Unity 2019.1 and later's (VertexAttributeFormat,
+	// this package's VertexFormat).
+	Numbering2019 Numbering = iota
+	// Numbering2017 is Unity 2017.1–2018.4's: the 2019 list with a
+	// Color (four UNorm8, an RGBA32 colour) inserted at 2.
+	Numbering2017
+	// Numbering5 is Unity 5.x's: Float, Float16, Color, Byte (UInt8),
+	// UInt32.
+	Numbering5
+)
+
+// String returns the name of the value, as messages print it.
+func (n Numbering) String() string {
+	switch n {
+	case Numbering2019:
+		return "Unity 2019+ numbering"
+	case Numbering2017:
+		return "Unity 2017-2018 numbering"
+	case Numbering5:
+		return "Unity 5 numbering"
 	}
-	return VertexFormat(stored)
+	return fmt.Sprintf("Numbering(%d)", uint8(n))
 }
 
-// Vertex channels, by index in m_VertexData.m_Channels (Unity 2018+ order).
+// NumberingOf returns the numbering of files written by Unity major
+// version major (0 when unknown: the blanked version of some builds is
+// read with the current numbering).
+func NumberingOf(major int) Numbering {
+	switch {
+	case major >= 5 && major < 2017:
+		return Numbering5
+	case major >= 2017 && major < 2019:
+		return Numbering2017
+	}
+	return Numbering2019
+}
+
+// storedColor is the number of the Color format in the numberings before
+// 2019's.
+const storedColor = 2
+
+// Format maps a stored format number of the numbering to VertexFormat
+// (FormatUnknown for a number the numbering does not have). The Color of
+// the older numberings maps to UNorm8: it is a colour of four of them.
+func (n Numbering) Format(stored uint8) VertexFormat {
+	switch n {
+	case Numbering5:
+		switch stored {
+		case 0:
+			return FormatFloat
+		case 1:
+			return FormatFloat16
+		case storedColor:
+			return FormatUNorm8
+		case 3:
+			return FormatUInt8
+		case 4:
+			return FormatUInt32
+		}
+		return FormatUnknown
+	case Numbering2017:
+		switch {
+		case stored < storedColor:
+			return VertexFormat(stored)
+		case stored == storedColor:
+			return FormatUNorm8
+		case stored-1 < uint8(numFormats):
+			return VertexFormat(stored - 1)
+		}
+		return FormatUnknown
+	}
+	if stored < uint8(numFormats) {
+		return VertexFormat(stored)
+	}
+	return FormatUnknown
+}
+
+// FormatFromVersion maps a stored format number of a file written by Unity
+// major version major (0 when unknown) to VertexFormat: NumberingOf(major)
+// .Format(stored).
+func FormatFromVersion(stored uint8, major int) VertexFormat {
+	return NumberingOf(major).Format(stored)
+}
+
+// Vertex channels, by index in VertexData.Channels: the order of Unity
+// 2018's m_VertexData.m_Channels (UnityEngine.Rendering.VertexAttribute).
 const (
 	ChanPosition = 0
 	ChanNormal   = 1
@@ -78,6 +159,39 @@ const (
 	ChanIndices  = 13
 	NumChannels  = 14
 )
+
+// Stored channel lists. Unity wrote m_Channels with one entry per shader
+// channel it knew, so the length tells the list:
+//   - 14 (2018.2 on): this package's order, skin weights and indices last;
+//   - 12 (2018.1): the same without the two skin channels (the skin is in
+//     m_Skin; the 2018.1 scripting reference lists these 12 as
+//     Experimental.Rendering.VertexAttribute);
+//   - 8 (5.0–2017.4): position, normal, colour, UV0–UV3, tangent (the
+//     shader channels of those versions: 5.0 added UV2 and UV3; the skin
+//     is in m_Skin).
+var (
+	order12 = [12]int{ChanPosition, ChanNormal, ChanTangent, ChanColor, ChanUV0, ChanUV0 + 1, ChanUV0 + 2, ChanUV0 + 3, ChanUV0 + 4, ChanUV0 + 5, ChanUV0 + 6, ChanUV0 + 7}
+	order8  = [8]int{ChanPosition, ChanNormal, ChanColor, ChanUV0, ChanUV0 + 1, ChanUV0 + 2, ChanUV0 + 3, ChanTangent}
+)
+
+// ChannelOrder returns, for a stored m_Channels list of n entries, the
+// channel (Chan*) each entry is; ok is false for a length no Unity version
+// wrote.
+func ChannelOrder(n int) (order []int, ok bool) {
+	switch n {
+	case NumChannels:
+		o := make([]int, NumChannels)
+		for i := range o {
+			o[i] = i
+		}
+		return o, true
+	case len(order12):
+		return order12[:], true
+	case len(order8):
+		return order8[:], true
+	}
+	return nil, false
+}
 
 // Channel is one vertex attribute's place in the vertex data.
 type Channel struct {

@@ -91,6 +91,9 @@ func (f *File) AvatarOf(doc *Document) (*model.Avatar, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	if err := a.CheckFinite(); err != nil {
+		return nil, &FieldError{File: f.Name, Line: doc.Line, Object: "Avatar " + a.Name, Field: "m_Avatar", Err: err}
+	}
 	return a, nil
 }
 

@@ -154,6 +154,9 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	if err := c.CheckFinite(); err != nil {
+		return nil, &FieldError{File: f.Name, Line: doc.Line, Object: "AnimationClip " + c.Name, Field: "curves", Err: err}
+	}
 	return c, nil
 }
 

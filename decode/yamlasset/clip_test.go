@@ -168,6 +168,7 @@ func TestClipReportsWhatItCannotRead(t *testing.T) {
 		{"bad number", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_SampleRate: fast\n", "m_SampleRate"},
 		{"compressed", "--- !u!74 &1\nAnimationClip:\n  m_CompressedRotationCurves:\n  - path: a\n", "not supported"},
 		{"bad key", "--- !u!74 &1\nAnimationClip:\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: x\n    attribute: a\n", ":6:"},
+		{"NaN value", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: 0\n        value: NaN\n    attribute: a\n", "t.anim:1: AnimationClip x: curves: curve 0 (root a) key 0 (at 0 s) value is NaN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Parse(strings.NewReader(tc.src), "t.anim")

@@ -60,6 +60,11 @@ func (f *File) Rigs() ([]*model.Rig, error) {
 			rigs = append(rigs, h.rig(id, nil, true))
 		}
 	}
+	for _, r := range rigs {
+		if err := r.CheckFinite(); err != nil {
+			return nil, &FieldError{File: f.Name, Object: "rig " + r.Name, Field: "Transform", Err: err}
+		}
+	}
 	return rigs, nil
 }
 
@@ -74,6 +79,11 @@ func (f *File) Hierarchy() ([]*model.Rig, error) {
 	var rigs []*model.Rig
 	for _, id := range h.roots {
 		rigs = append(rigs, h.rig(id, nil, false))
+	}
+	for _, r := range rigs {
+		if err := r.CheckFinite(); err != nil {
+			return nil, &FieldError{File: f.Name, Object: "rig " + r.Name, Field: "Transform", Err: err}
+		}
 	}
 	return rigs, nil
 }

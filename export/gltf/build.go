@@ -29,7 +29,8 @@ type builder struct {
 	morphNode  map[int]int
 	morphCount map[int]int
 	timesCache map[timesKey]int
-	materials  map[string]int
+	materials  map[model.Material]int
+	textures   map[*model.Texture]int
 }
 
 type timesKey struct {
@@ -53,7 +54,8 @@ func Document(s *Scene) (*qg.Document, error) {
 		morphNode:  map[int]int{},
 		morphCount: map[int]int{},
 		timesCache: map[timesKey]int{},
-		materials:  map[string]int{},
+		materials:  map[model.Material]int{},
+		textures:   map[*model.Texture]int{},
 	}
 	b.buf = make([]byte, 0, estimateSize(s))
 	if err := b.nodes(); err != nil {

@@ -572,6 +572,12 @@ func exactTrack(pws []pw, start, length float64, rotation bool) (Track, trackKin
 			}
 		}
 	}
+	// Each component is evaluated at its own break where it has one at the
+	// key (a float32 time may fall just past a float64 break, a dense
+	// curve's 0.1 s, or just before it, and would read the wrong piece's
+	// slope), else at the key's time.
+	next := make([]int, nc) // per component, its first break not yet passed
+	us := make([]float64, nc)
 	for i, tk := range times {
 		u := start + float64(tk)
 		if i == len(times)-1 {
@@ -579,8 +585,16 @@ func exactTrack(pws []pw, start, length float64, rotation bool) (Track, trackKin
 		}
 		jump := false
 		for k := range pws {
-			vp[k], dp[k] = pws[k].eval(u, false)
-			vm[k], dm[k] = pws[k].eval(u, true)
+			us[k] = u
+			br := pws[k].breaks
+			for next[k] < len(br) && float32(br[next[k]]-start) < tk {
+				next[k]++
+			}
+			if next[k] < len(br) && float32(br[next[k]]-start) == tk {
+				us[k] = br[next[k]]
+			}
+			vp[k], dp[k] = pws[k].eval(us[k], false)
+			vm[k], dm[k] = pws[k].eval(us[k], true)
 			if i > 0 && math.Abs(vp[k]-vm[k]) > 1e-5*max(1, math.Abs(vp[k])) {
 				jump = true
 			}
@@ -600,11 +614,10 @@ func exactTrack(pws []pw, start, length float64, rotation bool) (Track, trackKin
 				ua := start + float64(ta)
 				va, da := make([]float64, nc), make([]float64, nc)
 				ramp := make([]float64, nc)
-				h := u - ua
 				for k := range pws {
-					kk := pws[k].piece(u, true)
+					kk := pws[k].piece(us[k], true)
 					va[k], da[k] = pws[k].evalIn(kk, ua)
-					ramp[k] = (vp[k] - va[k]) / h
+					ramp[k] = (vp[k] - va[k]) / (u - ua)
 				}
 				key(ta, da, va, ramp)
 				key(tk, ramp, vp, dp)

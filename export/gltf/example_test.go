@@ -27,7 +27,10 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	motions, notes := set.Motions(ch)
+	motions, notes, err := set.Motions(ch)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, n := range notes {
 		log.Print(n) // a clip left out
 	}

@@ -110,8 +110,15 @@ func (b *builder) mesh(mi *model.MeshInstance) (int, error) {
 			Mode:       mode,
 			Targets:    targets,
 		}
-		if si < len(mi.Materials) && mi.Materials[si].Name != "" {
-			pr.Material = qg.Index(b.material(mi.Materials[si].Name))
+		if si < len(mi.Materials) {
+			if mat := mi.Materials[si]; mat.Name != "" || mat.HasFactors {
+				if len(m.UV[0]) != n {
+					// The texture is mapped by the first UV channel:
+					// without one it cannot be drawn.
+					mat.BaseColorTexture = nil
+				}
+				pr.Material = qg.Index(b.material(mat))
+			}
 		}
 		gm.Primitives = append(gm.Primitives, pr)
 	}
@@ -448,16 +455,6 @@ func perpendicular(n []float32) [3]float32 {
 		return unit3(0, n[2], -n[1], [3]float32{1, 0, 0})
 	}
 	return unit3(-n[2], 0, n[0], [3]float32{0, 0, 1})
-}
-
-// material returns the glTF material of the given name, added on first use.
-func (b *builder) material(name string) int {
-	if i, ok := b.materials[name]; ok {
-		return i
-	}
-	b.doc.Materials = append(b.doc.Materials, &qg.Material{Name: name})
-	b.materials[name] = len(b.doc.Materials) - 1
-	return len(b.doc.Materials) - 1
 }
 
 // invertAffine inverts a matrix whose last row is (0, 0, 0, 1).

@@ -45,6 +45,12 @@ func (s *Scene) Add(pid int64, class int32, f F) {
 	s.vals = append(s.vals, Values{PathID: pid, ClassID: class, Fields: f})
 }
 
+// Values returns the scene's objects (shared: change them through Obj).
+func (s *Scene) Values() []Values { return s.vals }
+
+// Remove removes the i-th object of Values.
+func (s *Scene) Remove(i int) { s.vals = append(s.vals[:i], s.vals[i+1:]...) }
+
 // Set replaces the fields of object pid.
 func (s *Scene) Set(pid int64, f F) {
 	for i, v := range s.vals {
@@ -90,13 +96,14 @@ func (s *Scene) WriteWith(name string, externals []unitywrite.External) string {
 func PPtr(id int64) F { return F{"m_FileID": 0, "m_PathID": id} }
 
 // AddRig adds a copy of the scene's GameObjects and Transforms (path ids
-// moved by off) with an Animator of its own (path id animator), the bone
+// moved by off) with an Animator of its own (path id animator; 0 for no
+// Animator), the bone
 // bone placed at pos, the Animator using the scene's avatar and
 // controller when full.
 func (s *Scene) AddRig(off, animator int64, bone int, pos geom.Vec3, full bool) {
 	for i, b := range Bones {
 		comps := []any{F{"component": PPtr(int64(TransformBase+i) + off)}}
-		if i == 0 {
+		if i == 0 && animator != 0 {
 			comps = append(comps, F{"component": PPtr(animator)})
 		}
 		s.Add(int64(GameObjectBase+i)+off, model.ClassGameObject, F{"m_Component": comps, "m_Name": b.Name, "m_IsActive": true})
@@ -123,7 +130,9 @@ func (s *Scene) AddRig(off, animator int64, bone int, pos geom.Vec3, full bool) 
 	if full {
 		a["m_Avatar"], a["m_Controller"] = PPtr(AvatarID), PPtr(ControllerID)
 	}
-	s.Add(animator, model.ClassAnimator, a)
+	if animator != 0 {
+		s.Add(animator, model.ClassAnimator, a)
+	}
 }
 
 // ParkedScene writes the extended scene (humanoid clips) with a prop

@@ -111,8 +111,8 @@ func TestSideReadsLeftAndRightFromJointNames(t *testing.T) {
 		"Armature/ROOT/base/stomach/chest/head/hat/Hair.left": -1,
 	}
 	for path, want := range cases {
-		if got := side(path); got != want {
-			t.Errorf("side(%q) = %d, want %d", path, got, want)
+		if got := JointSide(path); got != want {
+			t.Errorf("JointSide(%q) = %d, want %d", path, got, want)
 		}
 	}
 }

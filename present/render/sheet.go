@@ -356,7 +356,7 @@ func Sheet(c *Clip, opts Options) (*image.RGBA, error) {
 	}
 	sides := make([]color.RGBA, n)
 	for j := range sides {
-		switch side(c.Paths[j]) {
+		switch JointSide(c.Paths[j]) {
 		case -1:
 			sides[j] = colLeft
 		case 1:
@@ -700,11 +700,12 @@ func darken(c color.RGBA) color.RGBA {
 	return color.RGBA{c.R * 3 / 4, c.G * 3 / 4, c.B * 3 / 4, c.A}
 }
 
-// side guesses a joint's side from the last part of its path: -1 left,
-// +1 right, 0 neither. Names split into words at '.', '_', '-', ' ' and
-// lower-to-upper case changes; a word "l"/"left" is left, "r"/"right" right
-// (a trailing "end" word, Blender's leaf marker, is ignored).
-func side(path string) int {
+// JointSide guesses a joint's side from the last part of its path: -1
+// left, +1 right, 0 neither. Names split into words at '.', '_', '-', ' '
+// and lower-to-upper case changes; a word "l"/"left" is left, "r"/"right"
+// right (a trailing "end" word, Blender's leaf marker, is ignored). Sheets
+// colour bones by it, and the viewer colours them alike.
+func JointSide(path string) int {
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		path = path[i+1:]
 	}

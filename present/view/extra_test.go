@@ -41,6 +41,7 @@ func TestRemoteClientsGetLargeAnswersCompressed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest("GET", "/api/clip/3/frames", nil)
+			r.Header.Set(TokenHeader, s.Token())
 			r.RemoteAddr = tc.remote
 			if tc.accept != "" {
 				r.Header.Set("Accept-Encoding", tc.accept)
@@ -87,7 +88,7 @@ func FuzzRequestTarget(f *testing.F) {
 	f.Add("HEAD", "/app.js")
 	s := openServer(f, Options{}, helloBundle)
 	f.Fuzz(func(t *testing.T, method, target string) {
-		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")))
+		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + TokenHeader + ": " + s.Token() + "\r\n\r\n")))
 		if err != nil {
 			return
 		}
@@ -120,6 +121,7 @@ func benchmarkFrames(b *testing.B, s *Server, name string) {
 	for i := 0; i < b.N; i++ {
 		r := httptest.NewRequest("GET", "/api/clip/"+itoa(id)+"/frames", nil)
 		r.Host, r.RemoteAddr = "127.0.0.1", "127.0.0.1:1"
+		r.Header.Set(TokenHeader, s.Token())
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		if w.Code != 200 {

@@ -2,8 +2,10 @@ package view
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -22,10 +24,10 @@ type Mesh struct {
 	Name string `json:"name"`
 	// Positions and Normals (nil when absent) are x, y, z per vertex in
 	// the mesh's space.
-	Positions []float32 `json:"positions"`
+	Positions []float32 `json:"positions,omitempty"`
 	Normals   []float32 `json:"normals,omitempty"`
 	// Indices are triangles (quads are split).
-	Indices []uint32 `json:"indices"`
+	Indices []uint32 `json:"indices,omitempty"`
 	// Joint is the joint a rigid mesh is drawn at (-1 for a skinned mesh
 	// or a rigid one whose node is not in the skeleton).
 	Joint int `json:"joint"`
@@ -39,29 +41,64 @@ type Mesh struct {
 	BoneWeights []float32 `json:"bone_weights,omitempty"`
 }
 
+// meshResult is a character's meshes as the page takes them, converted
+// once however many requests ask at the same time.
 type meshResult struct {
+	once   sync.Once
 	meshes []Mesh
 	notes  []string
 }
 
 // meshesFor returns the character's meshes for the page, converted once
 // per character. Mesh node and bone indexes are the character's joints.
-func (s *Server) meshesFor(ch *bound.Character) ([]Mesh, []string) {
+func (s *Server) meshesFor(ch *bound.Character) *meshResult {
 	s.mu.Lock()
-	if res, ok := s.meshCache[ch]; ok {
-		s.mu.Unlock()
-		return res.meshes, res.notes
+	res, ok := s.meshCache[ch]
+	if !ok {
+		res = &meshResult{}
+		s.meshCache[ch] = res
 	}
 	s.mu.Unlock()
-	res := loadMeshes(ch)
-	s.mu.Lock()
-	s.meshCache[ch] = res
-	s.mu.Unlock()
-	return res.meshes, res.notes
+	res.once.Do(func() { loadMeshes(ch, res) })
+	return res
 }
 
-func loadMeshes(ch *bound.Character) *meshResult {
-	res := &meshResult{meshes: []Mesh{}, notes: []string{}}
+// streamMeshes appends `,"meshes":[...],"mesh_notes":[...]` to an answer
+// (each left out when empty, as Frames and ControllerInfo encode them),
+// sending chunks as they fill; false once the client is gone.
+func (s *Server) streamMeshes(a *answer, mr *meshResult) bool {
+	if len(mr.meshes) > 0 {
+		a.field("meshes")
+		a.raw("[")
+		for i := range mr.meshes {
+			m := &mr.meshes[i]
+			if i > 0 {
+				a.raw(",")
+			}
+			// the small fields, then the large arrays in chunks
+			a.object(Mesh{Name: m.Name, Joint: m.Joint, Bones: m.Bones, BindPoses: m.BindPoses})
+			if !a.floats("positions", m.Positions) || !uints(a, "indices", m.Indices) {
+				return false
+			}
+			if m.Normals != nil && !a.floats("normals", m.Normals) {
+				return false
+			}
+			if m.Bones != nil && (!uints(a, "bone_indices", m.BoneIndices) || !a.floats("bone_weights", m.BoneWeights)) {
+				return false
+			}
+			a.raw("}")
+		}
+		a.raw("]")
+	}
+	if len(mr.notes) > 0 {
+		a.field("mesh_notes")
+		a.value(s.publicAll(mr.notes))
+	}
+	return a.ok()
+}
+
+func loadMeshes(ch *bound.Character, res *meshResult) {
+	res.meshes, res.notes = []Mesh{}, []string{}
 	att, errs := ch.Meshes()
 	for _, err := range errs {
 		res.notes = append(res.notes, err.Error())
@@ -129,7 +166,7 @@ func loadMeshes(ch *bound.Character) *meshResult {
 				}
 				for c := 0; c < 4; c++ {
 					for row := 0; row < 4; row++ {
-						out.BindPoses = append(out.BindPoses, m.BindPoses[b][row][c])
+						out.BindPoses = append(out.BindPoses, finite32(m.BindPoses[b][row][c]))
 					}
 				}
 			}
@@ -138,7 +175,7 @@ func loadMeshes(ch *bound.Character) *meshResult {
 			for v := 0; v < m.VertexCount; v++ {
 				for k := 0; k < 4; k++ {
 					bi, w := m.BoneIndices[v][k], m.BoneWeights[v][k]
-					if int(bi) >= len(m.BindPoses) || !(w > 0) {
+					if int(bi) >= len(m.BindPoses) || !(w > 0) || !geom.Finite(w) {
 						bi, w = 0, 0
 					}
 					out.BoneIndices = append(out.BoneIndices, bi)
@@ -152,7 +189,6 @@ func loadMeshes(ch *bound.Character) *meshResult {
 		idx += len(out.Indices)
 		res.meshes = append(res.meshes, out)
 	}
-	return res
 }
 
 func flatten3(v [][3]float32) []float32 {

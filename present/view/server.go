@@ -1,13 +1,15 @@
 // Package view serves a local web page that plays the clips of a set of
-// Unity files: it lists their rigs, clips and controllers, plays a clip on
-// its skeleton (bones as lines, joints as points, and the rig's skinned and
-// rigid meshes, drawn with WebGL by a page embedded in the binary), and
-// runs a controller's state machine on the server while the page drives its
-// parameters and layer weights.
+// Unity files: it lists their characters, clips and controllers, plays a
+// clip on its skeleton (bones coloured by side as present/render draws
+// them, helpers faint, and the character's skinned and rigid meshes, drawn
+// with WebGL by a page embedded in the binary), and runs a controller's
+// state machine on the server while the page drives its parameters and
+// layer weights. The page opens playing something: the first character
+// with its first clip, or its controller (Scene.Start).
 //
 // The API the page uses (JSON; ids are indexes into the scene's lists):
 //
-//	GET  /api/scene                          rigs, clips, controllers (Scene)
+//	GET  /api/scene                          characters, clips, controllers (Scene)
 //	GET  /api/clip/{id}/frames?rate=30&rig=R&mesh=1
 //	                                         the skeleton and its joints' positions
 //	                                         per frame (Frames); the page plays them
@@ -19,19 +21,39 @@
 // character's root GameObject's parent), in Unity's left-handed frame; the
 // page mirrors x to draw them.
 //
-// The server is meant for one person on one machine. It serves only its
-// embedded assets and the objects of the library it was given: requests
-// name clips and controllers by their index in the scene, never by a path,
-// so no request can make it open a file. Request bodies are capped, paths
-// that are not clean are refused, and (unless Options.Public is set) only
-// requests addressed to a loopback host name are answered, which keeps
-// other web sites from reaching it through DNS rebinding.
+// # Safety
+//
+// The server is meant for one person on one machine, whose browser also
+// visits other sites. It serves only its embedded assets and the objects
+// of the library it was given: requests name clips and controllers by
+// their index in the scene, never by a path, so no request can make it
+// open a file, and error answers name files by their base name only.
+// Request bodies are capped, paths that are not clean are refused, and
+// (unless Options.Public is set) only requests addressed to a loopback host
+// name are answered, which keeps other web sites from reaching it through
+// DNS rebinding.
+//
+// Every API request must carry the header X-Mecanim-Token with the token
+// of this server (Server.Token), which the page reads from its own HTML: a
+// page of another site can send requests to the loopback port (an <img>
+// tag is enough) but cannot read the page, so it cannot start work.
+// Requests a browser marks as cross-site (Sec-Fetch-Site, Origin) are
+// refused as well.
+//
+// Heavy answers (frames, meshes) are streamed in chunks as they are
+// formatted, never built whole; at most MaxStreams are sent at once (more
+// wait a little, then get 503), and each chunk must reach the client
+// within a deadline, so slow readers cannot hold memory or turns for long.
 package view
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,12 +82,22 @@ const (
 	MaxFrameValues = 3 << 20
 	// maxTick is the longest controller step one request may ask for.
 	maxTick = 1.0
+	// MaxStreams is how many heavy answers (frames, meshes, a
+	// controller's first start) the server works on at once.
+	MaxStreams = 16
 )
+
+// TokenHeader is the request header that carries the server's token on
+// every API request.
+const TokenHeader = "X-Mecanim-Token"
 
 // Options configure a Server.
 type Options struct {
 	// Public answers requests addressed to any host name; by default only
-	// localhost and loopback addresses are answered.
+	// localhost and loopback addresses are answered. It turns off the
+	// check that keeps other sites out through DNS rebinding: set it only
+	// for a server listening on a network address (mecanim view keeps the
+	// check on a loopback address even with --public).
 	Public bool
 	// Logf receives a line for each object that failed to load (nil:
 	// discarded).
@@ -84,13 +116,26 @@ type Server struct {
 	ctls  []bound.Item
 	rigs  []bound.Item
 
+	// token is what every API request must carry (see the package doc).
+	token string
+	// streams holds a slot per heavy answer in progress; a request waits
+	// admitWait for one, and a client has chunkTimeout to take each chunk.
+	streams      chan struct{}
+	admitWait    time.Duration
+	chunkTimeout time.Duration
+	// paths are the inputs' container paths, longest first, which error
+	// answers replace with their base names; inputs names each for lists.
+	paths  []string
+	inputs map[string]string
+
 	sceneOnce sync.Once
 	scene     []byte
+	sceneVal  *Scene
 
 	mu        sync.Mutex
 	playables map[playKey]*playResult
 	meshCache map[*bound.Character]*meshResult
-	sessions  map[int]*session
+	sessions  map[int]*sessionSlot
 }
 
 type asset struct {
@@ -100,9 +145,12 @@ type asset struct {
 
 type playKey struct{ clip, rig int }
 
+// playResult is a clip bound to a character, made once however many
+// requests ask for it at the same time.
 type playResult struct {
-	m   *bound.Motion
-	err error
+	once sync.Once
+	m    *bound.Motion
+	err  error
 }
 
 // New returns a Server over lib. The inputs behind it must stay open while
@@ -110,6 +158,10 @@ type playResult struct {
 func New(lib bound.Library, opts Options) (*Server, error) {
 	if lib == nil {
 		return nil, errors.New("view: nil library")
+	}
+	var tok [16]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return nil, fmt.Errorf("view: making the session token: %w", err)
 	}
 	s := &Server{
 		lib:       lib,
@@ -119,10 +171,21 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 		clips:     lib.Clips(),
 		ctls:      lib.Controllers(),
 		rigs:      lib.Characters(),
+		token:     hex.EncodeToString(tok[:]),
+		streams:   make(chan struct{}, MaxStreams),
+		admitWait: admitWait, chunkTimeout: chunkTimeout,
 		playables: map[playKey]*playResult{},
 		meshCache: map[*bound.Character]*meshResult{},
-		sessions:  map[int]*session{},
+		sessions:  map[int]*sessionSlot{},
 	}
+	s.paths = containerPaths(s.rigs, s.clips, s.ctls)
+	var containers []string
+	for _, g := range [][]bound.Item{s.rigs, s.clips, s.ctls} {
+		for _, it := range g {
+			containers = append(containers, it.Source.Container)
+		}
+	}
+	s.inputs = inputNames(containers)
 	for name, ct := range map[string]string{
 		"index.html": "text/html; charset=utf-8",
 		"app.js":     "text/javascript; charset=utf-8",
@@ -131,6 +194,15 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 		b, err := assetFS.ReadFile("assets/" + name)
 		if err != nil {
 			return nil, fmt.Errorf("view: embedded asset %s: %w", name, err)
+		}
+		if name == "index.html" {
+			// The page reads the token from its own HTML, which no
+			// other site's page can read.
+			const slot = `<meta name="mecanim-token" content="">`
+			if !bytes.Contains(b, []byte(slot)) {
+				return nil, fmt.Errorf("view: embedded index.html has no token slot")
+			}
+			b = bytes.Replace(b, []byte(slot), []byte(`<meta name="mecanim-token" content="`+s.token+`">`), 1)
 		}
 		s.assets[name] = asset{ct, b}
 	}
@@ -143,6 +215,11 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /api/controller/{id}/tick", s.handleTick)
 	return s, nil
 }
+
+// Token returns the token every API request must carry in TokenHeader.
+// The page gets it from its own HTML; a program driving the API can read
+// it there too, or take it from here.
+func (s *Server) Token() string { return s.token }
 
 func (s *Server) logf(format string, args ...any) {
 	if s.opts.Logf != nil {
@@ -167,10 +244,59 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad path")
 		return
 	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		if why := crossSite(r); why != "" {
+			writeError(w, http.StatusForbidden, "cross-site request refused ("+why+")")
+			return
+		}
+		if got := r.Header.Get(TokenHeader); subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+			writeError(w, http.StatusForbidden, "missing or wrong "+TokenHeader+": the viewer's page sends it")
+			return
+		}
+	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// crossSite says why a browser's request comes from another site's page
+// ("" when it does not, or when no browser says): Sec-Fetch-Site other
+// than same-origin or none (a typed address), or an Origin that is not
+// this server's.
+func crossSite(r *http.Request) string {
+	switch v := r.Header.Get("Sec-Fetch-Site"); v {
+	case "", "same-origin", "none":
+	default:
+		return "Sec-Fetch-Site: " + v
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
+		return "Origin: " + o
+	}
+	return ""
+}
+
+// admit takes a slot for a heavy answer, waiting up to admitWait for one;
+// without one it answers 503 and returns false. The caller calls the
+// returned release when done.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	release = func() { <-s.streams }
+	select {
+	case s.streams <- struct{}{}:
+		return release, true
+	default:
+	}
+	t := time.NewTimer(s.admitWait)
+	defer t.Stop()
+	select {
+	case s.streams <- struct{}{}:
+		return release, true
+	case <-t.C:
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("busy: %d answers are being sent; try again", MaxStreams))
+	case <-r.Context().Done():
+	}
+	return nil, false
 }
 
 // cleanPath reports whether p is an absolute, clean URL path with nothing
@@ -246,7 +372,7 @@ const gzipOver = 32 << 10
 func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
+		writeError(w, http.StatusInternalServerError, "encoding the answer failed")
 		return
 	}
 	b = append(b, '\n')

@@ -13,6 +13,7 @@ import (
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -36,6 +37,22 @@ type session struct {
 	// start (or the last reset).
 	root  anim.RootMotion
 	notes []string
+
+	// How the pose is held in place while root motion carries it (see
+	// TickResult.Carried): the joint at the top of what moves (the root
+	// motion joint; a humanoid's hips) and the joints that move with it;
+	// the body frame at the last reset.
+	held    int
+	moves   []bool
+	bodyRef geom.Transform
+	haveRef bool
+	// For a humanoid pose, its own poser to read the body's position and
+	// rotation (RootT, RootQ), the human scale, and the human space in
+	// model space.
+	human      *animator.HumanPoser
+	humanSc    *animator.HumanScratch
+	humanScale float32
+	humanRoot  geom.Transform
 }
 
 // ControllerInfo is what GET /api/controller/{id} answers.
@@ -47,8 +64,11 @@ type ControllerInfo struct {
 	Layers     []string     `json:"layers"`
 	Paths      []string     `json:"paths"`
 	Parents    []int        `json:"parents"`
-	// Helpers marks the joints drawn faintly (see Frames).
-	Helpers []bool `json:"helpers"`
+	// Look is how to draw the character (see Frames); Box its body's
+	// bounds at its scene pose (nil without a character). The page
+	// moves the character by TickResult.Root and follows it.
+	Look
+	Box *Box `json:"box,omitempty"`
 	// Notes lists clips that could not be loaded or baked.
 	Notes []string `json:"notes"`
 	// Meshes (with mesh=1) are the rig's meshes, as in Frames.
@@ -83,10 +103,18 @@ type TickResult struct {
 	Events []EventResult `json:"events"`
 	// RootMotion is how the root moved in this tick; Root where root
 	// motion has carried the character since the start (or the last
-	// reset): a game applying root motion moves the character's
-	// GameObject by it. Positions are in model space, without it.
+	// reset), in its body frame at the start: a game applying root motion
+	// moves the character's GameObject by it.
 	RootMotion MotionResult `json:"root_motion"`
 	Root       MotionResult `json:"root"`
+	// Positions (and rotations) hold the pose in place: what root motion
+	// takes from the pose (the root motion joint's motion, a humanoid
+	// body's) is left at where it was at the start, so that Carried, the
+	// model-space transform root motion has carried the character by (Root
+	// in model space), places it. Carried applied to the positions is the
+	// character where the game would show it; the pose alone never moves
+	// it twice, nor snaps it back when a clip loops.
+	Carried MotionResult `json:"carried"`
 	// Rotations (x, y, z, w) and Scales per joint, when asked for.
 	Rotations []float32 `json:"rotations,omitempty"`
 	Scales    []float32 `json:"scales,omitempty"`
@@ -131,26 +159,33 @@ type EventResult struct {
 // errBadTick marks a tick request that cannot be applied.
 var errBadTick = errors.New("bad tick")
 
+// sessionSlot is a controller's session, started once however many
+// requests ask at the same time.
+type sessionSlot struct {
+	once sync.Once
+	se   *session
+	err  error
+}
+
 // session returns the running controller id, starting it on first use.
 func (s *Server) session(id int) (*session, error) {
 	s.mu.Lock()
-	se, ok := s.sessions[id]
+	slot, ok := s.sessions[id]
+	if !ok {
+		slot = &sessionSlot{}
+		s.sessions[id] = slot
+	}
 	s.mu.Unlock()
-	if ok {
-		return se, nil
-	}
-	se, err := s.newSession(id)
-	if err != nil {
-		return nil, err
-	}
+	slot.once.Do(func() { slot.se, slot.err = s.newSession(id) })
+	return slot.se, slot.err
+}
+
+// started reports whether controller id's session was asked for before.
+func (s *Server) started(id int) bool {
 	s.mu.Lock()
-	if old, ok := s.sessions[id]; ok {
-		se = old
-	} else {
-		s.sessions[id] = se
-	}
-	s.mu.Unlock()
-	return se, nil
+	defer s.mu.Unlock()
+	_, ok := s.sessions[id]
+	return ok
 }
 
 func (s *Server) newSession(id int) (*session, error) {
@@ -168,10 +203,111 @@ func (s *Server) newSession(id int) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := ch.Skeleton().Len()
+	sk := ch.Skeleton()
+	n := sk.Len()
 	se.poser, se.ch, se.on = p, ch, ch.Describe()
 	se.local, se.world = make([]geom.Transform, n), make([]geom.Transform, n)
+	se.held = ch.RootMotionJoint()
+	if p.Humanoid() {
+		if se.human, err = animator.NewHumanPoser(bc.Definition(), ch.Human()); err != nil {
+			return nil, err
+		}
+		se.humanSc = se.human.NewScratch()
+		se.held = ch.Human().AvatarNode(humanoid.Hips)
+		av, _ := ch.Avatar()
+		se.humanScale, se.humanRoot = humanSpace(av)
+	}
+	se.moves = make([]bool, n)
+	for j, par := range sk.Parents {
+		se.moves[j] = j == se.held || (par >= 0 && se.moves[par])
+	}
 	return se, nil
+}
+
+// humanSpace returns an avatar's human scale and the inverse of the root
+// transform it stored, which places its human space under the Animator's
+// GameObject (see humanoid.Rig).
+func humanSpace(av *model.Avatar) (float32, geom.Transform) {
+	scale, root := float32(1), geom.Identity
+	if av == nil {
+		return scale, root
+	}
+	if s := av.Human.Scale; s > 0 && geom.Finite(s) {
+		scale = s
+	}
+	stored := av.DefaultPose
+	if len(stored) != len(av.Skeleton.Nodes) {
+		stored = av.SkeletonPose
+	}
+	if len(stored) > 0 && len(av.Skeleton.Nodes) > 0 && av.Skeleton.Nodes[0].Parent < 0 && stored[0].Finite() {
+		root = stored[0].Inverse()
+	}
+	return scale, root
+}
+
+// rigid is a transform's translation and rotation.
+func rigid(t geom.Transform) geom.Transform {
+	return geom.Transform{T: t.T, R: t.R.Normalize(), S: geom.V3(1, 1, 1)}
+}
+
+// bodyFrame is the frame root motion moves, in model space, in the pose
+// se.world holds: the root motion joint's; for a humanoid, the body's
+// position and rotation (RootT scaled, RootQ) in the human space.
+func (se *session) bodyFrame() geom.Transform {
+	if se.human != nil {
+		var hp humanoid.Pose
+		se.human.Pose(se.a, se.humanSc, &hp)
+		body := geom.Transform{T: hp.RootT.Scale(se.humanScale), R: hp.RootQ, S: geom.V3(1, 1, 1)}
+		return rigid(se.world[0].Mul(se.humanRoot).Mul(body))
+	}
+	if se.held < 0 || se.held >= len(se.world) {
+		return geom.Identity
+	}
+	return rigid(se.world[se.held])
+}
+
+// poseHeld poses the character into se.world with what root motion takes
+// from the pose held at the body frame of the last reset (see
+// TickResult.Carried).
+func (se *session) poseHeld() {
+	se.poser.Pose(se.a, se.local)
+	anim.LocalToModel(se.ch.Skeleton(), se.local, se.world)
+	b := se.bodyFrame()
+	if !se.haveRef {
+		se.bodyRef, se.haveRef = b, true
+	}
+	d := se.bodyRef.Mul(b.Inverse())
+	for j, m := range se.moves {
+		if m {
+			se.world[j] = d.Mul(se.world[j])
+		}
+	}
+}
+
+// carried is the accumulated root motion as a model-space transform of
+// the held pose: Root, a motion in the body frame at the reset, turned
+// into one of model space.
+func (se *session) carried() geom.Transform {
+	w := geom.Transform{T: se.root.T, R: se.root.R.Normalize(), S: geom.V3(1, 1, 1)}
+	if se.human != nil {
+		w.T = w.T.Scale(se.humanScale)
+	}
+	return se.bodyRef.Mul(w).Mul(se.bodyRef.Inverse())
+}
+
+// controllerRoot is the joint that carries a controller's character
+// through the world: its clips' (bound.Motion.TraceJoint), else a
+// humanoid's hips, else the root motion joint.
+func controllerRoot(bc *bound.Controller, ch *bound.Character) int {
+	for _, m := range bc.Clips() {
+		if m != nil {
+			return m.TraceJoint()
+		}
+	}
+	if h := ch.Human(); h != nil {
+		return h.AvatarNode(humanoid.Hips)
+	}
+	return ch.RootMotionJoint()
 }
 
 func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
@@ -180,28 +316,44 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such controller")
 		return
 	}
-	se, err := s.session(id)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err.Error())
-		return
-	}
-	info := ControllerInfo{ID: id, Name: se.ctl.Name, On: se.on, Paths: []string{}, Parents: []int{}, Notes: se.notes}
-	if info.Notes == nil {
-		info.Notes = []string{}
-	}
-	info.Parameters, info.Layers = controllerLists(se.ctl)
-	if se.ch != nil {
-		sk := se.ch.Skeleton()
-		info.Paths, info.Parents, info.Helpers = sk.Paths, sk.Parents, helpers(se.ch)
-	}
 	meshes, ok := meshParam(w, r)
 	if !ok {
 		return
 	}
-	if meshes && se.ch != nil {
-		info.Meshes, info.MeshNotes = s.meshesFor(se.ch)
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
 	}
-	writeJSON(w, r, info)
+	defer release()
+	se, err := s.session(id)
+	if err != nil {
+		s.logf("%v", err)
+		writeError(w, http.StatusUnprocessableEntity, s.public(err.Error()))
+		return
+	}
+	info := ControllerInfo{ID: id, Name: se.ctl.Name, On: se.on, Paths: []string{}, Parents: []int{},
+		Look: Look{Helpers: []bool{}, Sides: []int{}, Root: -1, Body: []bool{}}, Notes: s.publicAll(se.notes)}
+	info.Parameters, info.Layers = controllerLists(se.ctl)
+	if se.ch != nil {
+		sk := se.ch.Skeleton()
+		rest := make([]geom.Transform, sk.Len())
+		anim.LocalToModel(sk, sk.Rest, rest)
+		info.Paths, info.Parents = sk.Paths, sk.Parents
+		info.Look = lookOf(se.ch, controllerRoot(se.bc, se.ch), rest)
+		b := boxer{body: info.Body}
+		b.add(rest)
+		info.Box = b.result()
+	}
+	if !meshes || se.ch == nil {
+		writeJSON(w, r, info)
+		return
+	}
+	a := s.newAnswer(w, r)
+	a.object(info)
+	if s.streamMeshes(a, s.meshesFor(se.ch)) {
+		a.raw("}\n")
+		a.finish()
+	}
 }
 
 func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
@@ -214,14 +366,23 @@ func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &t) {
 		return
 	}
+	if !s.started(id) {
+		// starting a controller binds its clips: heavy work
+		release, ok := s.admit(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+	}
 	se, err := s.session(id)
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		s.logf("%v", err)
+		writeError(w, http.StatusUnprocessableEntity, s.public(err.Error()))
 		return
 	}
 	res, err := se.tick(&t)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeError(w, http.StatusBadRequest, s.public(err.Error()))
 		return
 	}
 	writeJSON(w, r, res)
@@ -269,6 +430,10 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	if t.Reset {
 		se.a.Reset()
 		se.root = anim.RootMotion{R: geom.IdentityQuat}
+		se.haveRef = false
+	}
+	if se.poser != nil && !se.haveRef {
+		se.poseHeld() // the body frame at the start
 	}
 	for _, name := range names {
 		if err := se.a.Set(name, vals[name]); err != nil {
@@ -313,12 +478,15 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	}
 	res.RootMotion = motionResult(se.a.RootMotion())
 	res.Root = motionResult(se.root)
+	res.Carried = motionResult(anim.RootMotion{R: geom.IdentityQuat})
 	if se.poser != nil {
-		se.poser.Pose(se.a, se.local)
-		anim.LocalToModel(se.ch.Skeleton(), se.local, se.world)
+		se.poseHeld()
+		c := se.carried()
+		res.Carried = motionResult(anim.RootMotion{T: c.T, R: c.R})
 		res.Positions, res.NonFinite = appendPositions(make([]float32, 0, 3*len(se.world)), se.world, 0)
 		if t.Mesh {
-			res.Rotations, res.Scales, res.NonFinite = appendRotScale(nil, nil, se.world, res.NonFinite)
+			res.Rotations, res.NonFinite = appendRotations(nil, se.world, res.NonFinite)
+			res.Scales, res.NonFinite = appendScales(nil, se.world, res.NonFinite)
 		}
 	}
 	return res, nil

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/mecanim/mecanim/anim"
@@ -96,13 +97,24 @@ func TestHumanoidControllerSessionBlendsMuscles(t *testing.T) {
 		}
 		hp.Apply(se.a, hp.NewScratch(), want)
 		samePose(t, "session pose", se.local, want)
-		if got, w := res.Positions, positions(se.ch.Skeleton(), want); len(got) != len(w) {
+		// The positions are that pose, the body held in place (what root
+		// motion carries moved back rigidly): the same joints elsewhere,
+		// the same distances to the hips below them.
+		got, w := res.Positions, positions(se.ch.Skeleton(), want)
+		if len(got) != len(w) {
 			t.Fatalf("%d positions, want %d", len(got), len(w))
-		} else {
-			for i := range got {
-				if got[i] != w[i] {
-					t.Fatalf("position value %d: %v, want HumanPoser's %v", i, got[i], w[i])
+		}
+		at := func(p []float32, j int) geom.Vec3 { return geom.V3(p[3*j], p[3*j+1], p[3*j+2]) }
+		for j := range se.moves {
+			if !se.moves[j] {
+				if at(got, j) != at(w, j) {
+					t.Fatalf("joint %d: %v, want HumanPoser's %v", j, at(got, j), at(w, j))
 				}
+				continue
+			}
+			dg, dw := at(got, j).Sub(at(got, se.held)).Len(), at(w, j).Sub(at(w, se.held)).Len()
+			if math.Abs(float64(dg-dw)) > 1e-4+1e-6*float64(dw) { // float32 kilometres away
+				t.Fatalf("joint %d is %v from the hips, want HumanPoser's %v", j, dg, dw)
 			}
 		}
 		lp.Pose(se.a, lp.NewScratch(), bones)
@@ -154,4 +166,67 @@ func TestGenericControllerSessionBlendsBones(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { se.poser.Pose(se.a, se.local) }); n != 0 {
 		t.Errorf("%v allocs per pose", n)
 	}
+}
+
+// On a humanoid, what root motion carries is the body (RootT, RootQ):
+// within one cycle of a clip, the held pose placed by Carried is exactly
+// the pose the clip gives, and across the clip's loop it moves on without
+// jumping back.
+func TestHumanoidControllerCarriesTheHeldBody(t *testing.T) {
+	s := openServer(t, Options{}, corpustest.Path(t, "lethal-emotes/customemotespackage"))
+	se := controllerSession(t, s, "dancecontroller")
+	d := se.a.Definition()
+	hp, err := animator.NewHumanPoser(d, se.ch.Human())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]geom.Transform, se.ch.Skeleton().Len())
+	if _, err := se.tick(&Tick{Reset: true}); err != nil {
+		t.Fatal(err)
+	}
+	loop := d.StateIndex(0, "Loop")
+	se.a.Play(0, loop, 0)
+	se.haveRef = false // the body frame where Loop starts
+	hips := se.held
+	placed := func(r *TickResult) geom.Vec3 {
+		c := geom.Transform{T: geom.V3(r.Carried.T[0], r.Carried.T[1], r.Carried.T[2]),
+			R: geom.Quat{X: r.Carried.R[0], Y: r.Carried.R[1], Z: r.Carried.R[2], W: r.Carried.R[3]}, S: geom.V3(1, 1, 1)}
+		return c.Point(geom.V3(r.Positions[3*hips], r.Positions[3*hips+1], r.Positions[3*hips+2]))
+	}
+	moved, inside, travel := 0.0, 0.0, 0.0
+	var prev geom.Vec3
+	for step := 0; step < 80; step++ {
+		r, err := se.tick(&Tick{DT: 0.05})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := placed(r)
+		first := se.a.Layer(0).NormalizedTime < 1 && se.a.Layer(0).State == loop
+		if step > 0 {
+			if first {
+				inside = math.Max(inside, float64(got.Sub(prev).Len()))
+			} else {
+				travel = math.Max(travel, float64(got.Sub(prev).Len()))
+			}
+		}
+		prev = got
+		if !first {
+			continue // past the first cycle: only continuity is asked
+		}
+		hp.Apply(se.a, hp.NewScratch(), raw)
+		world := make([]geom.Transform, len(raw))
+		anim.LocalToModel(se.ch.Skeleton(), raw, world)
+		want := world[hips].T
+		if e := got.Sub(want).Len(); e > 1e-4 {
+			t.Fatalf("at %.2f s the carried hips are at %v, the clip puts them at %v", r.Time, got, want)
+		}
+		moved = math.Max(moved, float64(want.Sub(world[0].T).Len()))
+	}
+	if se.root.T.Len() < 1e-3 && moved < 1e-3 {
+		t.Fatalf("Loop neither moves the body nor carries it: the test proves nothing")
+	}
+	if travel > 2*inside+0.01 {
+		t.Errorf("after the first cycle the carried hips jumped %.3f m in one 50 ms tick; within it, %.3f m at most", travel, inside)
+	}
+	t.Logf("root motion after 4 s: %v; the largest step of the carried hips: %.3f m in the first cycle, %.3f m after", se.root.T, inside, travel)
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,18 +21,51 @@ import (
 
 const helloBundle = "../../examples/hello.bundle"
 
-// newTestServer serves the files with an httptest server.
+// newTestServer serves the files with an httptest server; the helpers
+// below send its token with every request to it.
 func newTestServer(t *testing.T, files ...string) (*httptest.Server, *Server) {
 	t.Helper()
 	s := openServer(t, Options{Logf: t.Logf}, files...)
 	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
+	tokens.Store(ts.URL, s.Token())
+	t.Cleanup(func() {
+		ts.Close()
+		tokens.Delete(ts.URL)
+	})
 	return ts, s
+}
+
+// tokens maps test servers' URLs to their tokens.
+var tokens sync.Map
+
+// request makes a request carrying the token of the test server url is
+// on.
+func request(t *testing.T, method, url, contentType, body string) *http.Request {
+	t.Helper()
+	r, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		r.Header.Set("Content-Type", contentType)
+	}
+	tokens.Range(func(k, v any) bool {
+		if strings.HasPrefix(url, k.(string)+"/") {
+			r.Header.Set(TokenHeader, v.(string))
+			return false
+		}
+		return true
+	})
+	return r
+}
+
+func get(t *testing.T, url string) (*http.Response, error) {
+	return http.DefaultClient.Do(request(t, "GET", url, "", ""))
 }
 
 func getJSON(t *testing.T, url string, v any) {
 	t.Helper()
-	r, err := http.Get(url)
+	r, err := get(t, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +81,7 @@ func getJSON(t *testing.T, url string, v any) {
 
 func post(t *testing.T, url, contentType, body string) (int, string) {
 	t.Helper()
-	r, err := http.Post(url, contentType, strings.NewReader(body))
+	r, err := http.DefaultClient.Do(request(t, "POST", url, contentType, body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,8 +326,9 @@ func TestTickRejectsBadRequests(t *testing.T) {
 	}
 }
 
-// rawGet sends a request line exactly as given (no client-side cleaning)
-// and returns the status and body.
+// rawGet sends a request line exactly as given (no client-side cleaning),
+// with the token of the test server at addr, and returns the status and
+// body.
 func rawGet(t *testing.T, addr, method, target, host string) (int, string) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -302,7 +337,8 @@ func rawGet(t *testing.T, addr, method, target, host string) (int, string) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", method, target, host)
+	tok, _ := tokens.Load("http://" + addr)
+	fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: %s\r\n%s: %v\r\nConnection: close\r\n\r\n", method, target, host, TokenHeader, tok)
 	r, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, target, err)
@@ -424,6 +460,8 @@ func TestServeStopsWhenTheContextEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tokens.Store("http://"+ln.Addr().String(), s.Token())
+	defer tokens.Delete("http://" + ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, s) }()
@@ -449,7 +487,7 @@ func TestConcurrentRequestsShareCachesSafely(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		go func() {
 			for k := 0; k < 3; k++ {
-				r, err := http.Get(fmt.Sprintf("%s/api/clip/%d/frames?rate=10&mesh=%d", ts.URL, (g+k)%6, k%2))
+				r, err := http.DefaultClient.Do(request(t, "GET", fmt.Sprintf("%s/api/clip/%d/frames?rate=10&mesh=%d", ts.URL, (g+k)%6, k%2), "", ""))
 				if err == nil {
 					io.Copy(io.Discard, r.Body)
 					r.Body.Close()
@@ -458,7 +496,7 @@ func TestConcurrentRequestsShareCachesSafely(t *testing.T) {
 					}
 				}
 				if err == nil {
-					r, err = http.Post(ts.URL+"/api/controller/0/tick", "application/json", strings.NewReader(`{"dt": 0.02, "set": {"startWalk": true}}`))
+					r, err = http.DefaultClient.Do(request(t, "POST", ts.URL+"/api/controller/0/tick", "application/json", `{"dt": 0.02, "set": {"startWalk": true}}`))
 					if err == nil {
 						io.Copy(io.Discard, r.Body)
 						r.Body.Close()

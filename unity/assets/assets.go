@@ -57,6 +57,10 @@ type Options struct {
 	// UnityVersion overrides the version layouts are looked up by (for
 	// files whose version is blanked or wrong). Empty: the file's own.
 	UnityVersion string
+	// Cache holds the decompressed blocks of the bundles opened, within
+	// its memory limit. Pass one Cache to every Open of a process to bound
+	// them together; nil gives each container a Cache of its own.
+	Cache *unityfs.Cache
 }
 
 // Kind is the kind of a container.
@@ -228,7 +232,11 @@ func (c *Container) addEntry(r *io.SectionReader, size int64, name string) error
 }
 
 func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
-	a, err := unityfs.Open(r, size)
+	if c.opts.Cache == nil {
+		// The bundles of one container share one memory limit.
+		c.opts.Cache = unityfs.NewCache(0)
+	}
+	a, err := unityfs.OpenWith(r, size, unityfs.Options{Cache: c.opts.Cache})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: entry, Err: err}
 	}

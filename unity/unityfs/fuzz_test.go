@@ -50,7 +50,7 @@ func FuzzOpen(f *testing.F) {
 	count := fuzzcount.Counter("FuzzOpen")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		count()
-		a, err := unityfs.OpenWith(bytes.NewReader(data), int64(len(data)), unityfs.Options{CacheBlocks: 2, CacheBytes: 8 << 20})
+		a, err := unityfs.OpenWith(bytes.NewReader(data), int64(len(data)), unityfs.Options{Cache: unityfs.NewCache(8 << 20)})
 		if err != nil {
 			return
 		}

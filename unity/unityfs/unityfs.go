@@ -6,11 +6,13 @@
 // decompressed and concatenated, form one uncompressed stream; each node (a
 // serialized file, a .resS resource file, ...) is a byte range of that stream.
 //
-// Open reads only the header and the block info. Blocks are decompressed only
-// when bytes inside them are read, and kept in a small LRU cache, so reading
-// one object of a large bundle does not decompress the whole bundle (unless the
-// bundle is one huge block, as LZMA bundles often are: then that block is the
-// unit). An Archive is safe for concurrent reads.
+// Open reads only the header and the block info. A block is decompressed only
+// when bytes inside it are read, and only as far as the read needs (LZMA and
+// LZ4 both decode front to back), so reading one object of a large bundle
+// does not decompress the whole bundle, even when it is one huge block as
+// LZMA bundles are. Decompressed blocks are kept in a Cache whose memory
+// limit can be shared by every archive a process opens; stored blocks are
+// read from the file as needed. An Archive is safe for concurrent reads.
 package unityfs
 
 import (
@@ -20,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync"
 
 	"github.com/mecanim/mecanim/unity/binread"
 	"github.com/mecanim/mecanim/unity/internal/container"
@@ -76,12 +77,6 @@ const (
 	MaxNodes = 1 << 20
 )
 
-// Default cache limits (see Options).
-const (
-	DefaultCacheBlocks = 8
-	DefaultCacheBytes  = 64 << 20
-)
-
 // FormatError reports malformed or unsupported bundle data: where (a file
 // offset; for errors inside the block info, the offset is within the
 // uncompressed block info) and what was wrong.
@@ -134,19 +129,19 @@ func (b Block) Compression() int { return int(b.Flags & FlagCompressionMask) }
 
 // Stats counts the work an Archive has done, for tests and benchmarks.
 type Stats struct {
-	BlocksDecompressed int   // blocks decompressed (each cache miss decompresses one)
-	BytesDecompressed  int64 // total bytes those blocks produced
+	BlocksDecompressed int   // blocks whose decoding started (each cache miss starts one)
+	BytesDecompressed  int64 // total bytes decoded
 	CacheHits          int   // block lookups served from the cache
-	CacheEvictions     int   // blocks dropped from the cache to respect its limits
+	CacheEvictions     int   // blocks dropped from the cache to respect its limit
 }
 
-// Options tunes an Archive's block cache. The zero value selects the defaults.
+// Options tunes how an Archive holds decompressed data. The zero value
+// selects the defaults.
 type Options struct {
-	// CacheBlocks is the most decompressed blocks kept (default DefaultCacheBlocks).
-	CacheBlocks int
-	// CacheBytes is the most decompressed bytes kept (default DefaultCacheBytes).
-	// The most recently used block is always kept, even when larger.
-	CacheBytes int64
+	// Cache holds the archive's decompressed blocks. Pass the same Cache to
+	// every archive a process opens to bound their memory together; nil
+	// gives the archive a Cache of its own with DefaultMemoryLimit.
+	Cache *Cache
 }
 
 // Archive is an open UnityFS bundle. Its exported fields describe the header
@@ -171,17 +166,9 @@ type Archive struct {
 	fileSize   int64
 	blockFile  []int64 // file offset of each block
 	blockStart []int64 // uncompressed-stream offset of each block; len(Blocks)+1 entries
-	opts       Options
-
-	mu    sync.Mutex
-	cache []cacheEntry // most recently used first
-	bytes int64        // bytes held by cache
-	stats Stats
-}
-
-type cacheEntry struct {
-	index int
-	data  []byte
+	cache      *Cache
+	entries    []*blockEntry // per block; guarded by cache.mu
+	stats      Stats         // guarded by cache.mu
 }
 
 // IsUnityFS reports whether prefix (the first bytes of a file, at least 8)
@@ -191,13 +178,13 @@ func IsUnityFS(prefix []byte) bool {
 }
 
 // Open reads the header and block info of the bundle held in the first size
-// bytes of r, with the default cache limits. No block is decompressed yet.
+// bytes of r, with a Cache of its own. No block is decompressed yet.
 func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	return OpenWith(r, size, Options{})
 }
 
-// OpenFile opens the named bundle file with the default cache limits. Close
-// the Archive to close the file.
+// OpenFile opens the named bundle file with a Cache of its own. Close the
+// Archive to close the file.
 func OpenFile(name string) (*Archive, error) {
 	a, f, err := container.OpenFile(name, Open)
 	if err != nil {
@@ -207,12 +194,12 @@ func OpenFile(name string) (*Archive, error) {
 	return a, nil
 }
 
-// Close closes the file opened by OpenFile and drops the block cache. It does
-// nothing else for an Archive made by Open.
+// Close drops the archive's blocks from its Cache and closes the file
+// opened by OpenFile.
 func (a *Archive) Close() error {
-	a.mu.Lock()
-	a.cache, a.bytes = nil, 0
-	a.mu.Unlock()
+	if a.cache != nil {
+		a.cache.drop(a)
+	}
 	if a.closer != nil {
 		err := a.closer.Close()
 		a.closer = nil
@@ -221,18 +208,15 @@ func (a *Archive) Close() error {
 	return nil
 }
 
-// OpenWith is Open with explicit cache limits.
+// OpenWith is Open with options: chiefly a Cache shared with other archives.
 func OpenWith(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
-	if opts.CacheBlocks <= 0 {
-		opts.CacheBlocks = DefaultCacheBlocks
-	}
-	if opts.CacheBytes <= 0 {
-		opts.CacheBytes = DefaultCacheBytes
+	if opts.Cache == nil {
+		opts.Cache = NewCache(0)
 	}
 	if size < 0 {
 		return nil, formatErr(0, "file size", fmt.Errorf("negative size %d", size))
 	}
-	a := &Archive{r: r, fileSize: size, opts: opts}
+	a := &Archive{r: r, fileSize: size, cache: opts.Cache}
 	infoOff, err := a.readHeader()
 	if err != nil {
 		return nil, err
@@ -318,6 +302,18 @@ func supported(c int) bool {
 
 // readBlockInfo reads, decompresses and parses the block info.
 func (a *Archive) readBlockInfo(infoOff int64) error {
+	// The block info is held only while it is parsed, but counts against
+	// the Cache's limit meanwhile.
+	held := int64(a.CompressedBlockInfoSize)
+	if a.Flags&FlagCompressionMask != CompressionNone {
+		held += int64(a.UncompressedBlockInfoSize) + lzmaStateSize
+	}
+	release, ok := a.cache.hold(held)
+	if !ok {
+		return formatErr(infoOff, "block info", &LimitError{Block: -1, Compression: int(a.Flags & FlagCompressionMask),
+			Size: int64(a.UncompressedBlockInfoSize), Compressed: int64(a.CompressedBlockInfoSize), Need: held, Limit: a.cache.limit})
+	}
+	defer release()
 	comp := make([]byte, a.CompressedBlockInfoSize)
 	if err := container.ReadFull(a.r, comp, infoOff); err != nil {
 		return formatErr(infoOff, "reading block info", err)
@@ -342,6 +338,7 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 		return formatErr(16, "block info: block count", fmt.Errorf("%d blocks cannot fit in %d bytes of block data", nb, dataEnd-a.DataOffset))
 	}
 	a.Blocks = make([]Block, nb)
+	a.entries = make([]*blockEntry, nb)
 	a.blockFile = make([]int64, nb)
 	a.blockStart = make([]int64, nb+1)
 	foff, uoff := a.DataOffset, int64(0)
@@ -446,8 +443,8 @@ func (a *Archive) NodeReader(i int) *io.SectionReader {
 
 // Stats returns the work done so far.
 func (a *Archive) Stats() Stats {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.cache.mu.Lock()
+	defer a.cache.mu.Unlock()
 	return a.stats
 }
 
@@ -474,51 +471,40 @@ func (a *Archive) ReadAt(p []byte, off int64) (int, error) {
 			return n, io.EOF
 		}
 		i := a.BlockAt(off)
-		data, err := a.block(i)
-		if err != nil {
+		in := off - a.blockStart[i]
+		c := int(min(int64(len(p)-n), a.blockStart[i+1]-off))
+		if err := a.readBlock(i, p[n:n+c], in); err != nil {
 			return n, err
 		}
-		c := copy(p[n:], data[off-a.blockStart[i]:])
 		n += c
 		off += int64(c)
 	}
 	return n, nil
 }
 
-// block returns block i's decompressed bytes, from the cache or by
-// decompressing it. The returned slice must not be modified.
-func (a *Archive) block(i int) ([]byte, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for j, e := range a.cache {
-		if e.index == i {
-			copy(a.cache[1:j+1], a.cache[:j])
-			a.cache[0] = e
-			a.stats.CacheHits++
-			return e.data, nil
+// readBlock fills p from block i's decompressed bytes starting at offset
+// in, decoding the block as far as needed. A stored block is read from the
+// file.
+func (a *Archive) readBlock(i int, p []byte, in int64) error {
+	b := a.Blocks[i]
+	if b.Compression() == CompressionNone {
+		if err := container.ReadFull(a.r, p, a.blockFile[i]+in); err != nil {
+			return formatErr(a.blockFile[i]+in, fmt.Sprintf("reading block %d", i), err)
+		}
+		return nil
+	}
+	e, _ := a.cache.lookup(a, i)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return e.err
+	}
+	need := int(in) + len(p)
+	if e.n < need {
+		if err := a.fill(e, need); err != nil {
+			return err
 		}
 	}
-	b := a.Blocks[i]
-	comp := make([]byte, b.CompressedSize)
-	if err := container.ReadFull(a.r, comp, a.blockFile[i]); err != nil {
-		return nil, formatErr(a.blockFile[i], fmt.Sprintf("reading block %d", i), err)
-	}
-	data, err := decompress(b.Compression(), comp, int(b.UncompressedSize))
-	if err != nil {
-		return nil, formatErr(a.blockFile[i], fmt.Sprintf("decompressing block %d", i), err)
-	}
-	a.stats.BlocksDecompressed++
-	a.stats.BytesDecompressed += int64(len(data))
-	a.cache = append(a.cache, cacheEntry{})
-	copy(a.cache[1:], a.cache)
-	a.cache[0] = cacheEntry{index: i, data: data}
-	a.bytes += int64(len(data))
-	for len(a.cache) > 1 && (len(a.cache) > a.opts.CacheBlocks || a.bytes > a.opts.CacheBytes) {
-		last := len(a.cache) - 1
-		a.bytes -= int64(len(a.cache[last].data))
-		a.cache[last] = cacheEntry{}
-		a.cache = a.cache[:last]
-		a.stats.CacheEvictions++
-	}
-	return data, nil
+	copy(p, e.buf[in:need])
+	return nil
 }

@@ -164,24 +164,24 @@ func TestReadsDecompressOnlyTheBlocksTheyTouch(t *testing.T) {
 	}
 }
 
-func TestCacheRespectsBlockAndByteLimits(t *testing.T) {
+func TestCacheRespectsItsLimit(t *testing.T) {
 	spec := bundleSpec{version: 8, blockComp: []int{2}, blockSize: 1000,
 		nodes: []testNode{{path: "a", data: patternData(5000, 1)}}}
 	file := buildBundle(t, spec)
 	for _, c := range []struct {
 		name     string
-		opts     unityfs.Options
+		limit    int64
 		wantMiss int // decompressions after reading blocks 0,1,2,0,1,2
 	}{
-		{"default cache holds all", unityfs.Options{}, 3},
-		{"two blocks thrash", unityfs.Options{CacheBlocks: 2}, 6},
-		{"three blocks fit", unityfs.Options{CacheBlocks: 3}, 3},
-		{"byte cap of 1 keeps the last block", unityfs.Options{CacheBytes: 1}, 6},
-		{"byte cap of 2000 holds two", unityfs.Options{CacheBytes: 2000}, 6},
-		{"byte cap of 3000 holds three", unityfs.Options{CacheBytes: 3000}, 3},
+		{"default cache holds all", 0, 3},
+		// A block holds its output (1000 bytes); while it is decoded,
+		// also its compressed input (about 930) and decoder state.
+		{"room for two blocks: thrash", 2500, 6},
+		{"room for three blocks", 4100, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), c.opts)
+			cache := unityfs.NewCache(c.limit)
+			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,6 +189,9 @@ func TestCacheRespectsBlockAndByteLimits(t *testing.T) {
 			for _, off := range []int64{0, 1000, 2000, 0, 1000, 2000} {
 				if _, err := a.ReadAt(buf, off); err != nil {
 					t.Fatal(err)
+				}
+				if cache.Used() > cache.Limit() {
+					t.Fatalf("cache holds %d bytes, over its limit of %d", cache.Used(), cache.Limit())
 				}
 			}
 			// Re-reading the most recent block always hits.
@@ -198,6 +201,98 @@ func TestCacheRespectsBlockAndByteLimits(t *testing.T) {
 			if got := a.Stats().BlocksDecompressed; got != c.wantMiss {
 				t.Errorf("decompressed %d blocks, want %d (%+v)", got, c.wantMiss, a.Stats())
 			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if cache.Used() != 0 {
+				t.Errorf("after Close the cache still holds %d bytes", cache.Used())
+			}
+		})
+	}
+}
+
+// TestSharedCacheBoundsEveryArchive proves that archives opened with one
+// Cache share its limit: reading from one drops the blocks of another.
+func TestSharedCacheBoundsEveryArchive(t *testing.T) {
+	spec := bundleSpec{version: 8, blockComp: []int{3}, blockSize: 1000,
+		nodes: []testNode{{path: "a", data: patternData(3000, 2)}}}
+	file := buildBundle(t, spec)
+	cache := unityfs.NewCache(2500) // two blocks and the decoder state
+	var archives []*unityfs.Archive
+	for range 4 {
+		a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, a)
+	}
+	want := spec.stream()
+	for round := range 3 {
+		for k, a := range archives {
+			got, err := io.ReadAll(a.NodeReader(0))
+			if err != nil {
+				t.Fatalf("round %d, archive %d: %v", round, k, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("round %d, archive %d: wrong bytes", round, k)
+			}
+			if cache.Used() > cache.Limit() {
+				t.Fatalf("cache holds %d bytes, over its limit of %d", cache.Used(), cache.Limit())
+			}
+		}
+	}
+	evicted := 0
+	for _, a := range archives {
+		evicted += a.Stats().CacheEvictions
+	}
+	if evicted == 0 {
+		t.Error("no block was evicted: the archives did not share the limit")
+	}
+}
+
+// TestReadBeyondTheLimitIsRefused proves that a read needing more of one
+// block than the limit fails with a LimitError naming the block and sizes,
+// while reads of the block's start still work.
+func TestReadBeyondTheLimitIsRefused(t *testing.T) {
+	for _, kind := range []int{1, 2} {
+		t.Run(compName(kind), func(t *testing.T) {
+			data := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB, one block
+			spec := bundleSpec{version: 8, blockComp: []int{kind}, blockSize: len(data),
+				nodes: []testNode{{path: "a", data: data}}}
+			file := buildBundle(t, spec)
+			cache := unityfs.NewCache(1536 << 10)
+			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := make([]byte, 1000)
+			if _, err := a.ReadAt(head, 0); err != nil || !bytes.Equal(head, data[:1000]) {
+				t.Fatalf("reading the start: %v", err)
+			}
+			// Reads creeping forward up to near the limit work, though
+			// the old and new buffers would not fit together.
+			for off := int64(0); off < 1300<<10; off += 64 << 10 {
+				if _, err := a.ReadAt(head, off); err != nil || !bytes.Equal(head, data[off:off+1000]) {
+					t.Fatalf("reading at %d: %v", off, err)
+				}
+				if cache.Used() > cache.Limit() {
+					t.Fatalf("cache holds %d bytes, over its limit of %d", cache.Used(), cache.Limit())
+				}
+			}
+			_, err = a.ReadAt(head, int64(len(data)-1000))
+			var le *unityfs.LimitError
+			if !errors.As(err, &le) || !errors.Is(err, unityfs.ErrMemoryLimit) {
+				t.Fatalf("reading the end: %v, want a LimitError", err)
+			}
+			if le.Block != 0 || le.Size != int64(len(data)) || le.Limit != cache.Limit() || le.Need <= le.Limit {
+				t.Errorf("LimitError %+v does not describe the block and the sizes", le)
+			}
+			if !strings.Contains(err.Error(), "block 0") || !strings.Contains(err.Error(), fmt.Sprint(len(data))) {
+				t.Errorf("message %q names neither the block nor its size", err)
+			}
+			if cache.Used() > cache.Limit() {
+				t.Errorf("cache holds %d bytes, over its limit of %d", cache.Used(), cache.Limit())
+			}
 		})
 	}
 }
@@ -206,7 +301,7 @@ func TestConcurrentReadsAgree(t *testing.T) {
 	spec := bundleSpec{version: 8, infoComp: 2, blockComp: []int{2, 1, 0, 3}, blockSize: 512,
 		nodes: []testNode{{path: "a", data: patternData(20000, 5)}, {path: "b", data: patternData(3000, 6)}}}
 	file := buildBundle(t, spec)
-	a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{CacheBlocks: 2})
+	a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: unityfs.NewCache(80 << 10)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +440,9 @@ func TestCorruptBlockDataFailsOnRead(t *testing.T) {
 	}
 }
 
-func TestHugeLZMADictionaryIsRejected(t *testing.T) {
+// TestHugeLZMADictionaryCostsNothing proves that the dictionary size an
+// LZMA block declares allocates nothing: the output is the dictionary.
+func TestHugeLZMADictionaryCostsNothing(t *testing.T) {
 	spec := bundleSpec{version: 6, blockComp: []int{1}, blockSize: 4000,
 		nodes: []testNode{{path: "a", data: patternData(4000, 1)}}}
 	file := buildBundle(t, spec)
@@ -353,12 +450,17 @@ func TestHugeLZMADictionaryIsRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	binary.LittleEndian.PutUint32(file[a.DataOffset+1:], 1<<30) // the block's dictionary size
-	if a, err = openBytes(t, file); err != nil {
+	binary.LittleEndian.PutUint32(file[a.DataOffset+1:], 0xFFFFFFFF) // the block's dictionary size
+	cache := unityfs.NewCache(1 << 20)
+	if a, err = unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.ReadAll(a.NodeReader(0)); err == nil || !strings.Contains(err.Error(), "dictionary") {
-		t.Errorf("read error = %v, want one about the dictionary size", err)
+	got, err := io.ReadAll(a.NodeReader(0))
+	if err != nil || !bytes.Equal(got, spec.nodes[0].data) {
+		t.Fatalf("read: %v", err)
+	}
+	if cache.Used() > 64<<10 {
+		t.Errorf("a 4000-byte block holds %d bytes", cache.Used())
 	}
 }
 
@@ -449,5 +551,82 @@ func TestOverlappingNodesAreRejected(t *testing.T) {
 				t.Fatalf("Open = %v, want success", err)
 			}
 		})
+	}
+}
+
+// TestBlockInfoCountsAgainstTheLimit proves that Open charges the block info
+// it decompresses: a Cache too small for it refuses the bundle, saying so.
+func TestBlockInfoCountsAgainstTheLimit(t *testing.T) {
+	file := buildBundle(t, sampleSpec(8, false, false, 1, 2))
+	_, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: unityfs.NewCache(1000)})
+	var le *unityfs.LimitError
+	if !errors.As(err, &le) || le.Block != -1 || !strings.Contains(err.Error(), "the block info") {
+		t.Fatalf("Open = %v, want a LimitError for the block info", err)
+	}
+	if _, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: unityfs.NewCache(1 << 20)}); err != nil {
+		t.Fatalf("Open with room = %v", err)
+	}
+}
+
+// TestConcurrentReadsOfArchivesSharingACache reads several archives that
+// share a Cache too small for all their blocks from many goroutines at once:
+// blocks are dropped, their buffers handed to other blocks, and re-decoded,
+// while other goroutines read them. Every read must return the right bytes
+// and the Cache must stay within its limit (run it with -race).
+func TestConcurrentReadsOfArchivesSharingACache(t *testing.T) {
+	specs := []bundleSpec{
+		{version: 8, blockComp: []int{1}, blockSize: 20000, nodes: []testNode{{path: "a", data: patternData(60000, 1)}}},
+		{version: 8, blockComp: []int{2, 3}, blockSize: 9000, nodes: []testNode{{path: "b", data: patternData(45000, 2)}}},
+		{version: 7, blockComp: []int{1, 2, 0}, blockSize: 7000, nodes: []testNode{{path: "c", data: patternData(35000, 3)}}},
+	}
+	cache := unityfs.NewCache(160 << 10)
+	var archives []*unityfs.Archive
+	var wants [][]byte
+	for _, s := range specs {
+		file := buildBundle(t, s)
+		a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, a)
+		wants = append(wants, s.stream())
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 700)
+			for k := range 150 {
+				i := (g + k) % len(archives)
+				want := wants[i]
+				off := int64((g*7919 + k*104729) % (len(want) - len(buf)))
+				if _, err := archives[i].ReadAt(buf, off); err != nil {
+					errs <- fmt.Errorf("goroutine %d, archive %d at %d: %w", g, i, off, err)
+					return
+				}
+				if !bytes.Equal(buf, want[off:off+int64(len(buf))]) {
+					errs <- fmt.Errorf("goroutine %d: archive %d: wrong bytes at %d", g, i, off)
+					return
+				}
+				if u := cache.Used(); u > cache.Limit() {
+					errs <- fmt.Errorf("cache holds %d bytes, over its limit of %d", u, cache.Limit())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	evicted := 0
+	for _, a := range archives {
+		evicted += a.Stats().CacheEvictions
+	}
+	if evicted == 0 {
+		t.Error("nothing was evicted: the test did not exercise sharing")
 	}
 }

@@ -1,12 +1,19 @@
-// mecanim view: lists the clips and controllers the server was given, plays
-// a clip's precomputed frames locally, or runs a controller on the server
-// and draws the pose it returns. Plain JavaScript and WebGL 1, no libraries.
+// mecanim view: lists the characters, clips and controllers the server was
+// given, plays a clip's precomputed frames locally, or runs a controller on
+// the server and draws the pose it returns. Plain JavaScript and WebGL 1,
+// no libraries. Bones are drawn as present/render draws them: coloured by
+// side (left blue, right red, centre dark grey), helpers thin and faint, no
+// bone along the armature chain from joint 0 down to the root joint.
 'use strict';
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const query = new URLSearchParams(location.search);
   const body = document.body;
+  // The server's token, which every API request carries: it is in this
+  // page's HTML, which no other site's page can read.
+  const tokenMeta = document.querySelector('meta[name="mecanim-token"]');
+  const token = tokenMeta ? tokenMeta.content : '';
 
   // ---- errors and status, written into the DOM for people and tests ----
   let errorCount = 0;
@@ -25,7 +32,7 @@
 
   // ---- API ----
   async function getJSON(url) {
-    const r = await fetch(url, { cache: 'no-store' });
+    const r = await fetch(url, { cache: 'no-store', headers: { 'X-Mecanim-Token': token } });
     const j = await r.json();
     if (!r.ok) throw new Error(j.error || r.statusText);
     return j;
@@ -33,13 +40,28 @@
   async function postJSON(url, v) {
     const r = await fetch(url, {
       method: 'POST', cache: 'no-store',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-Mecanim-Token': token },
       body: JSON.stringify(v),
     });
     const j = await r.json();
     if (!r.ok) throw new Error(j.error || r.statusText);
     return j;
   }
+
+  // ---- colours: present/render's palette (sheet.go), 0..1 ----
+  const rgb = (r, g, b) => [r / 255, g / 255, b / 255];
+  const COL = {
+    background: rgb(252, 252, 250),
+    ground: rgb(218, 218, 218),
+    groundAxis: rgb(190, 190, 190),
+    centre: rgb(70, 70, 82),
+    left: rgb(40, 100, 220),
+    right: rgb(215, 50, 50),
+    helper: rgb(212, 212, 220),
+    origin: rgb(0, 0, 0),
+  };
+  const darken = (c) => [c[0] * 0.75, c[1] * 0.75, c[2] * 0.75];
+  function sideColour(s) { return s < 0 ? COL.left : s > 0 ? COL.right : COL.centre; }
 
   // ---- matrices (column-major, as WebGL wants them) ----
   function perspective(fovy, aspect, near, far) {
@@ -65,11 +87,36 @@
     }
     return o;
   }
+  const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  // rootMatrix is a root motion (Unity's frame: t, r as x, y, z, w) as a
+  // model matrix in GL's frame (x mirrored on both sides).
+  function rootMatrix(root) {
+    if (!root) return IDENTITY;
+    let [x, y, z, w] = root.r;
+    const l = Math.hypot(x, y, z, w);
+    if (!(l > 0)) { x = 0; y = 0; z = 0; w = 1; } else { x /= l; y /= l; z /= l; w /= l; }
+    const m = [
+      1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
+      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
+      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
+      root.t[0], root.t[1], root.t[2], 1,
+    ];
+    // S m S with S = diag(-1, 1, 1): negate row 0 and column 0 (their
+    // shared entry twice)
+    for (let c = 0; c < 4; c++) m[c * 4] = -m[c * 4];
+    for (let r = 0; r < 4; r++) m[r] = -m[r];
+    return m;
+  }
+  function transformPoint(m, p) {
+    return [m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12], m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
+      m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]];
+  }
 
   // ---- WebGL ----
   const canvas = $('view');
-  const gl = canvas.getContext('webgl', { antialias: true });
-  let prog = null, buf = null, aPos = -1, uMVP = null, uColor = null, uSize = null, uRound = null;
+  const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: false });
+  let lineProg = null, lineBuf = null, L = {};
+  let pointProg = null, pointBuf = null, P = {};
   let meshProg = null, mPos = -1, mNrm = -1, mMVP = null, mColor = null, uint32Indices = false;
   function compile(type, src) {
     const s = gl.createShader(type);
@@ -94,27 +141,42 @@
       report('WebGL is not available in this browser');
       return;
     }
-    prog = link('program',
-      'attribute vec3 a_pos; uniform mat4 u_mvp; uniform float u_size;\n' +
-      'void main() { gl_Position = u_mvp * vec4(a_pos, 1.0); gl_PointSize = u_size; }',
-      'precision mediump float; uniform vec4 u_color; uniform float u_round;\n' +
+    // Lines of any width (WebGL's own are one pixel): each segment is a
+    // quad whose corners the vertex shader pushes apart on screen.
+    lineProg = link('line program',
+      'attribute vec3 a_pos; attribute vec3 a_other; attribute float a_side; attribute vec3 a_color;\n' +
+      'uniform mat4 u_mvp; uniform vec2 u_half; varying vec3 v_color; uniform float u_width;\n' +
       'void main() {\n' +
-      '  if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;\n' +
-      '  gl_FragColor = u_color;\n' +
+      '  vec4 a = u_mvp * vec4(a_pos, 1.0); vec4 b = u_mvp * vec4(a_other, 1.0);\n' +
+      '  vec2 d = (b.xy / b.w - a.xy / a.w) * u_half;\n' +
+      '  float l = length(d);\n' +
+      '  d = l > 1e-6 ? d / l : vec2(1.0, 0.0);\n' +
+      '  a.xy += vec2(-d.y, d.x) * a_side * (0.5 * u_width) / u_half * a.w;\n' +
+      '  v_color = a_color; gl_Position = a;\n' +
+      '}',
+      'precision mediump float; varying vec3 v_color;\n' +
+      'void main() { gl_FragColor = vec4(v_color, 1.0); }');
+    for (const k of ['a_pos', 'a_other', 'a_side', 'a_color']) L[k] = gl.getAttribLocation(lineProg, k);
+    for (const k of ['u_mvp', 'u_half', 'u_width']) L[k] = gl.getUniformLocation(lineProg, k);
+    lineBuf = gl.createBuffer();
+    pointProg = link('point program',
+      'attribute vec3 a_pos; attribute vec3 a_color; uniform mat4 u_mvp; uniform float u_size; varying vec3 v_color;\n' +
+      'void main() { gl_Position = u_mvp * vec4(a_pos, 1.0); gl_PointSize = u_size; v_color = a_color; }',
+      'precision mediump float; varying vec3 v_color;\n' +
+      'void main() {\n' +
+      '  if (length(gl_PointCoord - vec2(0.5)) > 0.5) discard;\n' +
+      '  gl_FragColor = vec4(v_color, 1.0);\n' +
       '}');
-    aPos = gl.getAttribLocation(prog, 'a_pos');
-    uMVP = gl.getUniformLocation(prog, 'u_mvp');
-    uColor = gl.getUniformLocation(prog, 'u_color');
-    uSize = gl.getUniformLocation(prog, 'u_size');
-    uRound = gl.getUniformLocation(prog, 'u_round');
-    buf = gl.createBuffer();
+    for (const k of ['a_pos', 'a_color']) P[k] = gl.getAttribLocation(pointProg, k);
+    for (const k of ['u_mvp', 'u_size']) P[k] = gl.getUniformLocation(pointProg, k);
+    pointBuf = gl.createBuffer();
     meshProg = link('mesh program',
       'attribute vec3 a_pos; attribute vec3 a_nrm; uniform mat4 u_mvp; varying vec3 v_nrm;\n' +
       'void main() { v_nrm = a_nrm; gl_Position = u_mvp * vec4(a_pos, 1.0); }',
       'precision mediump float; uniform vec4 u_color; varying vec3 v_nrm;\n' +
       'void main() {\n' +
       '  float l = length(v_nrm) > 0.0 ? abs(dot(normalize(v_nrm), normalize(vec3(0.3, 0.8, 0.5)))) : 0.6;\n' +
-      '  gl_FragColor = vec4(u_color.rgb * (0.35 + 0.65 * l), u_color.a);\n' +
+      '  gl_FragColor = vec4(u_color.rgb * (0.45 + 0.55 * l), u_color.a);\n' +
       '}');
     mPos = gl.getAttribLocation(meshProg, 'a_pos');
     mNrm = gl.getAttribLocation(meshProg, 'a_nrm');
@@ -124,27 +186,97 @@
     body.dataset.gl = 'webgl';
   }
 
-  // ---- camera: orbit around the skeleton's bounds ----
-  const cam = { yaw: 0.5, pitch: 0.3, dist: 3, target: [0, 1, 0], radius: 1, floor: 0 };
+  // ---- segments and dots, built per frame ----
+  // A segment list holds, per segment, six vertices of ten floats: this
+  // end, the other end, which side of the line, colour.
+  function segments(cap) { return { v: new Float32Array(cap * 60), n: 0 }; }
+  function addSegment(sg, a, b, c) {
+    if (sg.n * 60 + 60 > sg.v.length) {
+      const v = new Float32Array(sg.v.length * 2 + 600);
+      v.set(sg.v);
+      sg.v = v;
+    }
+    const corners = [[a, b, 1], [a, b, -1], [b, a, -1], [a, b, -1], [b, a, 1], [b, a, -1]];
+    let k = sg.n * 60;
+    for (const [p, q, s] of corners) {
+      sg.v[k++] = p[0]; sg.v[k++] = p[1]; sg.v[k++] = p[2];
+      sg.v[k++] = q[0]; sg.v[k++] = q[1]; sg.v[k++] = q[2];
+      sg.v[k++] = s; sg.v[k++] = c[0]; sg.v[k++] = c[1]; sg.v[k++] = c[2];
+    }
+    sg.n++;
+  }
+  function drawSegments(sg, mvp, width, w, h) {
+    if (!sg.n) return;
+    gl.useProgram(lineProg);
+    gl.uniformMatrix4fv(L.u_mvp, false, mvp);
+    gl.uniform2f(L.u_half, w / 2, h / 2);
+    gl.uniform1f(L.u_width, width);
+    gl.bindBuffer(gl.ARRAY_BUFFER, lineBuf);
+    gl.bufferData(gl.ARRAY_BUFFER, sg.v.subarray(0, sg.n * 60), gl.DYNAMIC_DRAW);
+    const attr = [['a_pos', 3, 0], ['a_other', 3, 12], ['a_side', 1, 24], ['a_color', 3, 28]];
+    for (const [name, size, off] of attr) {
+      gl.enableVertexAttribArray(L[name]);
+      gl.vertexAttribPointer(L[name], size, gl.FLOAT, false, 40, off);
+    }
+    gl.drawArrays(gl.TRIANGLES, 0, sg.n * 6);
+    for (const [name] of attr) gl.disableVertexAttribArray(L[name]);
+  }
+  function drawDots(v, n, mvp, size) {
+    if (!n) return;
+    gl.useProgram(pointProg);
+    gl.uniformMatrix4fv(P.u_mvp, false, mvp);
+    gl.uniform1f(P.u_size, size);
+    gl.bindBuffer(gl.ARRAY_BUFFER, pointBuf);
+    gl.bufferData(gl.ARRAY_BUFFER, v.subarray(0, n * 6), gl.DYNAMIC_DRAW);
+    gl.enableVertexAttribArray(P.a_pos);
+    gl.vertexAttribPointer(P.a_pos, 3, gl.FLOAT, false, 24, 0);
+    gl.enableVertexAttribArray(P.a_color);
+    gl.vertexAttribPointer(P.a_color, 3, gl.FLOAT, false, 24, 12);
+    gl.drawArrays(gl.POINTS, 0, n);
+    gl.disableVertexAttribArray(P.a_pos);
+    gl.disableVertexAttribArray(P.a_color);
+  }
+
+  // ---- how a skeleton is drawn (the server's Look) ----
+  // lookOf says, per joint, whether a bone goes to its parent, whether it
+  // is a helper, and its colour.
+  function lookOf(info) {
+    const n = info.parents.length;
+    const helper = info.helpers && info.helpers.length === n ? info.helpers : new Array(n).fill(false);
+    const sides = info.sides && info.sides.length === n ? info.sides : new Array(n).fill(0);
+    const chain = new Array(n).fill(false); // the root joint and its ancestors
+    for (let j = info.root; j >= 0 && j < n; j = info.parents[j]) chain[j] = true;
+    const bone = [], colour = [];
+    for (let j = 0; j < n; j++) {
+      const p = info.parents[j];
+      bone.push(p > 0 && !chain[j]);
+      colour.push(helper[j] ? COL.helper : sideColour(sides[j]));
+    }
+    return { n, parents: info.parents, helper, bone, colour, dots: new Float32Array(n * 6) };
+  }
+
+  // ---- camera: orbit around the body, following it ----
+  const FOV = Math.PI / 4;
+  const cam = { yaw: 0.5, pitch: 0.25, dist: 3, target: [0, 1, 0], radius: 1, floor: 0, centre: null };
+  // fitCamera frames a box (Unity's frame, the body's bounds) seen from
+  // any side: its bounding sphere fills most of the view's height.
   function fitCamera(b) {
     if (!b) return;
     const c = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
     const r = Math.max(0.05, Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) / 2);
-    cam.target = [-c[0], c[1], c[2]]; // Unity's x mirrored into GL's right-handed frame
+    cam.centre = [-c[0], c[1], c[2]]; // Unity's x mirrored into GL's right-handed frame
+    cam.target = cam.centre.slice();
     cam.radius = r;
-    cam.dist = r / Math.sin(Math.PI / 8) * 1.15;
+    cam.dist = r / Math.sin(FOV / 2) * 1.05;
     cam.floor = b.min[1] <= 0 && b.max[1] >= 0 ? 0 : b.min[1];
   }
-  function bounds(pos, count) {
-    const b = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
-    for (let i = 0; i < count * 3; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        const v = pos[i + k];
-        if (v < b.min[k]) b.min[k] = v;
-        if (v > b.max[k]) b.max[k] = v;
-      }
-    }
-    return isFinite(b.min[0]) ? b : null;
+  // follow moves the camera's target towards where the model matrix puts
+  // the body's centre (smoothly, over about a tenth of a second).
+  function follow(model, dt) {
+    if (!cam.centre) return;
+    const want = transformPoint(model, cam.centre);
+    const a = dt > 0 ? 1 - Math.exp(-dt * 10) : 1;
+    for (let k = 0; k < 3; k++) cam.target[k] += (want[k] - cam.target[k]) * a;
   }
   let drag = null;
   canvas.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY }; canvas.setPointerCapture(e.pointerId); });
@@ -161,77 +293,75 @@
   }, { passive: false });
 
   // ---- drawing ----
-  let scratch = new Float32Array(0);
-  function upload(arr, n) {
-    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
-    gl.bufferData(gl.ARRAY_BUFFER, arr.subarray(0, n), gl.DYNAMIC_DRAW);
-    gl.enableVertexAttribArray(aPos);
-    gl.vertexAttribPointer(aPos, 3, gl.FLOAT, false, 0, 0);
-  }
-  function ensure(n) {
-    if (scratch.length < n) scratch = new Float32Array(n);
-    return scratch;
-  }
-  function draw(pos, parents, meshes) {
-    if (!gl || !prog) return;
+  const grid = segments(64), bones = segments(256), helpers = segments(256);
+  // drawn is what the last frame drew with, for tests: the matrices that
+  // took the world (vp) and the character's joints (mvp: with the root
+  // motion that carries it) from GL's frame (Unity's with x negated) to
+  // clip space, and the canvas size in pixels.
+  const drawn = { vp: null, mvp: null, width: 0, height: 0 };
+  window.mecanimView = {
+    drawn: () => ({ vp: drawn.vp && Array.from(drawn.vp), mvp: drawn.mvp && Array.from(drawn.mvp), width: drawn.width, height: drawn.height }),
+  };
+
+  function draw(pos, look, meshes, model) {
+    if (!gl || !lineProg) return;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.floor(canvas.clientWidth * dpr)), h = Math.max(1, Math.floor(canvas.clientHeight * dpr));
     if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
     gl.viewport(0, 0, w, h);
-    gl.clearColor(0.114, 0.125, 0.145, 1);
+    gl.clearColor(COL.background[0], COL.background[1], COL.background[2], 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
-    gl.enable(gl.DEPTH_TEST);
-    gl.useProgram(prog);
     const t = cam.target, cp = Math.cos(cam.pitch);
     const eye = [t[0] + cam.dist * cp * Math.sin(cam.yaw), t[1] + cam.dist * Math.sin(cam.pitch), t[2] + cam.dist * cp * Math.cos(cam.yaw)];
     const near = Math.max(cam.dist * 0.01, 1e-4), far = cam.dist * 10 + cam.radius * 4;
-    const mvp = new Float32Array(mul(perspective(Math.PI / 4, w / h, near, far), lookAt(eye, t, [0, 1, 0])));
-    gl.uniformMatrix4fv(uMVP, false, mvp);
+    const vp = mul(perspective(FOV, w / h, near, far), lookAt(eye, t, [0, 1, 0]));
+    const mvp = new Float32Array(model ? mul(vp, model) : vp);
 
-    // floor grid
+    // floor grid around the target
+    gl.disable(gl.DEPTH_TEST);
     const step = Math.pow(10, Math.floor(Math.log10(cam.radius * 2))) / 2, lines = 20;
     const gx = Math.round(t[0] / step) * step, gz = Math.round(t[2] / step) * step, half = step * lines / 2;
-    const grid = ensure((lines + 1) * 12);
-    let g = 0;
+    grid.n = 0;
     for (let i = 0; i <= lines; i++) {
-      const o = -half + i * step;
-      grid.set([gx + o, cam.floor, gz - half, gx + o, cam.floor, gz + half, gx - half, cam.floor, gz + o, gx + half, cam.floor, gz + o], g);
-      g += 12;
+      const o = -half + i * step, y = cam.floor;
+      const cx = Math.abs(gx + o) < step / 2 ? COL.groundAxis : COL.ground;
+      const cz = Math.abs(gz + o) < step / 2 ? COL.groundAxis : COL.ground;
+      addSegment(grid, [gx + o, y, gz - half], [gx + o, y, gz + half], cx);
+      addSegment(grid, [gx - half, y, gz + o], [gx + half, y, gz + o], cz);
     }
-    upload(grid, g);
-    gl.uniform4f(uColor, 0.25, 0.28, 0.32, 1);
-    gl.uniform1f(uRound, 0);
-    gl.drawArrays(gl.LINES, 0, g / 3);
-    if (!pos) return;
+    drawSegments(grid, new Float32Array(vp), dpr, w, h);
+    drawn.vp = vp; drawn.mvp = pos && look ? mvp : null; drawn.width = w; drawn.height = h;
+    if (!pos || !look) return;
     if (meshes && meshes.length && $('showmesh').checked) {
       drawMeshes(meshes, mvp);
-      gl.useProgram(prog);
       gl.disable(gl.DEPTH_TEST); // bones show through the skin
     }
     if (!$('showbones').checked) return;
 
-    // bones: a line from each joint to its parent
-    const n = parents.length;
-    const v = ensure(n * 6);
-    let k = 0;
+    // bones: helpers first (thin, faint), then the body, then its joints
+    const n = look.n, at = (j) => [-pos[j * 3], pos[j * 3 + 1], pos[j * 3 + 2]];
+    bones.n = 0;
+    helpers.n = 0;
     for (let j = 0; j < n; j++) {
-      const p = parents[j];
-      if (p < 0) continue;
-      v[k++] = -pos[p * 3]; v[k++] = pos[p * 3 + 1]; v[k++] = pos[p * 3 + 2];
-      v[k++] = -pos[j * 3]; v[k++] = pos[j * 3 + 1]; v[k++] = pos[j * 3 + 2];
+      if (!look.bone[j]) continue;
+      addSegment(look.helper[j] ? helpers : bones, at(look.parents[j]), at(j), look.colour[j]);
     }
-    upload(v, k);
-    gl.uniform4f(uColor, 1.0, 0.67, 0.3, 1);
-    gl.drawArrays(gl.LINES, 0, k / 3);
-    // joints
-    for (let j = 0; j < n; j++) {
-      v[j * 3] = -pos[j * 3]; v[j * 3 + 1] = pos[j * 3 + 1]; v[j * 3 + 2] = pos[j * 3 + 2];
+    const width = Math.max(2, Math.round(h / 260));
+    drawSegments(helpers, mvp, dpr, w, h);
+    drawSegments(bones, mvp, width, w, h);
+    let k = 0, d = 0;
+    for (let j = 1; j < n; j++) {
+      if (look.helper[j]) continue;
+      const c = darken(look.colour[j]);
+      look.dots[k++] = -pos[j * 3]; look.dots[k++] = pos[j * 3 + 1]; look.dots[k++] = pos[j * 3 + 2];
+      look.dots[k++] = c[0]; look.dots[k++] = c[1]; look.dots[k++] = c[2];
+      d++;
     }
-    upload(v, n * 3);
-    gl.uniform4f(uColor, 0.75, 0.88, 1.0, 1);
-    gl.uniform1f(uSize, 5 * dpr);
-    gl.uniform1f(uRound, 1);
-    gl.drawArrays(gl.POINTS, 0, n);
+    drawDots(look.dots, d, mvp, width * 2.2);
+    // joint 0, which places the character: a black dot
+    look.dots[0] = -pos[0]; look.dots[1] = pos[1]; look.dots[2] = pos[2];
+    look.dots[3] = COL.origin[0]; look.dots[4] = COL.origin[1]; look.dots[5] = COL.origin[2];
+    drawDots(look.dots, 1, mvp, width * 1.5);
   }
 
   // ---- skinned and rigid meshes, skinned on the CPU ----
@@ -351,12 +481,14 @@
     scene: null,
     mode: null,      // 'clip' or 'controller'
     clip: null,      // frames of the selected clip
-    meshes: [],      // prepared meshes of the selected clip
+    clipRig: -1,     // the character it was asked on (-1: the binding's choice)
+    meshes: [],      // prepared meshes of the selected clip or controller
     rot: null,       // joint rotations and scales being drawn (with meshes)
     scl: null,
     ctl: null,       // info of the selected controller
+    look: null,      // how the skeleton is drawn (lookOf)
     pose: null,      // Float32Array of joint positions being drawn
-    parents: [],
+    moved: null,     // where root motion has carried the controller's character
     t: 0,
     playing: false,
     speed: 1,
@@ -417,13 +549,17 @@
     return st.pose;
   }
 
+  // loadClip plays clip id on opts.rig (default: the rig chosen in the
+  // list, -1 the binding's choice).
   async function loadClip(id, opts) {
+    opts = opts || {};
     const token = ++st.token;
     st.mode = null;
     setPlaying(false);
     status('loading', 'loading clip…');
     const c = st.scene.clips[id];
-    $('title').textContent = c ? c.name : 'clip ' + id;
+    const rig = opts.rig !== undefined ? Number(opts.rig) : Number($('rig').value);
+    $('title').textContent = c ? c.name + (c.apart ? ' — ' + c.apart : '') : 'clip ' + id;
     $('on').textContent = '';
     $('params').hidden = true;
     $('events').hidden = true;
@@ -431,8 +567,7 @@
     selectItem('clips', document.querySelector('#clips li[data-id="' + id + '"]'));
     let f;
     try {
-      f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + encodeURIComponent($('rig').value) +
-        ($('showmesh').checked ? '&mesh=1' : ''));
+      f = await getJSON('api/clip/' + id + '/frames?rate=30&rig=' + rig + ($('showmesh').checked ? '&mesh=1' : ''));
     } catch (e) {
       if (token === st.token) status('error', 'clip ' + (c ? c.name : id) + ': ' + e.message);
       return;
@@ -445,9 +580,11 @@
     freeMeshes();
     st.meshes = prepareMeshes(f);
     st.clip = f;
-    st.parents = f.parents;
+    st.clipRig = rig;
+    st.look = lookOf(f);
+    st.moved = null;
     st.mode = 'clip';
-    st.t = Math.max(0, Math.min(f.duration, (opts && opts.t) || 0));
+    st.t = Math.max(0, Math.min(f.duration, opts.t || 0));
     st.loop = f.loop;
     $('loop').checked = f.loop;
     $('on').textContent = 'on ' + f.on + (f.humanoid ? ' (humanoid)' : '') + ', ' + f.paths.length + ' joints, ' +
@@ -457,10 +594,10 @@
     body.dataset.meshes = String(st.meshes.length);
     for (const id of ['play', 'scrub']) $(id).disabled = false;
     $('reset').disabled = true;
-    fitCamera(bounds(f.positions, f.frames * f.paths.length));
+    fitCamera(f.box);
     body.dataset.clip = String(id);
     body.dataset.joints = String(f.paths.length);
-    setPlaying(!!(opts && opts.autoplay));
+    setPlaying(!!opts.autoplay);
     showTime();
   }
 
@@ -480,7 +617,7 @@
     setPlaying(false);
     status('loading', 'starting controller…');
     const c = st.scene.controllers[id];
-    $('title').textContent = c ? c.name : 'controller ' + id;
+    $('title').textContent = c ? c.name + (c.apart ? ' — ' + c.apart : '') : 'controller ' + id;
     selectItem('controllers', document.querySelector('#controllers li[data-id="' + id + '"]'));
     let info;
     try {
@@ -491,8 +628,9 @@
     }
     if (token !== st.token) return;
     st.ctl = info;
-    st.parents = info.parents;
+    st.look = info.parents.length ? lookOf(info) : null;
     st.pose = st.rot = st.scl = null;
+    st.moved = null;
     st.meshes = prepareMeshes(info);
     body.dataset.meshes = String(st.meshes.length);
     st.set = {};
@@ -512,7 +650,7 @@
     $('eventlist').textContent = '';
     $('events').hidden = true;
     body.dataset.controller = String(id);
-    st.fitted = false;
+    fitCamera(info.box);
     setPlaying(!opts || opts.autoplay !== false);
   }
 
@@ -631,6 +769,7 @@
       else if (!(pi.p.name in st.set)) { pi.input.value = String(+v.toFixed(4)); pi.input.range.value = String(v); }
     });
     body.dataset.states = r.layers.map((l) => l.state).join('|');
+    body.dataset.carried = r.carried.t.map((x) => x.toFixed(4)).join(',');
   }
 
   async function tickController(token) {
@@ -647,11 +786,11 @@
       if (r.positions.length) {
         st.pose = new Float32Array(r.positions);
         if (r.rotations) { st.rot = new Float32Array(r.rotations); st.scl = new Float32Array(r.scales); }
-        if (!st.fitted) {
-          fitCamera(bounds(st.pose, st.pose.length / 3));
-          st.fitted = true;
-        }
       }
+      // A game applying root motion moves the character's GameObject:
+      // so does the page (the pose is held in place; carried places it),
+      // and the camera follows.
+      st.moved = r.carried;
       showControllerState(r);
       showTime();
     } catch (e) {
@@ -677,7 +816,7 @@
             else { st.t = d; setPlaying(false); }
           }
         }
-        draw(clipPose(st.t), st.parents, st.meshes);
+        draw(clipPose(st.t), st.look, st.meshes, null);
         showTime();
       } else if (st.mode === 'controller') {
         if (st.playing) st.ctlDT += dt * st.speed;
@@ -685,9 +824,11 @@
           st.pending = true;
           tickController(st.token);
         }
-        draw(st.pose, st.parents, st.meshes);
+        const model = rootMatrix(st.moved);
+        follow(model, dt);
+        draw(st.pose, st.look, st.meshes, model);
       } else {
-        draw(null, []);
+        draw(null, null);
       }
     } catch (e) {
       report('frame: ' + e.message);
@@ -707,7 +848,7 @@
   });
   $('speed').addEventListener('change', () => { st.speed = Number($('speed').value) || 1; });
   $('showmesh').addEventListener('change', () => {
-    if ($('showmesh').checked && st.mode === 'clip' && st.clip && !st.clip.rot) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
+    if ($('showmesh').checked && st.mode === 'clip' && st.clip && !st.clip.rot) loadClip(st.clip.id, { autoplay: st.playing, t: st.t, rig: st.clipRig });
     if ($('showmesh').checked && st.mode === 'controller' && !st.meshes.length) loadController(st.ctl.id, { autoplay: st.playing });
   });
   $('rig').addEventListener('change', () => {
@@ -720,17 +861,53 @@
     }
   });
 
-  function listItem(ul, id, name, file, onclick) {
-    const li = document.createElement('li');
-    li.dataset.id = String(id);
-    li.textContent = name || '(unnamed)';
-    const f = document.createElement('span');
-    f.className = 'file';
-    f.textContent = file;
-    li.appendChild(f);
-    li.title = (name || '') + ' — ' + file;
-    li.addEventListener('click', onclick);
-    ul.appendChild(li);
+  let severalInputs = false;
+  // shortRef shortens a reference ("FILE#PATHID") for a list: a long file
+  // name keeps its start and end.
+  function shortRef(ref) {
+    const i = ref.lastIndexOf('#');
+    let file = i >= 0 ? ref.slice(0, i) : ref;
+    if (file.length > 14) file = file.slice(0, 8) + '…' + file.slice(-4);
+    return i >= 0 ? file + ref.slice(i) : file;
+  }
+  // fillList lists objects: each by its name and, on a line of its own,
+  // what tells it apart from others of its name: its input when theirs
+  // differ, its reference when theirs do (the server's label says which
+  // are duplicates); in grey on the same line its input when the objects
+  // come from several.
+  function fillList(ul, items, onclick) {
+    const inputs = new Set(items.map((x) => x.input)).size > 1 || severalInputs;
+    const byName = new Map();
+    for (const it of items) {
+      if (!byName.has(it.name)) byName.set(it.name, []);
+      byName.get(it.name).push(it);
+    }
+    for (const it of items) {
+      const li = document.createElement('li');
+      li.dataset.id = String(it.id);
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = it.name || '(unnamed)';
+      li.append(name);
+      const same = byName.get(it.name);
+      if (same.length > 1 || it.label !== it.name) {
+        const parts = [];
+        if (new Set(same.map((x) => x.input)).size > 1) parts.push(it.input);
+        if (new Set(same.map((x) => x.ref)).size > 1 || !parts.length) parts.push(shortRef(it.ref));
+        const sub = document.createElement('span');
+        sub.className = 'sub';
+        sub.textContent = it.apart = parts.join(' · ');
+        li.append(sub);
+      } else if (inputs) {
+        const f = document.createElement('span');
+        f.className = 'file';
+        f.textContent = it.input;
+        li.append(f);
+      }
+      li.title = it.label + ' — ' + it.input + ' ' + it.ref;
+      li.addEventListener('click', () => onclick(it));
+      ul.appendChild(li);
+    }
   }
 
   async function start() {
@@ -764,29 +941,39 @@
     }
     st.scene = scene;
     $('files').textContent = scene.files.join(', ');
+    const severalRigInputs = new Set(scene.rigs.map((r) => r.input)).size > 1;
     for (const r of scene.rigs) {
       const o = document.createElement('option');
       o.value = String(r.id);
-      o.textContent = r.name + ' (' + r.joints + ' joints)';
+      o.textContent = r.label + (severalRigInputs ? ' in ' + r.input : '') + (r.error ? ' (does not load)' : ' (' + r.joints + ' joints)');
+      o.title = r.error || r.ref;
       $('rig').appendChild(o);
     }
-    for (const c of scene.clips) listItem($('clips'), c.id, c.name, c.file, () => loadClip(c.id, { autoplay: true }));
-    for (const c of scene.controllers) listItem($('controllers'), c.id, c.name, c.file, () => loadController(c.id, { autoplay: true }));
+    severalInputs = scene.files.length > 1;
+    fillList($('clips'), scene.clips, (c) => loadClip(c.id, { autoplay: true }));
+    fillList($('controllers'), scene.controllers, (c) => loadController(c.id, { autoplay: true }));
     if (!scene.clips.length) $('clips').textContent = 'none';
     if (!scene.controllers.length) $('controllers').textContent = 'none';
     body.dataset.clips = String(scene.clips.length);
     body.dataset.controllers = String(scene.controllers.length);
-    status('ready', scene.clips.length + ' clips, ' + scene.controllers.length + ' controllers, ' + scene.rigs.length + ' rigs');
+    status('ready', scene.clips.length + ' clips, ' + scene.controllers.length + ' controllers, ' + scene.rigs.length + ' characters');
     requestAnimationFrame(frame);
 
+    // What to show: the clip or controller the address names, else what
+    // the server chose (the first character with its first clip, or its
+    // controller), playing.
     const rig = query.get('rig');
     if (rig !== null && scene.rigs[Number(rig)]) $('rig').value = rig;
     const autoplay = query.get('autoplay') === '1';
-    const clip = query.get('clip'), ctl = query.get('controller');
+    const clip = query.get('clip'), ctl = query.get('controller'), s = scene.start;
     if (clip !== null && scene.clips[Number(clip)]) {
       await loadClip(Number(clip), { autoplay, t: Number(query.get('t')) || 0 });
     } else if (ctl !== null && scene.controllers[Number(ctl)]) {
       await loadController(Number(ctl), { autoplay });
+    } else if (s && s.clip >= 0) {
+      await loadClip(s.clip, { autoplay: true, rig: s.rig });
+    } else if (s && s.controller >= 0) {
+      await loadController(s.controller, { autoplay: true });
     }
   }
   start();

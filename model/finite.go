@@ -1,0 +1,163 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+)
+
+// NotFiniteError is a value that is NaN or infinite where a number is
+// needed: a pose would turn NaN, a file would not export. Where names the
+// field ("m_DefaultPose[3].t", "curve 12 (Hips m_LocalPosition.y) key 4").
+type NotFiniteError struct {
+	Where string
+	Value float32
+}
+
+func (e *NotFiniteError) Error() string {
+	return fmt.Sprintf("%s is %v, not a number a pose can use", e.Where, e.Value)
+}
+
+// notFinite returns the first component of x that is not finite.
+func notFinite(x ...float32) (float32, bool) {
+	for _, v := range x {
+		if !geom.Finite(v) {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// CheckTransform reports a component of t that is not finite.
+func CheckTransform(where string, t geom.Transform) error {
+	if v, bad := notFinite(t.T.X, t.T.Y, t.T.Z); bad {
+		return &NotFiniteError{where + ".t", v}
+	}
+	if v, bad := notFinite(t.R.X, t.R.Y, t.R.Z, t.R.W); bad {
+		return &NotFiniteError{where + ".q", v}
+	}
+	if v, bad := notFinite(t.S.X, t.S.Y, t.S.Z); bad {
+		return &NotFiniteError{where + ".s", v}
+	}
+	return nil
+}
+
+// CheckFinite reports the first value of the clip's curves that is NaN or
+// infinite: a constant, a dense sample, a streamed key's value, a
+// keyframe's value. Slopes may be infinite (a step), and so may the
+// coefficients of a streamed step segment, as Unity writes them.
+func (c *Clip) CheckFinite() error {
+	for i := range c.Curves {
+		cv := &c.Curves[i]
+		name := func() string {
+			t := &cv.Target
+			p := t.Path
+			switch {
+			case !t.PathKnown:
+				p = UnnamedPath(t.PathHash)
+			case p == "":
+				p = "root"
+			}
+			return fmt.Sprintf("curve %d (%s %s)", i, p, t.Property)
+		}
+		switch cv.Kind {
+		case CurveConstant:
+			if v, bad := notFinite(cv.Value); bad {
+				return &NotFiniteError{name() + " constant value", v}
+			}
+		case CurveDense:
+			for k, x := range cv.Samples {
+				if !geom.Finite(x) {
+					return &NotFiniteError{fmt.Sprintf("%s dense frame %d", name(), k), x}
+				}
+			}
+		case CurveStreamed:
+			for k, s := range cv.Segments {
+				if v, bad := notFinite(s.Time, s.C[3]); bad {
+					return &NotFiniteError{fmt.Sprintf("%s streamed key %d (at %g s)", name(), k, s.Time), v}
+				}
+			}
+		case CurveKeyframed:
+			for k, key := range cv.Keys {
+				where := func(field string) string {
+					return fmt.Sprintf("%s key %d (at %g s) %s", name(), k, key.Time, field)
+				}
+				switch {
+				case !geom.Finite(key.Time):
+					return &NotFiniteError{where("time"), key.Time}
+				case !geom.Finite(key.Value):
+					return &NotFiniteError{where("value"), key.Value}
+				case math.IsNaN(float64(key.InSlope)):
+					return &NotFiniteError{where("inSlope"), key.InSlope}
+				case math.IsNaN(float64(key.OutSlope)):
+					return &NotFiniteError{where("outSlope"), key.OutSlope}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckFinite reports the first value of the avatar a pose is made from
+// that is NaN or infinite: its poses, axes, human pose and scale, and the
+// human root's position. The stored body frame (m_RootX.q) may be NaN:
+// Unity stores NaN when the left and right sides coincide, and the
+// runtime computes one then.
+func (a *Avatar) CheckFinite() error {
+	for _, p := range []struct {
+		field string
+		pose  []geom.Transform
+	}{{"m_AvatarSkeletonPose", a.SkeletonPose}, {"m_DefaultPose", a.DefaultPose}} {
+		for i, t := range p.pose {
+			if err := CheckTransform(fmt.Sprintf("%s[%d]", p.field, i), t); err != nil {
+				return err
+			}
+		}
+	}
+	h := a.Human
+	if h == nil {
+		return nil
+	}
+	for i, t := range h.Pose {
+		if err := CheckTransform(fmt.Sprintf("m_Human.m_SkeletonPose[%d]", i), t); err != nil {
+			return err
+		}
+	}
+	for i, ax := range h.Skeleton.Axes {
+		if v, bad := notFinite(ax.Pre.X, ax.Pre.Y, ax.Pre.Z, ax.Pre.W, ax.Post.X, ax.Post.Y, ax.Post.Z, ax.Post.W,
+			ax.Sign.X, ax.Sign.Y, ax.Sign.Z, ax.Min.X, ax.Min.Y, ax.Min.Z, ax.Max.X, ax.Max.Y, ax.Max.Z, ax.Length); bad {
+			return &NotFiniteError{fmt.Sprintf("m_Human.m_Skeleton axes %d", i), v}
+		}
+	}
+	if v, bad := notFinite(h.RootX.T.X, h.RootX.T.Y, h.RootX.T.Z, h.Scale); bad {
+		return &NotFiniteError{"m_Human.m_RootX.t or m_Scale", v}
+	}
+	for i, m := range h.BoneMass {
+		if !geom.Finite(m) {
+			return &NotFiniteError{fmt.Sprintf("m_Human.m_HumanBoneMass[%d]", i), m}
+		}
+	}
+	return nil
+}
+
+// CheckFinite reports the first node of the rig whose transform is not
+// finite.
+func (r *Rig) CheckFinite() error {
+	for _, n := range r.Nodes {
+		l := n.Local
+		field := ""
+		var v float32
+		if x, bad := notFinite(l.T.X, l.T.Y, l.T.Z); bad {
+			field, v = "m_LocalPosition", x
+		} else if x, bad := notFinite(l.R.X, l.R.Y, l.R.Z, l.R.W); bad {
+			field, v = "m_LocalRotation", x
+		} else if x, bad := notFinite(l.S.X, l.S.Y, l.S.Z); bad {
+			field, v = "m_LocalScale", x
+		}
+		if field != "" {
+			return &NotFiniteError{fmt.Sprintf("Transform %d (%q) %s", n.Transform.PathID, n.Path, field), v}
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -34,11 +35,13 @@ type ignored struct {
 // discover lists the Unity files of the paths: files as given, folders
 // walked (in name order) for every file whose first bytes are a Unity
 // file's (UnityFS, UnityWebData, gzip or brotli WebGL data, a serialized
-// file) and the first parts of split files. A file given twice counts
+// file) and the first parts of split files. A file given twice, or of the
+// same content as an earlier one (a mod's bundle shipped twice), counts
 // once. Folder files that are not read are listed with why; a path that
 // cannot be read is a failure. The folder out (the output) is not walked.
 func discover(paths []string, out string) (ins []input, skipped []ignored, failed []Failure) {
 	seen := map[string]bool{}
+	same := sameContent{}
 	outAbs, _ := filepath.Abs(out)
 	add := func(p string, explicit bool) {
 		if base, part, ok := assets.SplitBase(p); ok && part > 0 {
@@ -63,6 +66,10 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 		case why != "":
 			skipped = append(skipped, ignored{p, why})
 		default:
+			if first, dup := same.seen(in); dup {
+				skipped = append(skipped, ignored{p, "the same content as " + first + " (counted once)"})
+				return
+			}
 			ins = append(ins, in)
 		}
 	}
@@ -191,3 +198,52 @@ var unityName = regexp.MustCompile(`(?i)^(level[0-9]+|sharedassets[0-9]+\.assets
 // data files: such a file that does not start like one is damaged, and
 // is reported rather than passed over.
 func namedLikeUnity(p string) bool { return unityName.MatchString(filepath.Base(p)) }
+
+// sameContent finds inputs whose content an earlier one has: by size
+// first, then by SHA-256 (read only when sizes match).
+type sameContent struct {
+	bySize map[int64][]string
+	sums   map[string][sha256.Size]byte
+}
+
+// seen reports whether an earlier input has in's content, and which;
+// split files (whose parts are read as one) are never compared.
+func (c *sameContent) seen(in input) (string, bool) {
+	if strings.HasPrefix(in.kind, "split ") {
+		return "", false
+	}
+	if c.bySize == nil {
+		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
+	}
+	others := c.bySize[in.size]
+	if len(others) > 0 {
+		if sum, ok := c.sum(in.path); ok {
+			for _, o := range others {
+				if other, ok := c.sum(o); ok && other == sum {
+					return o, true
+				}
+			}
+		}
+	}
+	c.bySize[in.size] = append(others, in.path)
+	return "", false
+}
+
+func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
+	if s, ok := c.sums[path]; ok {
+		return s, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	var s [sha256.Size]byte
+	copy(s[:], h.Sum(nil))
+	c.sums[path] = s
+	return s, true
+}

@@ -228,3 +228,28 @@ func TestClipsAnAnimationComponentListsAreItsCharacters(t *testing.T) {
 		}
 	}
 }
+
+func TestFilesOfTheSameContentCountOnce(t *testing.T) {
+	g := writeGame(t)
+	knight := filepath.Join(g.dir, "game_Data", "StreamingAssets", "aa", "knight")
+	b, err := os.ReadFile(knight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(g.dir, "mods", "knight-again.bundle")
+	write(t, copyPath, b)
+	m, err := extract.Extract(context.Background(), []string{g.dir}, extract.Options{Out: filepath.Join(t.TempDir(), "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Characters) != len(g.characters) || len(m.Failed) > 0 {
+		t.Errorf("%d characters (want %d), failed %+v", len(m.Characters), len(g.characters), m.Failed)
+	}
+	found := false
+	for _, ig := range m.Ignored {
+		found = found || ig.Path == copyPath && strings.Contains(ig.Why, "same content as "+knight)
+	}
+	if !found {
+		t.Errorf("the copy is not listed as counted once: %+v", m.Ignored)
+	}
+}

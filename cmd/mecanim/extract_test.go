@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,9 @@ import (
 	"time"
 
 	qg "github.com/qmuntal/gltf"
+
+	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
 // TestMain runs the command itself when asked (MECANIM_RUN_MAIN=1), so
@@ -23,17 +27,27 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helloCopies writes n copies of the example bundle (a rig "Hello" with a
-// clip "Wave") into a new folder, each a character of its own.
-func helloCopies(t *testing.T, n int) string {
+// characterBundles writes n bundles into a new folder, each a character
+// "HeroNNN" (the synthetic humanoid) whose controller plays its own clips
+// IdleNNN and WalkNNN.
+func characterBundles(t *testing.T, n int) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "hello.bundle"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	for i := range n {
-		if err := os.WriteFile(filepath.Join(dir, "hello"+strings.Repeat("x", i%3)+string(rune('a'+i/3%26))+string(rune('a'+i/78))+".bundle"), b, 0o644); err != nil {
+		id := fmt.Sprintf("%03d", i)
+		sc := synth.NewScene(t, synth.Options{Full: true})
+		sc.Obj(synth.GameObjectBase)["m_Name"] = "Hero" + id
+		sc.Set(synth.ClipID, synth.ClipFields("Idle"+id, 4, 0.01))
+		sc.Set(synth.ClipID+1, synth.ClipFields("Walk"+id, 4, 0.05))
+		sf, err := os.ReadFile(sc.Write("scene"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := unitywrite.Bundle(synth.UnityVersion, []unitywrite.Entry{{Path: "CAB-" + id, Data: sf, Flags: 4}}, 64<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "char"+id+".bundle"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,18 +55,19 @@ func helloCopies(t *testing.T, n int) string {
 }
 
 func TestExtractWritesEveryCharacterAndAManifest(t *testing.T) {
-	dir := helloCopies(t, 3)
+	dir := characterBundles(t, 3)
 	os.WriteFile(filepath.Join(dir, "readme.txt"), []byte("not a Unity file"), 0o644)
+	copyOf, _ := os.ReadFile(filepath.Join(dir, "char001.bundle"))
+	os.WriteFile(filepath.Join(dir, "copy.bundle"), copyOf, 0o644) // counted once
 	out := filepath.Join(t.TempDir(), "out")
 	mods := gltfValidator(t)
 	stdout, stderr, code := runCLI("extract", dir, "-o", out, "-j", "2")
-	if code != exitOK || stdout != "" || !strings.Contains(stderr, "3 of 3 characters and 3 of 3 clips exported") {
+	if code != exitOK || stdout != "" || !strings.Contains(stderr, "3 of 3 characters and 6 of 6 clips exported") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	// The copies' clip is the same asset: exported once, on the first.
-	checkGLTF(t, mods, filepath.Join(out, "Hello.glb"), "Wave")
-	checkGLTF(t, mods, filepath.Join(out, "Hello-2.glb"))
-	checkGLTF(t, mods, filepath.Join(out, "Hello-3.glb"))
+	for i := range 3 {
+		checkGLTF(t, mods, filepath.Join(out, fmt.Sprintf("Hero%03d.glb", i)), fmt.Sprintf("Idle%03d", i), fmt.Sprintf("Walk%03d", i))
+	}
 	first, err := os.ReadFile(filepath.Join(out, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +76,7 @@ func TestExtractWritesEveryCharacterAndAManifest(t *testing.T) {
 		Characters []struct{ Name, Output string }
 		Ignored    []struct{ Path, Why string }
 	}
-	if err := json.Unmarshal(first, &m); err != nil || len(m.Characters) != 3 || len(m.Ignored) != 1 {
+	if err := json.Unmarshal(first, &m); err != nil || len(m.Characters) != 3 || len(m.Ignored) != 2 {
 		t.Errorf("manifest: %v: %+v", err, m)
 	}
 	if _, _, code := runCLI("extract", dir, "-o", out); code != exitOK {
@@ -73,7 +88,7 @@ func TestExtractWritesEveryCharacterAndAManifest(t *testing.T) {
 }
 
 func TestExtractExitStatuses(t *testing.T) {
-	dir := helloCopies(t, 1)
+	dir := characterBundles(t, 1)
 	bad := filepath.Join(dir, "broken.bundle")
 	os.WriteFile(bad, []byte("UnityFS\x00 cut short"), 0o644)
 	out := filepath.Join(t.TempDir(), "out")
@@ -92,7 +107,7 @@ func TestExtractExitStatuses(t *testing.T) {
 			t.Errorf("%s: exit %d (want %d), stderr %q (want it to name %q)", tc.name, code, tc.want, stderr, tc.says)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "Hello.glb")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "Hero000.glb")); err != nil {
 		t.Errorf("the good file beside the bad one was not written: %v", err)
 	}
 }
@@ -102,8 +117,8 @@ func TestExtractExitStatuses(t *testing.T) {
 // every file left is complete, and that the next run finishes the rest
 // without writing again what is there.
 func TestExtractInterruptedBySIGINTLeavesOnlyCompleteFiles(t *testing.T) {
-	const n = 120
-	dir := helloCopies(t, n)
+	const n = 40
+	dir := characterBundles(t, n)
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(os.Args[0], "extract", dir, "-o", out, "-j", "1", "--pictures")
 	cmd.Env = append(os.Environ(), "MECANIM_RUN_MAIN=1")

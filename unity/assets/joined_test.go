@@ -11,6 +11,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/internal/fuzzcount"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/unity/assets"
 )
@@ -183,7 +184,9 @@ func FuzzOpenCompressed(f *testing.F) {
 	w.Close()
 	f.Add(gz.Bytes(), "game.data.gz")
 	f.Add(br.Bytes(), "game.data.br")
+	count := fuzzcount.Counter("FuzzOpenCompressed")
 	f.Fuzz(func(t *testing.T, b []byte, name string) {
+		count()
 		c, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), name, assets.Options{})
 		if err == nil {
 			for _, f := range c.Files {

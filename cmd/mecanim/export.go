@@ -13,6 +13,7 @@ import (
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/export/gltf"
+	"github.com/mecanim/mecanim/extract"
 )
 
 // exportSynopsis is the export command's usage line.
@@ -139,7 +140,11 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	names := uniqueNames(items)
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = it.Name
+	}
+	names = extract.UniqueNames(names)
 	failed, done := 0, 0
 	// A clip asked for need play only on some of the characters: those it
 	// does not play on leave it out with a note; a clip that plays on none
@@ -168,41 +173,6 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	}
 	e.notef("%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
-}
-
-// uniqueNames gives each character a file name of its own: its name made
-// safe for a file name, with -2, -3... added when names repeat, never one
-// that an earlier character got (names compared without case, as some
-// file systems do).
-func uniqueNames(items []bound.Item) []string {
-	out := make([]string, len(items))
-	seen := map[string]bool{}
-	for i, it := range items {
-		base := safeFileName(it.Name)
-		name := base
-		for k := 2; seen[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s-%d", base, k)
-		}
-		seen[strings.ToLower(name)] = true
-		out[i] = name
-	}
-	return out
-}
-
-// safeFileName keeps letters, digits, '-', '_' and '.' of a name (others
-// become '_'); an empty name becomes "rig".
-func safeFileName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			b[i] = '_'
-		}
-	}
-	s = strings.Trim(string(b), ".")
-	if s == "" {
-		return "rig"
-	}
-	return s
 }
 
 // chooseCharacter finds the character to export: the one --animator or

@@ -273,7 +273,7 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 			}
 			s.Release(bind.KindAvatar, i)
 		}
-		why := "humanoid, and no character plays it: give --avatar NAME to export it on an avatar"
+		why := "humanoid, and no character plays it: exported only when an avatar is chosen for such clips"
 		if len(have) > 0 {
 			why += " (humanoid avatars: " + strings.Join(sortedUnique(have), ", ") + ")"
 		}
@@ -291,8 +291,8 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 		ch, err = s.AvatarCharacter(ai)
 	}
 	if err != nil {
-		r.failed = append(r.failed, Failure{Error: fmt.Sprintf("--avatar %s: %v", r.o.Avatar, err)})
-		return -1, nil, fmt.Sprintf("humanoid, no character plays it, and --avatar %s cannot take it", r.o.Avatar)
+		r.failed = append(r.failed, Failure{Error: fmt.Sprintf("the avatar chosen, %q: %v", r.o.Avatar, err)})
+		return -1, nil, fmt.Sprintf("humanoid, no character plays it, and the avatar chosen, %q, cannot take it", r.o.Avatar)
 	}
 	if i, ok := r.charOf[ch.Source()]; ok && r.chars[i].err == nil {
 		return i, nil, ""

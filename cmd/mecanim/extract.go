@@ -93,6 +93,9 @@ func runExtract(e *env, args []string) error {
 			e.failf("%s", f.Error)
 		}
 	}
+	if len(m.Characters) == 0 && len(m.Clips) == 0 {
+		e.failf("nothing to extract: the %d files read hold no character and no clip", len(m.Inputs))
+	}
 	if !e.quiet {
 		written, clips, skipped := 0, 0, 0
 		for _, c := range m.Characters {

@@ -168,6 +168,11 @@ func TestEveryCommandKeepsTheOutputContract(t *testing.T) {
 		"view": {
 			{args: []string{"view", scene, "--addr", "0.0.0.0:0"}, code: exitUsage},
 		},
+		"extract": {
+			{args: []string{"extract", scene, "-o", filepath.Join(out, "game")}, noStdout: true, notes: true},
+			{args: []string{"extract", empty, "-o", filepath.Join(out, "nothing")}, code: exitFailed, reason: "nothing to extract"},
+			{args: []string{"extract", scene}, code: exitUsage},
+		},
 	}
 	for _, c := range commands() {
 		if len(cases[c.name]) == 0 {

@@ -13,11 +13,12 @@ import (
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/export/gltf"
+	"github.com/mecanim/mecanim/extract"
 )
 
 // exportSynopsis is the export command's usage line.
-const exportSynopsis = `FILE... [--animator NAME | --avatar NAME | --onto CHARACTER.glb] [--clip NAME]... [--rate HZ] [--no-meshes] [--json] -o OUT.glb|OUT.gltf
-       mecanim export FILE... --all [--clip NAME]... [--format glb|gltf] [--json] -o DIR`
+const exportSynopsis = `FILE... [--animator NAME | --avatar NAME | --onto CHARACTER.glb] [--clip NAME]... [--rate HZ] [--interpolation exact|linear] [--no-meshes] [--json] -o OUT.glb|OUT.gltf
+       mecanim export FILE... --all [--clip NAME]... [--format glb|gltf] [--interpolation exact|linear] [--json] -o DIR`
 
 const exportAbout = `
 Writes a rig (the Animator's GameObject hierarchy with its rest transforms,
@@ -27,7 +28,9 @@ Generic clips and blend-shape weights keep their curves' shapes (STEP /
 LINEAR / CUBICSPLINE tracks that give the runtime's values at every time);
 Euler rotations, weighted keys and humanoid clips' bones are resampled at
 each clip's sample rate (or --rate), with the error bound stated in
-export/gltf.Sample.
+export/gltf.Sample. --interpolation linear writes no cubic splines (for
+Blender 3.4, which drops their tangents): those tracks are sampled at --rate
+too, and each clip's largest joint error between keys is printed.
 Without --clip every clip of the files that binds to the rig is exported
 (humanoid clips when the rig has a humanoid avatar). Clips, avatars and rigs
 may come from different files given together.
@@ -48,6 +51,7 @@ type exportOptions struct {
 	animator, avatar string
 	clips            []string
 	rate             float64
+	linear           bool // --interpolation linear
 	noMeshes, asJSON bool
 	format           string // glb or gltf (--all)
 	// someClips, when not nil (--all), records the clips asked for that
@@ -68,6 +72,7 @@ func runExport(e *env, args []string) error {
 	all := fs.Bool("all", false, "export every rig of the files, each to its own file in the -o directory")
 	out := fs.String("o", "", "output file (.glb, or .gltf with a .bin beside it); a directory with --all")
 	fs.Float64Var(&o.rate, "rate", 0, "resampling rate in Hz (default: each clip's sample rate)")
+	interp := fs.String("interpolation", "exact", "exact (keep the curves' shapes, cubic splines) or linear (sampled at --rate where not steps or lines: for Blender)")
 	fs.BoolVar(&o.noMeshes, "no-meshes", false, "leave the meshes out (skeleton and animations only)")
 	fs.StringVar(&o.format, "format", "glb", "file format with --all: glb or gltf")
 	var rf readerFlags
@@ -93,7 +98,10 @@ func runExport(e *env, args []string) error {
 		return usagef("--rate %g is not in (0, 10000] Hz", o.rate)
 	case o.format != "glb" && o.format != "gltf":
 		return usagef("--format %q: want glb or gltf", o.format)
+	case *interp != "exact" && *interp != "linear":
+		return usagef("--interpolation %q: want exact or linear", *interp)
 	}
+	o.linear = *interp == "linear"
 	if !*all {
 		switch strings.ToLower(filepath.Ext(*out)) {
 		case ".glb", ".gltf":
@@ -132,7 +140,11 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	names := uniqueNames(items)
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = it.Name
+	}
+	names = extract.UniqueNames(names)
 	failed, done := 0, 0
 	// A clip asked for need play only on some of the characters: those it
 	// does not play on leave it out with a note; a clip that plays on none
@@ -161,41 +173,6 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	}
 	e.notef("%d of %d characters exported to %s", done, len(items), dir)
 	return failed, nil
-}
-
-// uniqueNames gives each character a file name of its own: its name made
-// safe for a file name, with -2, -3... added when names repeat, never one
-// that an earlier character got (names compared without case, as some
-// file systems do).
-func uniqueNames(items []bound.Item) []string {
-	out := make([]string, len(items))
-	seen := map[string]bool{}
-	for i, it := range items {
-		base := safeFileName(it.Name)
-		name := base
-		for k := 2; seen[strings.ToLower(name)]; k++ {
-			name = fmt.Sprintf("%s-%d", base, k)
-		}
-		seen[strings.ToLower(name)] = true
-		out[i] = name
-	}
-	return out
-}
-
-// safeFileName keeps letters, digits, '-', '_' and '.' of a name (others
-// become '_'); an empty name becomes "rig".
-func safeFileName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			b[i] = '_'
-		}
-	}
-	s = strings.Trim(string(b), ".")
-	if s == "" {
-		return "rig"
-	}
-	return s
 }
 
 // chooseCharacter finds the character to export: the one --animator or
@@ -310,7 +287,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		}
 	}
 	bar := newProgress(e.stderr, e.quiet, ch.Name())
-	s, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update})
+	opts := gltf.SceneOptions{Rate: float32(o.rate), NoMeshes: o.noMeshes, Progress: bar.update}
+	if o.linear {
+		opts.Interpolation = gltf.Linear
+	}
+	s, errs := gltf.BuildScene(ch, motions, opts)
 	bar.done()
 	s.Generator = "mecanim export"
 	if err := writeScene(path, s); err != nil {
@@ -357,6 +338,20 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	}
 	e.notef("%s: %s: %d nodes, %d meshes, %d animations, %d tracks (%d exact: %d step, %d linear, %d cubic, %d split keys; %d resampled), %d keys",
 		path, ch.Describe(), sum.Nodes, sum.Meshes, len(s.Animations), tracks, st.Exact, st.Step, st.Linear, st.Cubic, st.SplitKeys, st.Resampled, st.Keys)
+	if o.linear {
+		size := gltf.RigSize(s.Rig)
+		for _, a := range s.Animations {
+			if a.Stats.Resampled == 0 {
+				e.notef("clip %q: exact (steps and lines only)", a.Name)
+				continue
+			}
+			rel := ""
+			if size > 0 {
+				rel = fmt.Sprintf(" (%.2g%% of the rig's size, %.3g m)", 100*a.Stats.BetweenKeys/size, size)
+			}
+			e.notef("clip %q: sampled at %g Hz, joints within %.3g mm of the runtime between keys%s", a.Name, a.Stats.Rate, 1000*a.Stats.BetweenKeys, rel)
+		}
+	}
 	for _, m := range sum.Notes {
 		e.notef("%s", m)
 	}

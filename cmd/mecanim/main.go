@@ -86,6 +86,7 @@ func commands() []command {
 		{"view", "serve a local web page that plays the clips (WebGL)", "FILE... [--addr 127.0.0.1:8080] [--public]", "", runView},
 		{"render", "draw a clip as a contact sheet of skeleton poses, or plot its curves (PNG)", renderSynopsis, renderAbout, runRender},
 		{"export", "write a rig with its meshes and clips as glTF (.glb/.gltf)", exportSynopsis, exportAbout, runExport},
+		{"extract", "export every character of a game with its clips (glTF) and a manifest", extractSynopsis, extractAbout, runExtract},
 	}
 }
 

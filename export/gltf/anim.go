@@ -11,9 +11,10 @@ import (
 )
 
 // animation adds one animation: a sampler and a channel per track, times
-// shared between tracks that share their Times slice.
-func (b *builder) animation(a *Animation) error {
-	ga := &qg.Animation{Name: a.Name}
+// shared between tracks that share their Times slice. Its name is made
+// unique among the animations written before it (names).
+func (b *builder) animation(a *Animation, names *uniquer) error {
+	ga := &qg.Animation{}
 	type target struct {
 		node int
 		path Path
@@ -84,8 +85,18 @@ func (b *builder) animation(a *Animation) error {
 	if len(ga.Channels) == 0 {
 		return nil // glTF requires at least one channel
 	}
+	ga.Name = names.unique(animationName(a.Name))
 	b.doc.Animations = append(b.doc.Animations, ga)
 	return nil
+}
+
+// animationName is the name an animation is written under before it is
+// made unique: its own, or "animation" without one.
+func animationName(name string) string {
+	if name == "" {
+		return "animation"
+	}
+	return name
 }
 
 // trackTarget resolves a track's node and the components per key.

@@ -31,7 +31,15 @@ type builder struct {
 	timesCache map[timesKey]int
 	materials  map[model.Material]int
 	textures   map[*model.Texture]int
+	// names makes the nodes' names unique (see the package comment).
+	names uniquer
+	// extraJoints are the joints added for bones outside the rig (see
+	// skin), part of the rig's skin too.
+	extraJoints []extraJoint
 }
+
+// extraJoint is a joint added for a bone outside the rig, and its parent.
+type extraJoint struct{ node, parent int }
 
 type timesKey struct {
 	p *float32
@@ -71,8 +79,10 @@ func Document(s *Scene) (*qg.Document, error) {
 			sceneNodes = append(sceneNodes, n)
 		}
 	}
+	b.rigSkin()
+	var animNames uniquer
 	for i := range s.Animations {
-		if err := b.animation(&s.Animations[i]); err != nil {
+		if err := b.animation(&s.Animations[i], &animNames); err != nil {
 			return nil, fmt.Errorf("animation %d (%q): %w", i, s.Animations[i].Name, err)
 		}
 	}
@@ -131,7 +141,11 @@ func (b *builder) nodes() error {
 		if i > 0 && (n.Parent < 0 || n.Parent >= i) {
 			return fmt.Errorf("%w: rig node %d (%q): parent %d is not an earlier node", ErrInvalid, i, n.Path, n.Parent)
 		}
-		nd := &qg.Node{Name: n.Name}
+		name := n.Name
+		if name == "" {
+			name = fmt.Sprintf("node_%d", i)
+		}
+		nd := &qg.Node{Name: b.names.unique(name)}
 		setTRS(nd, n.Local)
 		if n.Path != "" {
 			nd.Extras = map[string]any{"unityPath": n.Path}

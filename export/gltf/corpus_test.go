@@ -118,7 +118,8 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 // TestCorpusRigsExport writes every corpus rig with its meshes and
 // animations as .glb, reads it back and checks the node transforms, skins
 // each skinned mesh at rest, and (when available) runs the Khronos
-// validator, which must report no error.
+// validator, which must report no error, on it and, when it has a cubic
+// track, on its export with Interpolation Linear.
 func TestCorpusRigsExport(t *testing.T) {
 	cs := corpusScenes(t)
 	if len(cs) < 20 {
@@ -154,9 +155,34 @@ func TestCorpusRigsExport(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkValid(t, c.id, validate(t, mods, p))
+			if hasCubic(c.scene) {
+				// Written with Interpolation Linear, it is another file.
+				ls, _ := BuildScene(corpusChars[i], corpusMotions[i], SceneOptions{Interpolation: Linear})
+				var lb bytes.Buffer
+				if err := WriteGLB(&lb, ls); err != nil {
+					t.Fatalf("%s (linear): %v", c.id, err)
+				}
+				if err := os.WriteFile(p, lb.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				checkValid(t, c.id+" (linear)", validate(t, mods, p))
+			}
 		}
 	}
 	t.Logf("%d rigs, %d meshes, %d animation tracks", len(cs), meshes, tracks)
+}
+
+// hasCubic reports whether a scene has a CUBICSPLINE track (else its
+// export with Interpolation Linear is the same file).
+func hasCubic(s *Scene) bool {
+	for _, a := range s.Animations {
+		for _, tr := range a.Tracks {
+			if tr.Interpolation == CubicSpline {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkAnimations reads every exported channel back and checks its keys

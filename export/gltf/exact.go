@@ -25,6 +25,18 @@ type AnimStats struct {
 	// SplitKeys counts the keys added just before a jump of a cubic or
 	// linear track (see Generic).
 	SplitKeys int
+	// BetweenKeys is how far, in metres, the resampled Transform tracks
+	// put a joint from where the runtime poses it: the largest distance,
+	// over the joints, between its position in model space as glTF
+	// interpolates the tracks and as the runtime poses it, measured
+	// halfway between every two keys of the resampled tracks (where a
+	// line between samples of a smooth curve is farthest from it, and
+	// where glTF's slerp and Blender's per-component interpolation of a
+	// rotation agree). Where the clip jumps between two keys, a time
+	// nearer the jump can be farther off, by up to the jump. 0 when no
+	// Transform track was resampled; set by BuildScene with
+	// SceneOptions.Interpolation Linear.
+	BetweenKeys float32
 	// Keys counts the key times of every track.
 	Keys int
 	// Unresolved counts Transform channels naming no joint of the rig.
@@ -85,6 +97,12 @@ const splitDelta = 1e-4
 // weighted keyframes or keyframed curves that loop or ping-pong inside
 // the clip's range, and curves whose times are out of order.
 func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animation, AnimStats) {
+	return generic(c, bc, joints, rate, false)
+}
+
+// generic is Generic; when linear, tracks that would be CUBICSPLINE are
+// resampled at rate instead (SceneOptions.Interpolation).
+func generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32, linear bool) (Animation, AnimStats) {
 	if !(rate > 0) {
 		rate = c.SampleRate
 		if !(rate > 0) || math.IsInf(float64(rate), 0) {
@@ -196,6 +214,10 @@ func Generic(c *model.Clip, bc *anim.Clip, joints []int, rate float32) (Animatio
 				continue
 			}
 			tr, kind, split := exactTrack(pws, start, length, p == PathRotation)
+			if linear && tr.Interpolation == CubicSpline {
+				resample(j, p, node)
+				continue
+			}
 			tr.Node, tr.Path, tr.Exact = node, p, true
 			if kind == constantTrack {
 				if p == PathRotation {

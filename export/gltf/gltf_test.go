@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/anim"
@@ -154,6 +156,21 @@ func TestExportMirrorsTheFrame(t *testing.T) {
 	}
 }
 
+// uniqueNameOf reports whether got is name, or name with a " (k)" suffix
+// (k > 0) as the exporter makes duplicated names unique.
+func uniqueNameOf(got, name string) bool {
+	if name == "" {
+		return strings.HasPrefix(got, "node_")
+	}
+	if got == name {
+		return true
+	}
+	rest, ok := strings.CutPrefix(got, name+" (")
+	rest, ok2 := strings.CutSuffix(rest, ")")
+	k, err := strconv.Atoi(rest)
+	return ok && ok2 && err == nil && k > 0
+}
+
 func equalU32(a, b []uint32) bool {
 	if len(a) != len(b) {
 		return false
@@ -167,11 +184,19 @@ func equalU32(a, b []uint32) bool {
 }
 
 // checkRigNodes reads the rig's nodes back and checks each transform is
-// the Unity one mirrored.
+// the Unity one mirrored, each name the GameObject's (with a " (k)" suffix
+// when an earlier node has it) and no two nodes named alike.
 func checkRigNodes(t *testing.T, doc *qg.Document, rig *model.Rig) {
 	t.Helper()
 	if len(doc.Nodes) < len(rig.Nodes) {
 		t.Fatalf("%d nodes for %d rig nodes", len(doc.Nodes), len(rig.Nodes))
+	}
+	seen := map[string]int{}
+	for i, n := range doc.Nodes {
+		if j, dup := seen[n.Name]; dup {
+			t.Errorf("nodes %d and %d are both named %q", j, i, n.Name)
+		}
+		seen[n.Name] = i
 	}
 	bad := 0
 	for i, n := range rig.Nodes {
@@ -181,7 +206,7 @@ func checkRigNodes(t *testing.T, doc *qg.Document, rig *model.Rig) {
 		ok := near(tr[0], -float64(n.Local.T.X), 1e-6) && near(tr[1], float64(n.Local.T.Y), 1e-6) && near(tr[2], float64(n.Local.T.Z), 1e-6) &&
 			near(rot[0], float64(q.X), 1e-6) && near(rot[1], -float64(q.Y), 1e-6) && near(rot[2], -float64(q.Z), 1e-6) && near(rot[3], float64(q.W), 1e-6) &&
 			near(sc[0], float64(n.Local.S.X), 1e-6) && near(sc[1], float64(n.Local.S.Y), 1e-6) && near(sc[2], float64(n.Local.S.Z), 1e-6)
-		if !ok || g.Name != n.Name {
+		if !ok || !uniqueNameOf(g.Name, n.Name) {
 			if bad++; bad <= 3 {
 				t.Errorf("node %d %q: glTF %q T%v R%v S%v, Unity %+v", i, n.Path, g.Name, tr, rot, sc, n.Local)
 			}

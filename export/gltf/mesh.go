@@ -137,25 +137,18 @@ func (b *builder) mesh(mi *model.MeshInstance) (int, error) {
 	b.doc.Meshes = append(b.doc.Meshes, gm)
 	mref := qg.Index(len(b.doc.Meshes) - 1)
 
+	// The mesh's own node, named for its GameObject (see the package
+	// comment): a skinned mesh is drawn where its joints are, from a root
+	// node of its own; a rigid mesh from a child of its GameObject's node.
+	// Neither has a transform.
 	rigNode := b.doc.Nodes[mi.Node]
-	var node int
+	b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: b.names.unique(rigNode.Name + " (mesh)"), Mesh: mref, Skin: skin,
+		Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
+	node := len(b.doc.Nodes) - 1
 	root := -1
-	switch {
-	case skinned:
-		// A skinned mesh is drawn where its joints are: a root node of
-		// its own without a transform.
-		b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: rigNode.Name, Mesh: mref, Skin: skin,
-			Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
-		node = len(b.doc.Nodes) - 1
+	if skinned {
 		root = node
-	case rigNode.Mesh == nil:
-		rigNode.Mesh = mref
-		node = mi.Node
-	default:
-		// A second mesh on the same GameObject: a child without a transform.
-		b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: m.Name, Mesh: mref,
-			Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
-		node = len(b.doc.Nodes) - 1
+	} else {
 		rigNode.Children = append(rigNode.Children, node)
 	}
 	if len(targets) > 0 {
@@ -192,10 +185,10 @@ func (b *builder) skin(mi *model.MeshInstance, attrs qg.PrimitiveAttributes) (in
 		}
 		if node < 0 {
 			// A bone outside the rig (its Transform in another file,
-			// or below a nested Animator): a joint under the mesh's
-			// node where the bind pose puts it, the inverse bind pose,
-			// so that the mesh rests as it was bound.
-			nd := &qg.Node{Name: fmt.Sprintf("%s missing bone %d", m.Name, k)}
+			// or below a nested Animator): a joint under the
+			// renderer's node where the bind pose puts it, the inverse
+			// bind pose, so that the mesh still rests as it was bound.
+			nd := &qg.Node{Name: b.names.unique(fmt.Sprintf("%s missing bone %d", m.Name, k))}
 			rest := geom.Identity
 			if k < len(m.BindPoses) {
 				if inv, ok := invertAffine(m.BindPoses[k]); ok {
@@ -207,6 +200,7 @@ func (b *builder) skin(mi *model.MeshInstance, attrs qg.PrimitiveAttributes) (in
 			node = len(b.doc.Nodes) - 1
 			parent := b.doc.Nodes[mi.Node]
 			parent.Children = append(parent.Children, node)
+			b.extraJoints = append(b.extraJoints, extraJoint{node, mi.Node})
 		}
 		if j, ok := seen[node]; ok {
 			jointOf[k] = j // the same Transform twice: one joint
@@ -504,29 +498,9 @@ func decompose(m model.Mat4) geom.Transform {
 		s.X = -s.X
 	}
 	r := [3]geom.Vec3{col[0].Scale(1 / nonzero(s.X)), col[1].Scale(1 / nonzero(s.Y)), col[2].Scale(1 / nonzero(s.Z))}
-	// Rotation matrix (columns r) to quaternion.
-	m00, m11, m22 := float64(r[0].X), float64(r[1].Y), float64(r[2].Z)
-	m01, m02 := float64(r[1].X), float64(r[2].X)
-	m10, m12 := float64(r[0].Y), float64(r[2].Y)
-	m20, m21 := float64(r[0].Z), float64(r[1].Z)
-	var q [4]float64
-	switch tr := m00 + m11 + m22; {
-	case tr > 0:
-		k := math.Sqrt(tr+1) * 2
-		q = [4]float64{(m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, k / 4}
-	case m00 > m11 && m00 > m22:
-		k := math.Sqrt(1+m00-m11-m22) * 2
-		q = [4]float64{k / 4, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k}
-	case m11 > m22:
-		k := math.Sqrt(1+m11-m00-m22) * 2
-		q = [4]float64{(m01 + m10) / k, k / 4, (m12 + m21) / k, (m02 - m20) / k}
-	default:
-		k := math.Sqrt(1+m22-m00-m11) * 2
-		q = [4]float64{(m02 + m20) / k, (m12 + m21) / k, k / 4, (m10 - m01) / k}
-	}
 	return geom.Transform{
 		T: geom.Vec3{X: m[0][3], Y: m[1][3], Z: m[2][3]},
-		R: geom.Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}.Normalize(),
+		R: geom.QuatFromAxes(r[0], r[1], r[2]),
 		S: s,
 	}
 }

@@ -141,11 +141,11 @@ func morphFile(t *testing.T) *catalog.Catalog {
 	return catalog.New(ct)
 }
 
-// A clip animating a mesh's shape keys exports as a weights track on the
-// mesh's node that glTF's interpolation turns into the runtime's weights
-// between keys too (kept exactly, and resampled), passing the validator;
-// the undriven shape keeps the renderer's weight.
-func TestMorphWeightAnimationExports(t *testing.T) {
+// morphScene is the morph file's rig and face mesh with its clip's
+// weights exported twice: kept exactly ("Smile exact", CUBICSPLINE) and
+// sampled at 30 per second ("Smile sampled"), with the baked clip.
+func morphScene(t *testing.T) (*Scene, *anim.Clip, *anim.Skeleton) {
+	t.Helper()
 	cat := morphFile(t)
 	rigs, errs := cat.Rigs()
 	if len(rigs) != 1 || len(errs) != 0 {
@@ -181,6 +181,15 @@ func TestMorphWeightAnimationExports(t *testing.T) {
 		{Name: "Smile exact", Tracks: exact},
 		{Name: "Smile sampled", Tracks: sampled},
 	}}
+	return s, bc, sk
+}
+
+// A clip animating a mesh's shape keys exports as a weights track on the
+// mesh's node that glTF's interpolation turns into the runtime's weights
+// between keys too (kept exactly, and resampled), passing the validator;
+// the undriven shape keeps the renderer's weight.
+func TestMorphWeightAnimationExports(t *testing.T) {
+	s, bc, _ := morphScene(t)
 	var buf bytes.Buffer
 	if err := WriteGLB(&buf, s); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,13 @@ type SceneOptions struct {
 	// (humanoid clips' bones, the tracks Generic and BlendShapes cannot
 	// keep exactly); 0: each clip's sample rate (30 without one).
 	Rate float32
+	// Interpolation, when Linear, writes no CUBICSPLINE track: a track
+	// that would be one (see Generic, BlendShapes) is sampled at Rate
+	// instead and written LINEAR, for importers that drop cubic tangents
+	// (Blender 3.4's keeps the key values and makes Bézier curves of its
+	// own between them). Steps and lines stay exact. Any other value
+	// keeps the curves' shapes (the default).
+	Interpolation Interpolation
 	// NoMeshes leaves the meshes out (skeleton and animations only).
 	NoMeshes bool
 	// Progress, when not nil, is called after each clip (done of total),
@@ -25,9 +32,14 @@ type SceneOptions struct {
 // (node i is joint i of the character's skeleton, at its scene transform),
 // the meshes drawn on them, and the clips bound to it. Generic clips keep
 // their curves' shapes (Generic), humanoid clips' bones are sampled
-// (Sample). What cannot be added (a renderer whose mesh is missing, a clip
+// (Sample); with SceneOptions.Interpolation Linear, generic curves are
+// sampled too where they are not steps or lines, and each animation's
+// Stats.BetweenKeys says how far its sampled tracks put the joints from
+// the runtime's pose (measuring it samples each clip once more). What
+// cannot be added (a renderer whose mesh is missing, a clip
 // bound to another character) is reported in the errors and left out; the
-// scene holds the rest.
+// scene holds the rest. Animations are named as Document writes them: a
+// clip's name, made unique.
 func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions) (*Scene, []error) {
 	s := &Scene{Name: ch.Name(), Rig: ch.Rig()}
 	var errs []error
@@ -36,6 +48,7 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 		errs = append(errs, e...)
 		s.Meshes = m
 	}
+	linear := opts.Interpolation == Linear
 	sk := ch.Skeleton()
 	joints := make([]int, sk.Len())
 	for i := range joints {
@@ -62,21 +75,48 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 				a.Stats.Keys += len(t.Times)
 			}
 		} else {
-			a, a.Stats = Generic(c, m.Generic(), joints, opts.Rate)
+			a, a.Stats = generic(c, m.Generic(), joints, opts.Rate, linear)
 		}
-		a.addBlendShapes(c, m.Floats(), s.Rig, s.Meshes, rate)
+		a.addBlendShapes(c, m.Floats(), s.Rig, s.Meshes, rate, linear)
+		if linear {
+			a.Stats.BetweenKeys = betweenKeys(&a, m, sk)
+		}
 		s.Animations = append(s.Animations, a)
 	}
 	if opts.Progress != nil {
 		opts.Progress(len(motions), len(motions))
 	}
+	// The names Document would write (see the package comment), so that
+	// reports name the animations as the file does.
+	var names uniquer
+	for i := range s.Animations {
+		if len(s.Animations[i].Tracks) > 0 {
+			s.Animations[i].Name = names.unique(animationName(s.Animations[i].Name))
+		}
+	}
 	return s, errs
 }
 
 // addBlendShapes adds the clip's blend-shape weights tracks: exact where
-// the curves allow (BlendShapes), resampled at rate otherwise.
-func (a *Animation) addBlendShapes(c *model.Clip, fs FloatSampler, rig *model.Rig, meshes []model.MeshInstance, rate float32) {
+// the curves allow (BlendShapes) and, when linear, they need no cubic
+// spline; resampled at rate otherwise.
+func (a *Animation) addBlendShapes(c *model.Clip, fs FloatSampler, rig *model.Rig, meshes []model.MeshInstance, rate float32, linear bool) {
 	exact, rest := BlendShapes(c, rig, meshes)
+	if linear {
+		kept := exact[:0]
+		for _, t := range exact {
+			if t.Interpolation != CubicSpline {
+				kept = append(kept, t)
+				continue
+			}
+			for _, m := range meshes {
+				if m.Node == t.Node && m.Mesh != nil && len(m.Mesh.BlendShapes) > 0 {
+					rest = append(rest, m)
+				}
+			}
+		}
+		exact = kept
+	}
 	for _, t := range exact {
 		a.Tracks = append(a.Tracks, t)
 		a.Stats.Exact++

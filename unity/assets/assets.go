@@ -109,6 +109,10 @@ type Container struct {
 	dir       string                       // directory of Path, for side files of plain files
 	opts      Options
 	closer    io.Closer
+
+	// Expanded is how many bytes a compressed file (gzip or brotli WebGL
+	// data) expanded to; 0 for a file stored as is.
+	Expanded int64
 }
 
 // File is a serialized file inside a container, with the layout policy
@@ -131,8 +135,13 @@ type builtinLayout struct {
 }
 
 // Open opens the Unity file at name. Side files of a plain serialized file
-// (name.resS, name.resource) are found next to it when read.
+// (name.resS, name.resource) are found next to it when read. A split file
+// is opened by its first part or its whole name (see SplitBase); a
+// compressed WebGL data file is expanded first.
 func Open(name string, opts Options) (*Container, error) {
+	if c, ok, err := openSplit(name, opts); ok {
+		return c, err
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -151,7 +160,7 @@ func Open(name string, opts Options) (*Container, error) {
 		f.Close()
 		return nil, err
 	}
-	c.closer = f
+	c.closer = multiCloser{c.closer, f}
 	c.dir = filepath.Dir(name)
 	return c, nil
 }
@@ -197,6 +206,8 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 		if err := c.addSerialized(io.NewSectionReader(r, 0, size), size, filepath.Base(name)); err != nil {
 			return nil, err
 		}
+	case webdata.Detect(prefix, name) != webdata.CompressionNone:
+		return openCompressed(r, size, name, webdata.Detect(prefix, name), opts)
 	case serialized.LooksSerialized(prefix):
 		return nil, &Error{Container: name, Err: damagedHeader(prefix, size, filepath.Base(name))}
 	case bytes.HasPrefix(prefix, []byte("%YAML")):

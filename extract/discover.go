@@ -1,0 +1,249 @@
+package extract
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/unityfs"
+	"github.com/mecanim/mecanim/unity/webdata"
+)
+
+// input is one Unity file found among the paths given.
+type input struct {
+	path    string    // as opened (a split file's first part)
+	size    int64     // bytes on disk (all parts of a split file)
+	modTime time.Time // the latest of its parts
+	kind    string    // what its first bytes say it is
+}
+
+// ignored is a file found in a folder that is not read, and why.
+type ignored struct {
+	path, why string
+}
+
+// discover lists the Unity files of the paths: files as given, folders
+// walked (in name order) for every file whose first bytes are a Unity
+// file's (UnityFS, UnityWebData, gzip or brotli WebGL data, a serialized
+// file) and the first parts of split files. A file given twice, or of the
+// same content as an earlier one (a mod's bundle shipped twice), counts
+// once. Folder files that are not read are listed with why; a path that
+// cannot be read is a failure. The folder out (the output) is not walked.
+func discover(paths []string, out string) (ins []input, skipped []ignored, failed []Failure) {
+	seen := map[string]bool{}
+	same := sameContent{}
+	outAbs, _ := filepath.Abs(out)
+	add := func(p string, explicit bool) {
+		if base, part, ok := assets.SplitBase(p); ok && part > 0 {
+			if !explicit {
+				return // read with the first part
+			}
+			p = base + ".split0"
+		}
+		abs, err := filepath.Abs(p)
+		if err == nil {
+			if seen[abs] {
+				return
+			}
+			seen[abs] = true
+		}
+		in, why, err := classify(p)
+		switch {
+		case err != nil:
+			failed = append(failed, Failure{Input: p, Error: err.Error()})
+		case why != "" && explicit:
+			failed = append(failed, Failure{Input: p, Error: why})
+		case why != "":
+			skipped = append(skipped, ignored{p, why})
+		default:
+			if first, dup := same.seen(in); dup {
+				skipped = append(skipped, ignored{p, "the same content as " + first + " (counted once)"})
+				return
+			}
+			ins = append(ins, in)
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			// The whole name of a split file, whose parts are on disk.
+			if _, serr := os.Stat(p + ".split0"); serr == nil {
+				add(p+".split0", true)
+				continue
+			}
+			failed = append(failed, Failure{Input: p, Error: err.Error()})
+			continue
+		}
+		if !st.IsDir() {
+			add(p, true)
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				failed = append(failed, Failure{Input: q, Error: err.Error()})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if abs, err := filepath.Abs(q); err == nil && abs == outAbs {
+					return fs.SkipDir
+				}
+			}
+			if d.Type().IsRegular() {
+				files = append(files, q)
+			}
+			return nil
+		})
+		if err != nil {
+			failed = append(failed, Failure{Input: p, Error: err.Error()})
+		}
+		sort.Strings(files)
+		for _, q := range files {
+			add(q, false)
+		}
+	}
+	return ins, skipped, failed
+}
+
+// classify reads the first bytes of a file to tell whether it is a Unity
+// file; why says why not.
+func classify(p string) (in input, why string, err error) {
+	if base, _, ok := assets.SplitBase(p); ok {
+		return splitInput(p, base)
+	}
+	lower := strings.ToLower(p)
+	for _, ext := range []string{".ress", ".resource"} {
+		if strings.HasSuffix(lower, ext) {
+			return input{}, "streamed data of a serialized file (read through it)", nil
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return input{}, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return input{}, "", err
+	}
+	prefix := make([]byte, 64)
+	n, err := io.ReadFull(f, prefix)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return input{}, "", err
+	}
+	kind := sniff(prefix[:n], p, st.Size())
+	if kind == "" && namedLikeUnity(p) {
+		// Damaged, most likely: the reader says what is wrong.
+		kind = "unrecognised"
+	}
+	if kind == "" {
+		return input{}, "not a Unity file", nil
+	}
+	return input{path: p, size: st.Size(), modTime: st.ModTime(), kind: kind}, "", nil
+}
+
+// sniff names the kind of Unity file prefix starts, or "".
+func sniff(prefix []byte, name string, size int64) string {
+	switch {
+	case unityfs.IsUnityFS(prefix):
+		return string(assets.KindUnityFS)
+	case webdata.IsWebData(prefix):
+		return string(assets.KindWebData)
+	case serialized.IsSerializedFile(prefix, size):
+		return string(assets.KindSerialized)
+	}
+	if c := webdata.Detect(prefix, name); c != webdata.CompressionNone {
+		return c.String() + " WebGL data"
+	}
+	return ""
+}
+
+// splitInput describes a split file from its parts.
+func splitInput(first, base string) (input, string, error) {
+	in := input{path: first, kind: "split " + string(assets.KindSerialized)}
+	for i := 0; ; i++ {
+		st, err := os.Stat(fmt.Sprintf("%s.split%d", base, i))
+		if errors.Is(err, os.ErrNotExist) && i > 0 {
+			break
+		}
+		if err != nil {
+			return input{}, "", err
+		}
+		in.size += st.Size()
+		if st.ModTime().After(in.modTime) {
+			in.modTime = st.ModTime()
+		}
+	}
+	return in, "", nil
+}
+
+// unityName matches the names Unity gives the data files of a player and
+// the usual names of asset bundles.
+var unityName = regexp.MustCompile(`(?i)^(level[0-9]+|sharedassets[0-9]+\.assets|resources\.assets|globalgamemanagers(\.assets)?|unity default resources|.*\.(assets|bundle|unity3d|ab|data|unityweb))$`)
+
+// namedLikeUnity reports whether a file's name is one Unity gives its
+// data files: such a file that does not start like one is damaged, and
+// is reported rather than passed over.
+func namedLikeUnity(p string) bool { return unityName.MatchString(filepath.Base(p)) }
+
+// sameContent finds inputs whose content an earlier one has: by size
+// first, then by SHA-256 (read only when sizes match).
+type sameContent struct {
+	bySize map[int64][]string
+	sums   map[string][sha256.Size]byte
+}
+
+// seen reports whether an earlier input has in's content, and which;
+// split files (whose parts are read as one) are never compared.
+func (c *sameContent) seen(in input) (string, bool) {
+	if strings.HasPrefix(in.kind, "split ") {
+		return "", false
+	}
+	if c.bySize == nil {
+		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
+	}
+	others := c.bySize[in.size]
+	if len(others) > 0 {
+		if sum, ok := c.sum(in.path); ok {
+			for _, o := range others {
+				if other, ok := c.sum(o); ok && other == sum {
+					return o, true
+				}
+			}
+		}
+	}
+	c.bySize[in.size] = append(others, in.path)
+	return "", false
+}
+
+func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
+	if s, ok := c.sums[path]; ok {
+		return s, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	var s [sha256.Size]byte
+	copy(s[:], h.Sum(nil))
+	c.sums[path] = s
+	return s, true
+}

@@ -1,0 +1,350 @@
+package extract
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+)
+
+// firstLine is the first line of an error's message.
+func firstLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}
+
+// Why a clip is on an output (ClipUse.Why).
+const (
+	whyController = "controller"
+	whyAnimation  = "animation"
+	whyBinds      = "binds"
+	whyAvatar     = "avatar"
+)
+
+// job is one output to write: a character (or an avatar's skeleton) with
+// the clips put on it.
+type job struct {
+	kind   string // "character" or "avatar"
+	char   int    // character index; -1 for an avatar's skeleton
+	avatar int    // the character's avatar index (-1: none)
+	name   string
+	src    model.Source
+	ref    string
+	on     *bound.Character // an avatar's skeleton, kept for the run
+	uses   []use
+	path   string // relative to the output folder, with '/'
+	stamp  string
+
+	res jobResult
+}
+
+// jobResult is what writing a job gave, kept in the journal so that a run
+// that finds the output up to date reports it alike.
+type jobResult struct {
+	Written  []string          `json:"written,omitempty"`  // refs of the clips in the file
+	Humanoid []string          `json:"humanoid,omitempty"` // those of them that are humanoid
+	Failed   map[string]string `json:"failed,omitempty"`   // ref -> why a clip is not in it
+	Notes    []string          `json:"notes,omitempty"`    // what was left out
+	Pictures []string          `json:"pictures,omitempty"` // contact sheets written
+	Err      string            `json:"err,omitempty"`
+}
+
+// plan decides what goes where: each character's controller and Animation
+// clips, where each clip no character plays goes, and the jobs. It decodes
+// every character and clip once, on the workers, releasing each.
+func (r *run) plan() {
+	s := r.set
+	nc, nk, na := s.Len(bind.KindCharacter), s.Len(bind.KindClip), s.Len(bind.KindAvatar)
+	r.avatarOf = map[model.Source]int{}
+	for i := range na {
+		it, _ := s.Entry(bind.KindAvatar, i)
+		if _, dup := r.avatarOf[it.Source]; !dup {
+			r.avatarOf[it.Source] = i
+		}
+	}
+	r.charOf = map[model.Source]int{}
+	for i := range nc {
+		it, _ := s.Entry(bind.KindCharacter, i)
+		if _, dup := r.charOf[it.Source]; !dup {
+			r.charOf[it.Source] = i
+		}
+	}
+	// Characters: their avatar, controller and the clips they play.
+	r.chars = make([]charPlan, nc)
+	r.parallel(nc, func(i int) {
+		cp := &r.chars[i]
+		cp.avatar, cp.controller = -1, s.CharacterController(i)
+		ch, err := s.Character(i)
+		if err != nil {
+			cp.err = err
+			return
+		}
+		if av, src := ch.Avatar(); av != nil {
+			if k, ok := r.avatarOf[src]; ok {
+				cp.avatar = k
+			}
+		}
+		s.Release(bind.KindCharacter, i)
+		seen := map[int]bool{}
+		if cp.controller >= 0 {
+			cc, err := s.Controller(cp.controller)
+			if err != nil {
+				cp.notes = append(cp.notes, fmt.Sprintf("its controller does not decode: %v", err))
+			} else {
+				cp.notes = append(cp.notes, cc.Notes...)
+				for _, k := range cc.Clips {
+					if k >= 0 && !seen[k] {
+						seen[k] = true
+						cp.plays = append(cp.plays, use{k, whyController})
+					}
+				}
+			}
+		}
+		ks, notes := s.CharacterAnimations(i)
+		cp.notes = append(cp.notes, notes...)
+		for _, k := range ks {
+			if !seen[k] {
+				seen[k] = true
+				cp.plays = append(cp.plays, use{k, whyAnimation})
+			}
+		}
+	})
+	if r.ctx.Err() != nil {
+		return
+	}
+	r.clips = make([]clipPlan, nk)
+	for i := range r.clips {
+		r.clips[i].sameAs = -1
+	}
+	for _, cp := range r.chars {
+		for _, u := range cp.plays {
+			r.clips[u.clip].played = true
+		}
+	}
+	// Clips: humanoid or not, and where those no character plays go.
+	binds := make([]int, nk) // the character a clip goes on (-1: none)
+	r.parallel(nk, func(k int) {
+		binds[k] = -1
+		cl := &r.clips[k]
+		if cl.played {
+			return // decoded when its character is written
+		}
+		c, err := s.Clip(k)
+		if err != nil {
+			cl.skipped = fmt.Sprintf("does not decode: %v", err)
+			return
+		}
+		defer s.Release(bind.KindClip, k)
+		cl.humanoid = c.Humanoid
+		it, _ := s.Entry(bind.KindClip, k)
+		if j, err := s.Find(bind.KindClip, bind.Ref(it.Source)); err == nil && j != k {
+			cl.sameAs = j // the same reference twice (a file given twice)
+			return
+		}
+		if j, err := s.Find(bind.KindClip, it.Name); err == nil && j != k {
+			cl.sameAs = j // the same bytes in another file
+			return
+		}
+		if c.Humanoid {
+			return // placed below, on --avatar
+		}
+		ch, err := s.CharacterFor(k, bind.On{})
+		if errors.Is(err, bind.ErrAmbiguous) {
+			// Several characters alike: the first, as the viewer does.
+			amb := err
+			var m *bound.Motion
+			if m, err = s.Motion(k, -1); err == nil {
+				ch = m.On()
+				cl.note = "binds as well to other characters; exported on the first: " + firstLine(amb)
+			}
+		}
+		if err != nil {
+			cl.skipped = err.Error()
+			return
+		}
+		t, ok := r.charOf[ch.Source()]
+		if !ok {
+			cl.skipped = fmt.Sprintf("no character plays it and it binds only to %s, which no character in the inputs uses", ch.Describe())
+			return
+		}
+		binds[k] = t
+	})
+	if r.ctx.Err() != nil {
+		return
+	}
+	// What planning decoded is released: the export decodes again what
+	// each character needs, and releases it when written.
+	for i := range nc {
+		s.Release(bind.KindCharacter, i)
+	}
+	for i := range na {
+		s.Release(bind.KindAvatar, i)
+	}
+	for i := range s.Len(bind.KindController) {
+		s.Release(bind.KindController, i)
+	}
+	r.makeJobs(binds)
+}
+
+// makeJobs turns the plan into outputs: one per character that decodes,
+// one for the --avatar's skeleton when no character uses that avatar.
+func (r *run) makeJobs(binds []int) {
+	s := r.set
+	nc := len(r.chars)
+	uses := make([][]use, nc)
+	for i, cp := range r.chars {
+		uses[i] = append(uses[i], cp.plays...)
+	}
+	for k, t := range binds {
+		if t >= 0 {
+			uses[t] = append(uses[t], use{k, whyBinds})
+		}
+	}
+	var onAvatar *job
+	var humans []int
+	for k, cl := range r.clips {
+		if cl.humanoid && !cl.played && cl.sameAs < 0 && cl.skipped == "" {
+			humans = append(humans, k)
+		}
+	}
+	if len(humans) > 0 {
+		t, j, why := r.avatarTarget()
+		for _, k := range humans {
+			switch {
+			case why != "":
+				r.clips[k].skipped = why
+			case t >= 0:
+				uses[t] = append(uses[t], use{k, whyAvatar})
+			default:
+				j.uses = append(j.uses, use{k, whyAvatar})
+			}
+		}
+		onAvatar = j
+	}
+	for i, cp := range r.chars {
+		if cp.err != nil {
+			continue
+		}
+		it, _ := s.Entry(bind.KindCharacter, i)
+		r.jobs = append(r.jobs, &job{kind: "character", char: i, avatar: cp.avatar, name: it.Name, src: it.Source, ref: it.Ref, uses: uses[i]})
+	}
+	if onAvatar != nil && len(onAvatar.uses) > 0 {
+		r.jobs = append(r.jobs, onAvatar)
+	}
+	names := make([]string, len(r.jobs))
+	for i, j := range r.jobs {
+		names[i] = j.name
+	}
+	for i, n := range UniqueNames(names) {
+		r.jobs[i].path = n + ".glb"
+	}
+	r.clipRef = make([]int, len(r.clips))
+	r.avRef = make([]int, s.Len(bind.KindAvatar))
+	for _, j := range r.jobs {
+		for _, u := range j.uses {
+			r.clipRef[u.clip]++
+		}
+		if j.avatar >= 0 {
+			r.avRef[j.avatar]++
+		}
+		j.stamp = r.stampJob(j)
+	}
+}
+
+// avatarTarget is where humanoid clips no character plays go: the
+// character that uses the --avatar (t >= 0), or a job for the avatar's
+// own skeleton; why says why nowhere.
+func (r *run) avatarTarget() (t int, j *job, why string) {
+	s := r.set
+	if r.o.Avatar == "" {
+		var have []string
+		for i := range s.Len(bind.KindAvatar) {
+			if av, err := s.Avatar(i); err == nil && av.IsHuman() {
+				it, _ := s.Entry(bind.KindAvatar, i)
+				have = append(have, fmt.Sprintf("%q", it.Label))
+			}
+			s.Release(bind.KindAvatar, i)
+		}
+		why := "humanoid, and no character plays it: exported only when an avatar is chosen for such clips"
+		if len(have) > 0 {
+			why += " (humanoid avatars: " + strings.Join(sortedUnique(have), ", ") + ")"
+		}
+		return -1, nil, why
+	}
+	ai, err := s.Find(bind.KindAvatar, r.o.Avatar)
+	if err == nil {
+		var av *model.Avatar
+		if av, err = s.Avatar(ai); err == nil && !av.IsHuman() {
+			err = fmt.Errorf("avatar %q is not humanoid", av.Name)
+		}
+	}
+	var ch *bound.Character
+	if err == nil {
+		ch, err = s.AvatarCharacter(ai)
+	}
+	if err != nil {
+		r.failed = append(r.failed, Failure{Error: fmt.Sprintf("the avatar chosen, %q: %v", r.o.Avatar, err)})
+		return -1, nil, fmt.Sprintf("humanoid, no character plays it, and the avatar chosen, %q, cannot take it", r.o.Avatar)
+	}
+	if i, ok := r.charOf[ch.Source()]; ok && r.chars[i].err == nil {
+		return i, nil, ""
+	}
+	it, _ := s.Entry(bind.KindAvatar, ai)
+	return -1, &job{kind: "avatar", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch}, ""
+}
+
+// stampJob is the stamp of everything a job's output is made from.
+func (r *run) stampJob(j *job) string {
+	s := r.set
+	parts := []string{stampVersion, r.optionsString(), j.kind, j.path, j.ref}
+	containers := map[string]bool{j.src.Container: true}
+	for _, u := range j.uses {
+		it, _ := s.Entry(bind.KindClip, u.clip)
+		parts = append(parts, it.Ref, it.Name, u.why)
+		containers[it.Source.Container] = true
+	}
+	if j.avatar >= 0 {
+		it, _ := s.Entry(bind.KindAvatar, j.avatar)
+		parts = append(parts, "avatar", it.Ref)
+		containers[it.Source.Container] = true
+	}
+	if j.char >= 0 {
+		if c := r.chars[j.char].controller; c >= 0 {
+			it, _ := s.Entry(bind.KindController, c)
+			containers[it.Source.Container] = true
+		}
+		// Meshes and materials come from the files the character's file
+		// names.
+		for _, f := range r.cat.Files() {
+			if f.Container.Path != j.src.Container || f.Name != j.src.File {
+				continue
+			}
+			for _, e := range f.Externals {
+				base := strings.ToLower(path.Base(strings.ReplaceAll(e.Path, "\\", "/")))
+				for _, g := range r.cat.Files() {
+					if strings.ToLower(path.Base(g.Name)) == base {
+						containers[g.Container.Path] = true
+					}
+				}
+			}
+		}
+	}
+	for _, in := range r.ins {
+		c := in.path
+		if base, _, ok := assets.SplitBase(in.path); ok {
+			c = base
+		}
+		if containers[c] || containers[in.path] {
+			parts = append(parts, in.path, fmt.Sprint(in.size), in.modTime.UTC().String())
+		}
+	}
+	return stamp(parts...)
+}

@@ -172,3 +172,23 @@ func BenchmarkBake80(b *testing.B) {
 		}
 	}
 }
+
+// localToModel composes a pose of sk into model space.
+func localToModel(b *testing.B, sk *Skeleton) {
+	local := make([]geom.Transform, sk.Len())
+	rng := rand.New(rand.NewSource(3))
+	for i := range local {
+		ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+		local[i] = geom.Transform{T: geom.V3(rng.Float32(), rng.Float32(), rng.Float32()), R: geom.AxisAngle(ax, rng.Float32()), S: geom.V3(1, 1, 1)}
+	}
+	out := make([]geom.Transform, sk.Len())
+	measure(b, sk.Len(), "joint", func(int) { LocalToModel(sk, local, out) })
+}
+
+// BenchmarkLocalToModel94 composes a 94-joint humanoid-shaped tree (the
+// size of the ozz comparison's dance skeleton) into model space.
+func BenchmarkLocalToModel94(b *testing.B) { localToModel(b, treeSkeleton(94)) }
+
+// BenchmarkLocalToModelChain80 composes an 80-joint chain, each joint the
+// child of the one before (the longest dependency chain).
+func BenchmarkLocalToModelChain80(b *testing.B) { localToModel(b, chainSkeleton(80)) }

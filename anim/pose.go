@@ -4,17 +4,20 @@ import "github.com/mecanim/mecanim/geom"
 
 // LocalToModel composes a local pose (each joint relative to its parent)
 // into model space (each joint relative to the skeleton's root space):
-// out[i] = out[parent]·local[i]. out and local must hold at least s.Len()
-// transforms; out may not alias local.
+// out[i] = out[parent]·local[i] (geom.Transform.Mul). out and local must
+// hold at least s.Len() transforms; out may not alias local.
 func LocalToModel(s *Skeleton, local, out []geom.Transform) {
 	n := s.Len()
 	local, out = local[:n], out[:n]
-	for i, p := range s.Parents[:n] {
+	parents := s.Parents[:n]
+	for i := range out {
+		c := &local[i]
+		p := parents[i]
 		if p < 0 {
-			out[i] = local[i]
+			out[i] = *c
 			continue
 		}
-		out[i] = out[p].Mul(local[i])
+		out[i].SetMul(&out[p], c)
 	}
 }
 

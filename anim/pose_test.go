@@ -127,3 +127,25 @@ func TestSampleAllocatesNothing(t *testing.T) {
 		t.Fatalf("%g allocations per sample", n)
 	}
 }
+
+// LocalToModel is out[i] = out[parent]·local[i] with geom.Transform.Mul, to
+// the bit, on a branching skeleton.
+func TestLocalToModelIsTransformMul(t *testing.T) {
+	sk := treeSkeleton(94)
+	local := append([]geom.Transform(nil), sk.Rest...)
+	for i := range local {
+		local[i].T = local[i].T.Scale(float32(i%7) - 3)
+		local[i].S = geom.V3(1, 1+float32(i%3)/4, 0.5)
+	}
+	out := make([]geom.Transform, sk.Len())
+	LocalToModel(sk, local, out)
+	for i, p := range sk.Parents {
+		want := local[i]
+		if p >= 0 {
+			want = out[p].Mul(local[i])
+		}
+		if out[i] != want {
+			t.Fatalf("joint %d: got %+v want %+v", i, out[i], want)
+		}
+	}
+}

@@ -111,3 +111,47 @@ func synthClipKeep(sk *Skeleton, fps float64, seconds float64, keysMul int, seed
 	}
 	return c
 }
+
+// treeSkeleton is a humanoid-shaped hierarchy of about n joints, depth
+// first as Unity lists GameObjects: a root, a spine chain, and limbs and
+// fingers branching from it (parents mostly the joint just before), with
+// non-trivial rest rotations and scale 1.
+func treeSkeleton(n int) *Skeleton {
+	rng := rand.New(rand.NewSource(int64(n)))
+	paths := []string{""}
+	parents := []int{-1}
+	rest := []geom.Transform{geom.Identity}
+	add := func(parent int) int {
+		paths = append(paths, fmt.Sprintf("%s/j%d", paths[parent], len(paths)))
+		parents = append(parents, parent)
+		ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+		rest = append(rest, geom.Transform{T: geom.V3(0, 0.1, 0.02), R: geom.AxisAngle(ax, float32(rng.Float64())), S: geom.V3(1, 1, 1)})
+		return len(paths) - 1
+	}
+	chain := func(from, k int) int {
+		for ; k > 0 && len(paths) < n; k-- {
+			from = add(from)
+		}
+		return from
+	}
+	spine := chain(0, 5)
+	for len(paths) < n {
+		limb := chain(spine, 4)
+		for f := 0; f < 5 && len(paths) < n; f++ {
+			chain(limb, 3)
+		}
+		spine = chain(spine, 1)
+	}
+	for i := range paths {
+		if i == 0 {
+			paths[i] = ""
+		} else {
+			paths[i] = paths[i][1:]
+		}
+	}
+	s, err := NewSkeleton(paths, parents, rest)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

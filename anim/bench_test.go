@@ -192,3 +192,33 @@ func BenchmarkLocalToModel94(b *testing.B) { localToModel(b, treeSkeleton(94)) }
 // BenchmarkLocalToModelChain80 composes an 80-joint chain, each joint the
 // child of the one before (the longest dependency chain).
 func BenchmarkLocalToModelChain80(b *testing.B) { localToModel(b, chainSkeleton(80)) }
+
+// BenchmarkSampleDense94 is forward playback at 60 Hz of a 30 fps dense
+// clip on a 94-joint tree, 41 of whose joints are animated (a rotation and
+// a translation each, as the ozz comparison's dense dance clip).
+func BenchmarkSampleDense94(b *testing.B) {
+	sk := treeSkeleton(94)
+	c, err := Bake(synthDenseClip(sk, 30, 3, 2, 5), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleDense94Model is BenchmarkSampleDense94 with the pose put
+// in model space (LocalToModel).
+func BenchmarkSampleDense94Model(b *testing.B) {
+	sk := treeSkeleton(94)
+	c, err := Bake(synthDenseClip(sk, 30, 3, 2, 5), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]geom.Transform, sk.Len())
+	mst := make([]geom.Transform, sk.Len())
+	t := float32(0)
+	measure(b, sk.Len(), "joint", func(int) {
+		c.Sample(t, dst)
+		LocalToModel(sk, dst, mst)
+		t, _ = c.Advance(t, 1.0/60, model.WrapLoop)
+	})
+}

@@ -2,7 +2,6 @@ package anim
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"unsafe"
 
@@ -341,33 +340,10 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		}
 	}
 
-	// Dense rotations over the same frames, all unit quaternions: packed.
-	var rotc [][4]*scalar
-	packed := make([]bool, n)
-	for i := range keep {
-		c := &keep[i]
-		if c.lj < 0 || c.prop != model.PropRotation {
-			continue
-		}
-		if rotc == nil {
-			rotc = make([][4]*scalar, n)
-		}
-		rotc[c.lj][c.comp] = &c.s
-	}
 	b := newSetBuilder(base)
-	for j := range rotc {
-		if q, begin, rate, ok := packDense(rotc[j]); ok {
-			packed[j] = true
-			b.addPacked(int32(j*slotsPerJoint+slotR), q, begin, rate)
-		}
-	}
-
 	rotDriven := make([]bool, n)
 	rotAnim := make([]bool, n)
 	eulerAnim := make([]bool, n)
-	for j := range packed {
-		rotAnim[j] = packed[j]
-	}
 	for i := range keep {
 		c := &keep[i]
 		if c.lj < 0 {
@@ -378,9 +354,6 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		case model.PropRotation:
 			rotDriven[c.lj] = true
 			rotAnim[c.lj] = rotAnim[c.lj] || anim
-			if packed[c.lj] {
-				continue
-			}
 		case model.PropEuler:
 			eulerAnim[c.lj] = eulerAnim[c.lj] || anim
 		}
@@ -407,60 +380,12 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 	return ps
 }
 
-// packTolerance is how far from unit length a dense rotation sample may be
-// for the track to be packed (see PackedQuat for the error it brings).
-const packTolerance = 1e-5
-
-// packDense packs a rotation whose components are dense over the same
-// frames (or constant) and unit at every frame.
-func packDense(c [4]*scalar) ([]PackedQuat, float32, float32, bool) {
-	var d *scalar
-	for _, s := range c {
-		switch {
-		case s == nil:
-			return nil, 0, 0, false
-		case s.kind == model.CurveConstant:
-		case s.kind != model.CurveDense:
-			return nil, 0, 0, false
-		case d == nil:
-			d = s
-		case s.begin != d.begin || s.rate != d.rate || len(s.samples) != len(d.samples):
-			return nil, 0, 0, false
-		}
-	}
-	if d == nil {
-		return nil, 0, 0, false
-	}
-	at := func(s *scalar, i int) float32 {
-		if s.kind == model.CurveConstant {
-			return s.value
-		}
-		return s.samples[i]
-	}
-	q := make([]PackedQuat, len(d.samples))
-	for i := range q {
-		v := geom.Quat{X: at(c[0], i), Y: at(c[1], i), Z: at(c[2], i), W: at(c[3], i)}
-		if math.Abs(math.Sqrt(float64(v.Dot(v)))-1) > packTolerance {
-			return nil, 0, 0, false
-		}
-		q[i] = PackQuat(v)
-	}
-	return q, d.begin, d.rate, true
-}
-
 // eval poses the set's joints at curve time t into their float slots.
 func (p *poseSet) eval(t float32, out []float32) {
 	p.set.eval(t, out)
 	for _, j := range p.rot {
 		r := out[int(j)*slotsPerJoint+slotR : int(j)*slotsPerJoint+slotR+4]
-		x, y, z, w := r[0], r[1], r[2], r[3]
-		l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
-		if l == 0 || l != l {
-			r[0], r[1], r[2], r[3] = 0, 0, 0, 1
-			continue
-		}
-		inv := 1 / l
-		r[0], r[1], r[2], r[3] = x*inv, y*inv, z*inv, w*inv
+		r[0], r[1], r[2], r[3] = unitQuat(r[0], r[1], r[2], r[3])
 	}
 	for _, e := range p.euler {
 		r := out[int(e.joint)*slotsPerJoint+slotR : int(e.joint)*slotsPerJoint+slotR+4]
@@ -584,17 +509,16 @@ func (c *Clip) movesRoot() bool { return c.hasMotion || c.root >= 0 }
 
 // Stats describes a baked clip's layout, for reports and benchmarks.
 type Stats struct {
-	Joints          int // joints the clip drives (TrackCount)
-	CubicChannels   int // animated channels stored as cubic segments
-	Timelines       int // distinct key-time sets they share (one lookup each per sample)
-	GridChannels    int // channels of their own timeline found through the clip's grid
-	IndexedLines    int // timelines with a key index (more than 8 keys)
-	DenseChannels   int // channels stored as samples
-	DenseGroups     int // sets of them sampled over the same frames (one frame lookup each)
-	PackedRotations int // dense rotations stored as PackedQuat samples
-	EulerJoints     int // joints rotated by animated Euler angles
-	FloatTracks     int // non-Transform tracks
-	Bytes           int // approximate size of the sampled data
+	Joints        int // joints the clip drives (TrackCount)
+	CubicChannels int // animated channels stored as cubic segments
+	Timelines     int // distinct key-time sets they share (one lookup each per sample)
+	GridChannels  int // channels of their own timeline found through the clip's grid
+	IndexedLines  int // timelines with a key index (more than 8 keys)
+	DenseChannels int // channels stored as samples
+	DenseGroups   int // sets of them sampled over the same frames (one frame lookup each)
+	EulerJoints   int // joints rotated by animated Euler angles
+	FloatTracks   int // non-Transform tracks
+	Bytes         int // approximate size of the sampled data
 }
 
 // Stats returns the clip's layout statistics (pose and float tracks).
@@ -626,10 +550,8 @@ func (c *Clip) Stats() Stats {
 		st.Bytes += int(unsafe.Sizeof(soloKey{}))*len(s.recs) + int(unsafe.Sizeof(solo{}))*len(s.solos)
 		st.DenseChannels += len(s.dslots)
 		st.DenseGroups += len(s.dense)
-		st.PackedRotations += len(s.pquat)
 		st.Bytes += 4*(len(s.base)+len(s.slots)+len(s.times)+len(s.index)+len(s.dsamp)) + 16*len(s.coefs) +
-			8*len(s.qsamp) + int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseGroup{}))*len(s.dense) + 4*len(s.dslots) +
-			int(unsafe.Sizeof(packedChan{}))*len(s.pquat)
+			int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseGroup{}))*len(s.dense) + 4*len(s.dslots)
 	}
 	return st
 }

@@ -28,8 +28,6 @@ type curveSet struct {
 	dense  []denseGroup // dense channels, grouped by frames (begin, rate, count)
 	dslots []int32      // their slots, grouped
 	dsamp  []float32    // their samples: per group frame-major (a frame's channels adjacent)
-	pquat  []packedChan // dense rotations packed as PackedQuat
-	qsamp  []PackedQuat // their samples
 
 	solos []solo    // cubic channels alone on their timeline
 	recs  []soloKey // their keys, each channel's followed by the sentinel
@@ -87,14 +85,6 @@ type denseGroup struct {
 	off         int32 // dsamp[off:off+n*nch]
 }
 
-// packedChan is a rotation (4 slots from slot) of packed samples at a fixed
-// rate.
-type packedChan struct {
-	slot        int32
-	off, n      int32
-	begin, rate float32
-}
-
 // sentinel follows every timeline's last key: NaN, so "has the next key
 // started by t" is false for any t, even +Inf, and a walk always stops.
 func sentinel() float32 { return math.Float32frombits(0x7fc00000) }
@@ -131,7 +121,6 @@ func (s *curveSet) eval(t float32, out []float32) {
 	for i := range s.dense {
 		s.evalDenseGroup(&s.dense[i], t, out)
 	}
-	s.evalPacked(t, out)
 }
 
 // evalGrid evaluates the solos through the grid: one lookup, then per
@@ -226,33 +215,6 @@ func (s *curveSet) evalSolos(t float32, out []float32) {
 			dt = 0
 		}
 		out[so.slot] = ((r.C[0]*dt+r.C[1])*dt+r.C[2])*dt + r.C[3]
-	}
-}
-
-// evalPacked evaluates the packed dense rotations.
-func (s *curveSet) evalPacked(t float32, out []float32) {
-	for i := range s.pquat {
-		p := &s.pquat[i]
-		q := s.qsamp[p.off : p.off+p.n]
-		n := len(q)
-		f := (t - p.begin) * p.rate
-		o := out[p.slot : p.slot+4]
-		switch {
-		case !(f > 0):
-			a := q[0].Unpack()
-			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
-		case f >= float32(n-1):
-			a := q[n-1].Unpack()
-			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
-		default:
-			k := int(f)
-			fr := f - float32(k)
-			a, b := q[k].Unpack(), q[k+1].Unpack()
-			o[0] = a.X + (b.X-a.X)*fr
-			o[1] = a.Y + (b.Y-a.Y)*fr
-			o[2] = a.Z + (b.Z-a.Z)*fr
-			o[3] = a.W + (b.W-a.W)*fr
-		}
 	}
 }
 
@@ -664,8 +626,6 @@ type setBuilder struct {
 	pend  []pendingLine
 	dense map[denseKey]int
 	dpend []pendingDense
-	pquat []packedChan
-	qsamp []PackedQuat
 }
 
 type denseKey struct {
@@ -720,12 +680,6 @@ func (b *setBuilder) add(slot int32, s scalar) {
 	}
 }
 
-// addPacked lays out a packed dense rotation writing slot..slot+3.
-func (b *setBuilder) addPacked(slot int32, q []PackedQuat, begin, rate float32) {
-	b.pquat = append(b.pquat, packedChan{slot: slot, off: int32(len(b.qsamp)), n: int32(len(q)), begin: begin, rate: rate})
-	b.qsamp = append(b.qsamp, q...)
-}
-
 func lineKey(s *scalar) string {
 	buf := make([]byte, 0, 4*len(s.times)+9)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(s.pre))
@@ -743,7 +697,7 @@ func lineKey(s *scalar) string {
 
 // build lays everything out, with key indexes for long timelines.
 func (b *setBuilder) build() curveSet {
-	s := curveSet{base: b.base, pquat: b.pquat, qsamp: b.qsamp}
+	s := curveSet{base: b.base}
 	for _, p := range b.dpend {
 		s.dense = append(s.dense, denseGroup{begin: p.begin, rate: p.rate, n: int32(p.n),
 			slot0: int32(len(s.dslots)), nch: int32(len(p.slots)), off: int32(len(s.dsamp))})

@@ -1,6 +1,10 @@
 package anim
 
-import "github.com/mecanim/mecanim/geom"
+import (
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+)
 
 // LocalToModel composes a local pose (each joint relative to its parent)
 // into model space (each joint relative to the skeleton's root space):
@@ -61,4 +65,16 @@ func ratio(a, r float32) float32 {
 		return 1
 	}
 	return a / r
+}
+
+// unitQuat returns (x, y, z, w) scaled to unit length, or the identity when
+// it has no direction (zero or NaN): geom.Quat.Normalize's arithmetic, on
+// four scalars.
+func unitQuat(x, y, z, w float32) (float32, float32, float32, float32) {
+	l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
+	if l == 0 || l != l {
+		return 0, 0, 0, 1
+	}
+	inv := 1 / l
+	return x * inv, y * inv, z * inv, w * inv
 }

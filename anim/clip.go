@@ -164,7 +164,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 		cv := &c.Curves[i]
 		tg := &cv.Target
 		if tg.ClassID == model.ClassTransform && tg.Transform != model.PropNone {
-			j, ok := s.resolve(tg)
+			j, ok := s.Resolve(tg)
 			if !ok || !validComponent(tg) {
 				cl.unresolved++
 				continue

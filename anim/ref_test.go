@@ -37,7 +37,7 @@ func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, 
 		if tg.ClassID != model.ClassTransform || tg.Transform == model.PropNone || !validComponent(tg) {
 			continue
 		}
-		j, ok := s.resolve(tg)
+		j, ok := s.Resolve(tg)
 		if !ok {
 			continue
 		}

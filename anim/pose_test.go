@@ -149,3 +149,17 @@ func TestLocalToModelIsTransformMul(t *testing.T) {
 		}
 	}
 }
+
+// The oracle's angle is the rotation's: AxisAngle by θ is θ from the
+// identity (and from its negation), down to angles float32 acos cannot
+// resolve.
+func TestAngleDegIsTheRotationAngle(t *testing.T) {
+	for _, deg := range []float64{1e-4, 0.01, 1, 45, 120, 179} {
+		q := geom.AxisAngle(geom.V3(0, 0.6, 0.8), float32(deg*math.Pi/180))
+		for _, r := range []geom.Quat{q, q.Neg()} {
+			if got := angleDeg(geom.IdentityQuat, r); math.Abs(got-deg) > 1e-3*deg {
+				t.Errorf("%g°: angleDeg says %g°", deg, got)
+			}
+		}
+	}
+}

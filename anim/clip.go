@@ -48,8 +48,7 @@ type Clip struct {
 	wrap     model.WrapMode
 	settings model.LoopSettings
 
-	pose   poseSet
-	jchans []jointChan // the resolved joint channels (for WithRoot)
+	pose poseSet
 
 	floats       curveSet
 	floatTargets []model.Target
@@ -160,6 +159,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 
 	var fb *setBuilder
 	var fscal []scalar
+	var jchans []jointChan
 	for i := range c.Curves {
 		cv := &c.Curves[i]
 		tg := &cv.Target
@@ -173,7 +173,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 			if err != nil {
 				return nil, fmt.Errorf("anim: bake clip %q: curve %d (%q %s): %w", c.Name, i, tg.Path, tg.Property, err)
 			}
-			cl.jchans = append(cl.jchans, jointChan{joint: j, prop: tg.Transform, comp: tg.Component, order: tg.RotationOrder, s: sc})
+			jchans = append(jchans, jointChan{joint: j, prop: tg.Transform, comp: tg.Component, order: tg.RotationOrder, s: sc})
 			continue
 		}
 		sc, err := bakeCurve(cv)
@@ -193,8 +193,8 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	}
 
 	cl.animated = make([]Props, s.Len())
-	for i := range cl.jchans {
-		ch := &cl.jchans[i]
+	for i := range jchans {
+		ch := &jchans[i]
 		switch ch.prop {
 		case model.PropPosition:
 			cl.animated[ch.joint] |= PropT
@@ -209,10 +209,12 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 			cl.tracks++
 		}
 	}
-	cl.pose = buildPose(s.Rest, func(j int) int { return j }, cl.jchans)
-	cl.setRoot(chooseRoot(s, cl.jchans))
+	cl.pose = buildPose(s.Rest, func(j int) int { return j }, jchans)
+	cl.setRoot(chooseRoot(s, jchans))
 
-	cl.events = append([]model.Event(nil), c.Events...)
+	cl.floatTargets = exact(cl.floatTargets)
+	cl.pose.rot, cl.pose.euler = exact(cl.pose.rot), exact(cl.pose.euler)
+	cl.events = exact(append([]model.Event(nil), c.Events...))
 	sort.SliceStable(cl.events, func(a, b int) bool { return cl.events[a].Time < cl.events[b].Time })
 	return cl, nil
 }
@@ -280,21 +282,9 @@ func (c *Clip) WithRoot(j int) (*Clip, error) {
 func (c *Clip) setRoot(j int) {
 	c.root = j
 	c.rootPose = poseSet{}
-	if j < 0 {
-		return
+	if j >= 0 {
+		c.rootPose = c.pose.joint(j)
 	}
-	var rc []jointChan
-	for _, ch := range c.jchans {
-		if ch.joint == j {
-			rc = append(rc, ch)
-		}
-	}
-	c.rootPose = buildPose(c.skel.Rest[j:j+1], func(k int) int {
-		if k == j {
-			return 0
-		}
-		return -1
-	}, rc)
 }
 
 // buildPose lays out joint channels over the joints rest describes; local
@@ -377,6 +367,24 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		}
 	}
 	ps.set = b.build()
+	return ps
+}
+
+// joint returns the part of p that poses joint j, as a pose set of one
+// joint (the root pose WithRoot samples).
+func (p *poseSet) joint(j int) poseSet {
+	lo := int32(j * slotsPerJoint)
+	ps := poseSet{set: p.set.subset(lo, lo+slotsPerJoint)}
+	for _, r := range p.rot {
+		if int(r) == j {
+			ps.rot = []int32{0}
+		}
+	}
+	for _, e := range p.euler {
+		if int(e.joint) == j {
+			ps.euler = []eulerJoint{{0, e.order}}
+		}
+	}
 	return ps
 }
 
@@ -518,7 +526,10 @@ type Stats struct {
 	DenseGroups   int // sets of them sampled over the same frames (one frame lookup each)
 	EulerJoints   int // joints rotated by animated Euler angles
 	FloatTracks   int // non-Transform tracks
-	Bytes         int // approximate size of the sampled data
+	// Bytes is the memory the clip keeps: its curves, root pose, float
+	// track targets, events and tables (the skeleton, shared by every
+	// clip baked against it, aside).
+	Bytes int
 }
 
 // Stats returns the clip's layout statistics (pose and float tracks).
@@ -539,7 +550,6 @@ func (c *Clip) Stats() Stats {
 				st.IndexedLines++
 			}
 		}
-		st.Bytes += 4*(len(s.grid)+len(s.gridIdx)) + 2*len(s.keymap)
 		st.CubicChannels += len(s.solos)
 		st.Timelines += len(s.solos)
 		for _, so := range s.solos {
@@ -547,11 +557,23 @@ func (c *Clip) Stats() Stats {
 				st.IndexedLines++
 			}
 		}
-		st.Bytes += int(unsafe.Sizeof(soloKey{}))*len(s.recs) + int(unsafe.Sizeof(solo{}))*len(s.solos)
 		st.DenseChannels += len(s.dslots)
 		st.DenseGroups += len(s.dense)
-		st.Bytes += 4*(len(s.base)+len(s.slots)+len(s.times)+len(s.index)+len(s.dsamp)) + 16*len(s.coefs) +
-			int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseGroup{}))*len(s.dense) + 4*len(s.dslots)
+	}
+	st.Bytes = int(unsafe.Sizeof(*c)) + len(c.name) + len(c.animated) +
+		c.pose.bytes() + c.floats.bytes() + c.rootPose.bytes() + c.motion.bytes()
+	for i := range c.floatTargets {
+		t := &c.floatTargets[i]
+		st.Bytes += int(unsafe.Sizeof(*t)) + len(t.Path) + len(t.Property)
+	}
+	for i := range c.events {
+		e := &c.events[i]
+		st.Bytes += int(unsafe.Sizeof(*e)) + len(e.Function) + len(e.Data)
 	}
 	return st
+}
+
+// bytes is the memory a pose set keeps.
+func (p *poseSet) bytes() int {
+	return p.set.bytes() + 4*cap(p.rot) + int(unsafe.Sizeof(eulerJoint{}))*cap(p.euler)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -92,6 +93,94 @@ func sentinel() float32 { return math.Float32frombits(0x7fc00000) }
 // indexMinKeys is the smallest timeline that gets a key index; shorter ones
 // binary-search.
 const indexMinKeys = 9
+
+// bytes is the memory the set keeps.
+func (s *curveSet) bytes() int {
+	return 4*(cap(s.base)+cap(s.slots)+cap(s.times)+cap(s.index)+cap(s.dslots)+cap(s.dsamp)+cap(s.grid)+cap(s.gridIdx)) +
+		16*cap(s.coefs) + 2*cap(s.keymap) +
+		int(unsafe.Sizeof(timeline{}))*cap(s.lines) + int(unsafe.Sizeof(denseGroup{}))*cap(s.dense) +
+		int(unsafe.Sizeof(solo{}))*cap(s.solos) + int(unsafe.Sizeof(soloKey{}))*cap(s.recs)
+}
+
+// trim gives every table of the set its exact length (appending leaves
+// up to twice the room), so that what a clip keeps is what it uses.
+func (s *curveSet) trim() {
+	s.base = exact(s.base)
+	s.lines = exact(s.lines)
+	s.slots = exact(s.slots)
+	s.times = exact(s.times)
+	s.index = exact(s.index)
+	s.coefs = exact(s.coefs)
+	s.dense = exact(s.dense)
+	s.dslots = exact(s.dslots)
+	s.dsamp = exact(s.dsamp)
+	s.solos = exact(s.solos)
+	s.recs = exact(s.recs)
+	s.grid = exact(s.grid)
+	s.gridIdx = exact(s.gridIdx)
+	s.keymap = exact(s.keymap)
+}
+
+// exact returns v with no spare capacity (nil when empty).
+func exact[T any](v []T) []T {
+	if len(v) == 0 {
+		return nil
+	}
+	if cap(v) == len(v) {
+		return v
+	}
+	return append(make([]T, 0, len(v)), v...)
+}
+
+// subset returns the channels of s writing slots lo..hi-1, laid out again
+// as a set of their own with those slots numbered from 0 (and their base
+// values).
+func (s *curveSet) subset(lo, hi int32) curveSet {
+	in := func(sl int32) bool { return sl >= lo && sl < hi }
+	b := newSetBuilder(append([]float32(nil), s.base[lo:hi]...))
+	for i := range s.lines {
+		ln := &s.lines[i]
+		n, nch := int(ln.n), int(ln.nch)
+		for c, sl := range s.slots[ln.slot0 : int(ln.slot0)+nch] {
+			if !in(sl) {
+				continue
+			}
+			sc := scalar{kind: model.CurveStreamed, pre: ln.pre, post: ln.post, wrap: ln.wrap,
+				times: s.times[ln.timeOff : int(ln.timeOff)+n], coefs: make([][4]float32, n)}
+			for k := range sc.coefs {
+				sc.coefs[k] = s.coefs[int(ln.coefOff)+k*nch+c]
+			}
+			b.add(sl-lo, sc)
+		}
+	}
+	for i := range s.solos {
+		so := &s.solos[i]
+		if !in(so.slot) {
+			continue
+		}
+		recs := s.recs[so.rec : so.rec+so.n]
+		sc := scalar{kind: model.CurveStreamed, times: make([]float32, len(recs)), coefs: make([][4]float32, len(recs))}
+		for k, r := range recs {
+			sc.times[k], sc.coefs[k] = r.T, r.C
+		}
+		b.add(so.slot-lo, sc)
+	}
+	for i := range s.dense {
+		g := &s.dense[i]
+		nch := int(g.nch)
+		for c, sl := range s.dslots[g.slot0 : int(g.slot0)+nch] {
+			if !in(sl) {
+				continue
+			}
+			sc := scalar{kind: model.CurveDense, begin: g.begin, rate: g.rate, samples: make([]float32, g.n)}
+			for f := range sc.samples {
+				sc.samples[f] = s.dsamp[int(g.off)+f*nch+c]
+			}
+			b.add(sl-lo, sc)
+		}
+	}
+	return b.build()
+}
 
 // eval writes every slot's value at curve time t into out (len >= slots).
 func (s *curveSet) eval(t float32, out []float32) {
@@ -752,6 +841,7 @@ func (b *setBuilder) build() curveSet {
 			}
 		}
 	}
+	s.trim()
 	return s
 }
 

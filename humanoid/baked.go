@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
@@ -65,7 +66,8 @@ type BonesStats struct {
 	// points outside the unresolved intervals (translation as a fraction
 	// of the human scale).
 	MaxErrorDeg, MaxErrorT float64
-	// Bytes is what the baked poses keep (the pose clip's anim.Stats.Bytes).
+	// Bytes is what the Bones keep: the baked poses and the exact clip
+	// (the rig, shared, aside).
 	Bytes int
 }
 
@@ -126,7 +128,7 @@ func bakeBones(mc *model.Clip, r *Rig, tolR, tolT float64) (*Bones, error) {
 	}
 	b := &Bones{exact: c, pose: pose, stats: f.stats, jumps: f.jumps}
 	b.stats.Keys = len(f.times)
-	b.stats.Bytes = pose.Stats().Bytes
+	b.stats.Bytes = int(unsafe.Sizeof(*b)) + pose.Stats().Bytes + c.bytes() + 8*len(b.jumps)
 	return b, nil
 }
 

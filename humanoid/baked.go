@@ -71,15 +71,18 @@ type BonesStats struct {
 	Bytes int
 }
 
-// Limits on the fit: halvings of an interval, and the key times in all (a
-// clip asking for more is refused rather than allocating without bound).
+// Limits on the fit: halvings of an interval, the key times in all, and
+// the coefficients the fit holds (a key's per bone channel; 256 MB): a clip
+// asking for more is refused rather than allocated without bound (a
+// 213-second clip on a 41-bone avatar takes 5 M).
 const (
 	bonesMaxDepth = 6
 	bonesMaxKeys  = 1 << 20
+	bonesMaxCoefs = 1 << 24
 )
 
 // ErrTooManyKeys is wrapped when baking a clip's bones would take more key
-// times than a baked clip may hold.
+// times than a baked clip may hold (bones too many for its length).
 var ErrTooManyKeys = errors.New("humanoid: too many key times")
 
 // BakeBones bakes a humanoid clip (see Bake) for the rig into Bones.
@@ -96,6 +99,9 @@ func bakeBones(mc *model.Clip, r *Rig, tolR, tolT float64) (*Bones, error) {
 	keys, err := boneKeyTimes(mc)
 	if err != nil {
 		return nil, fmt.Errorf("humanoid: bones of clip %q on avatar %q: %w", mc.Name, r.name, err)
+	}
+	if len(keys)*len(r.targets)*boneChans > bonesMaxCoefs {
+		return nil, fmt.Errorf("humanoid: bones of clip %q on avatar %q: %w: %d for %d bones", mc.Name, r.name, ErrTooManyKeys, len(keys), len(r.targets))
 	}
 	f := newBoneFitter(c, mc.Start)
 	f.tolR, f.tolT = tolR, tolT
@@ -294,8 +300,8 @@ func (f *boneFitter) fitPoint(t float32) {
 // fit fits [a, b) (curve times), halving it while the fit is off the
 // tolerances.
 func (f *boneFitter) fit(a, b float32, depth int) error {
-	if len(f.times) >= bonesMaxKeys {
-		return fmt.Errorf("%w: more than %d", ErrTooManyKeys, bonesMaxKeys)
+	if len(f.times) >= bonesMaxKeys || (len(f.times)+1)*f.ntgt*boneChans > bonesMaxCoefs {
+		return fmt.Errorf("%w: more than %d for %d bones", ErrTooManyKeys, len(f.times), f.ntgt)
 	}
 	eps := (b - a) / 64
 	end := math.Nextafter32(b, a) // just before b: the left limit at b

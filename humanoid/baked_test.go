@@ -1,6 +1,7 @@
 package humanoid
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"runtime"
@@ -253,4 +254,84 @@ func BenchmarkBakeBonesDab(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A clip whose bones would take more memory than a baked clip may hold is
+// refused with ErrTooManyKeys, before the fit allocates it.
+func TestBakeBonesRefusesTooLongClips(t *testing.T) {
+	r, err := NewRig(synth.HumanAvatar())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stop := range []float32{1e9, 40000, 20000} {
+		mc := synthHumanClip(1)
+		mc.Stop = stop
+		if _, err := BakeBones(mc, r); !errors.Is(err, ErrTooManyKeys) {
+			t.Errorf("a %g s clip: %v, want ErrTooManyKeys", stop, err)
+		}
+	}
+}
+
+// FuzzBakeBones bakes arbitrary humanoid clips (NaN and infinite values and
+// times, keys out of order, any rate and length) on the synthetic avatar:
+// BakeBones either fails with an error or gives Bones that sample without
+// panicking at any time.
+func FuzzBakeBones(f *testing.F) {
+	f.Add([]byte{16, 30, 3, 9, 1, 200, 100, 50, 25, 12})
+	f.Add([]byte{255, 255, 2, 0, 2, 0xff, 0xc0, 0x7f, 0, 7, 3, 1, 2, 3, 4})
+	f.Add([]byte{1, 0, 4, 50, 0, 128, 50, 1, 64, 50, 2, 32, 8, 0, 0})
+	r, err := NewRig(synth.HumanAvatar())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		at := 0
+		next := func() byte {
+			if at >= len(data) {
+				return 0
+			}
+			at++
+			return data[at-1]
+		}
+		val := func() float32 {
+			switch b := next(); b {
+			case 0xff:
+				return float32(math.NaN())
+			case 0xfe:
+				return float32(math.Inf(1))
+			default:
+				return float32(int8(b)) / 32
+			}
+		}
+		mc := &model.Clip{Name: "fuzz", Humanoid: true, Stop: float32(next()) / 16, SampleRate: float32(next())}
+		for n := int(next() % 8); n > 0; n-- {
+			tg := model.Target{ClassID: model.ClassAnimator, Attribute: uint32(model.FirstRootAttribute + int(next())%(35+model.MuscleCount))}
+			cv := model.Curve{Target: tg}
+			switch next() % 3 {
+			case 0:
+				cv.Kind, cv.Value = model.CurveConstant, val()
+			case 1:
+				cv.Kind, cv.DenseBegin, cv.DenseRate = model.CurveDense, val(), float32(next())
+				for k := int(next() % 16); k > 0; k-- {
+					cv.Samples = append(cv.Samples, val())
+				}
+			default:
+				cv.Kind = model.CurveStreamed
+				for k := int(next() % 16); k > 0; k-- {
+					cv.Segments = append(cv.Segments, model.Segment{Time: float32(next()) / 32, C: [4]float32{val(), val(), val(), val()}})
+				}
+			}
+			mc.Curves = append(mc.Curves, cv)
+		}
+		b, err := BakeBones(mc, r)
+		if err != nil {
+			return
+		}
+		pose := make([]geom.Transform, r.Len())
+		d := b.Duration()
+		for _, tm := range []float32{-1, 0, d / 3, d, 2 * d, float32(math.NaN()), float32(math.Inf(1))} {
+			b.Sample(tm, pose)
+		}
+		_ = b.ExtractRootMotion(0, d, 1)
+	})
 }

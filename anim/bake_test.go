@@ -94,8 +94,8 @@ func TestBakedSamplingEqualsCurveEvalForEveryForm(t *testing.T) {
 		{"dense scalar", []model.Curve{
 			{Target: tgt(j2, model.PropPosition, 0), Kind: model.CurveDense, Samples: []float32{0, 1, 4, 9, 16, 25}, DenseBegin: 0.1, DenseRate: 5},
 		}, 0, 1.5, 1e-3},
-		{"dense unit rotation is packed", rotCurves(j1, model.CurveDense, spin(geom.V3(0, 1, 1), 3), 30, 1.5), 0, 1.5, PackedQuatMaxErrorDeg * 1.2},
-		{"dense rotation not unit stays float", func() []model.Curve {
+		{"dense rotation", rotCurves(j1, model.CurveDense, spin(geom.V3(0, 1, 1), 3), 30, 1.5), 0, 1.5, 1e-3},
+		{"dense rotation not unit", func() []model.Curve {
 			c := rotCurves(j1, model.CurveDense, spin(geom.V3(0.3, 1, 1), 3), 30, 1.5)
 			for i := range c[3].Samples {
 				c[3].Samples[i] *= 1.01
@@ -157,8 +157,45 @@ func TestBakedSamplingEqualsCurveEvalForEveryForm(t *testing.T) {
 			if rot > k.rotTol || rel > 1e-5 || frel > 1e-5 || rel != rel || frel != frel {
 				t.Errorf("rotation error %.3g° (limit %.3g°), translation/scale %.3g, floats %.3g (limit 1e-5)", rot, k.rotTol, rel, frel)
 			}
+			sameRootPose(t, mc, sk)
 		})
 	}
+}
+
+// sameRootPose checks that every joint taken as the root (WithRoot) samples
+// as SampleRoot exactly what Sample gives it: the root pose is the joint's
+// part of the clip, laid out on its own.
+func sameRootPose(t *testing.T, mc *model.Clip, sk *Skeleton) {
+	t.Helper()
+	c, err := Bake(mc, sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pose := make([]geom.Transform, sk.Len())
+	for j := 0; j < sk.Len(); j++ {
+		r, err := c.WithRoot(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i <= 200; i++ {
+			tm := -0.1*c.Duration() + 1.2*c.Duration()*float32(i)/200
+			c.Sample(tm, pose)
+			if got := r.SampleRoot(tm); got != pose[j] {
+				t.Fatalf("joint %d at %g: SampleRoot %+v, Sample %+v", j, tm, got, pose[j])
+			}
+		}
+	}
+}
+
+// The root pose of every form: a dense clip, one whose curves have their
+// own keys (solos through a grid) and one with too many unaligned keys for
+// a grid (solos with their own lookups).
+func TestRootPoseIsTheJointOfThePose(t *testing.T) {
+	tree := treeSkeleton(12)
+	sameRootPose(t, synthDenseClip(tree, 30, 1, 2, 1), tree)
+	sameRootPose(t, synthClipKeep(tree, 30, 1, 1, 2, 0.7), tree)
+	sk := chainSkeleton(4)
+	sameRootPose(t, &model.Clip{Name: "u", SampleRate: 30, Stop: 1.2, Curves: unalignedCurves(sk.Paths[1], sk.Paths[2])}, sk)
 }
 
 func TestBakeResolvesChannels(t *testing.T) {

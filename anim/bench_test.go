@@ -172,3 +172,53 @@ func BenchmarkBake80(b *testing.B) {
 		}
 	}
 }
+
+// localToModel composes a pose of sk into model space.
+func localToModel(b *testing.B, sk *Skeleton) {
+	local := make([]geom.Transform, sk.Len())
+	rng := rand.New(rand.NewSource(3))
+	for i := range local {
+		ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+		local[i] = geom.Transform{T: geom.V3(rng.Float32(), rng.Float32(), rng.Float32()), R: geom.AxisAngle(ax, rng.Float32()), S: geom.V3(1, 1, 1)}
+	}
+	out := make([]geom.Transform, sk.Len())
+	measure(b, sk.Len(), "joint", func(int) { LocalToModel(sk, local, out) })
+}
+
+// BenchmarkLocalToModel94 composes a 94-joint humanoid-shaped tree (the
+// size of the ozz comparison's dance skeleton) into model space.
+func BenchmarkLocalToModel94(b *testing.B) { localToModel(b, treeSkeleton(94)) }
+
+// BenchmarkLocalToModelChain80 composes an 80-joint chain, each joint the
+// child of the one before (the longest dependency chain).
+func BenchmarkLocalToModelChain80(b *testing.B) { localToModel(b, chainSkeleton(80)) }
+
+// BenchmarkSampleDense94 is forward playback at 60 Hz of a 30 fps dense
+// clip on a 94-joint tree, 41 of whose joints are animated (a rotation and
+// a translation each, as the ozz comparison's dense dance clip).
+func BenchmarkSampleDense94(b *testing.B) {
+	sk := treeSkeleton(94)
+	c, err := Bake(synthDenseClip(sk, 30, 3, 2, 5), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	forward(b, c, sk)
+}
+
+// BenchmarkSampleDense94Model is BenchmarkSampleDense94 with the pose put
+// in model space (LocalToModel).
+func BenchmarkSampleDense94Model(b *testing.B) {
+	sk := treeSkeleton(94)
+	c, err := Bake(synthDenseClip(sk, 30, 3, 2, 5), sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]geom.Transform, sk.Len())
+	mst := make([]geom.Transform, sk.Len())
+	t := float32(0)
+	measure(b, sk.Len(), "joint", func(int) {
+		c.Sample(t, dst)
+		LocalToModel(sk, dst, mst)
+		t, _ = c.Advance(t, 1.0/60, model.WrapLoop)
+	})
+}

@@ -2,7 +2,6 @@ package anim
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"unsafe"
 
@@ -49,8 +48,7 @@ type Clip struct {
 	wrap     model.WrapMode
 	settings model.LoopSettings
 
-	pose   poseSet
-	jchans []jointChan // the resolved joint channels (for WithRoot)
+	pose poseSet
 
 	floats       curveSet
 	floatTargets []model.Target
@@ -161,11 +159,12 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 
 	var fb *setBuilder
 	var fscal []scalar
+	var jchans []jointChan
 	for i := range c.Curves {
 		cv := &c.Curves[i]
 		tg := &cv.Target
 		if tg.ClassID == model.ClassTransform && tg.Transform != model.PropNone {
-			j, ok := s.resolve(tg)
+			j, ok := s.Resolve(tg)
 			if !ok || !validComponent(tg) {
 				cl.unresolved++
 				continue
@@ -174,7 +173,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 			if err != nil {
 				return nil, fmt.Errorf("anim: bake clip %q: curve %d (%q %s): %w", c.Name, i, tg.Path, tg.Property, err)
 			}
-			cl.jchans = append(cl.jchans, jointChan{joint: j, prop: tg.Transform, comp: tg.Component, order: tg.RotationOrder, s: sc})
+			jchans = append(jchans, jointChan{joint: j, prop: tg.Transform, comp: tg.Component, order: tg.RotationOrder, s: sc})
 			continue
 		}
 		sc, err := bakeCurve(cv)
@@ -194,8 +193,8 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	}
 
 	cl.animated = make([]Props, s.Len())
-	for i := range cl.jchans {
-		ch := &cl.jchans[i]
+	for i := range jchans {
+		ch := &jchans[i]
 		switch ch.prop {
 		case model.PropPosition:
 			cl.animated[ch.joint] |= PropT
@@ -210,10 +209,12 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 			cl.tracks++
 		}
 	}
-	cl.pose = buildPose(s.Rest, func(j int) int { return j }, cl.jchans)
-	cl.setRoot(chooseRoot(s, cl.jchans))
+	cl.pose = buildPose(s.Rest, func(j int) int { return j }, jchans)
+	cl.setRoot(chooseRoot(s, jchans))
 
-	cl.events = append([]model.Event(nil), c.Events...)
+	cl.floatTargets = exact(cl.floatTargets)
+	cl.pose.rot, cl.pose.euler = exact(cl.pose.rot), exact(cl.pose.euler)
+	cl.events = exact(append([]model.Event(nil), c.Events...))
 	sort.SliceStable(cl.events, func(a, b int) bool { return cl.events[a].Time < cl.events[b].Time })
 	return cl, nil
 }
@@ -281,21 +282,9 @@ func (c *Clip) WithRoot(j int) (*Clip, error) {
 func (c *Clip) setRoot(j int) {
 	c.root = j
 	c.rootPose = poseSet{}
-	if j < 0 {
-		return
+	if j >= 0 {
+		c.rootPose = c.pose.joint(j)
 	}
-	var rc []jointChan
-	for _, ch := range c.jchans {
-		if ch.joint == j {
-			rc = append(rc, ch)
-		}
-	}
-	c.rootPose = buildPose(c.skel.Rest[j:j+1], func(k int) int {
-		if k == j {
-			return 0
-		}
-		return -1
-	}, rc)
 }
 
 // buildPose lays out joint channels over the joints rest describes; local
@@ -341,33 +330,10 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		}
 	}
 
-	// Dense rotations over the same frames, all unit quaternions: packed.
-	var rotc [][4]*scalar
-	packed := make([]bool, n)
-	for i := range keep {
-		c := &keep[i]
-		if c.lj < 0 || c.prop != model.PropRotation {
-			continue
-		}
-		if rotc == nil {
-			rotc = make([][4]*scalar, n)
-		}
-		rotc[c.lj][c.comp] = &c.s
-	}
 	b := newSetBuilder(base)
-	for j := range rotc {
-		if q, begin, rate, ok := packDense(rotc[j]); ok {
-			packed[j] = true
-			b.addPacked(int32(j*slotsPerJoint+slotR), q, begin, rate)
-		}
-	}
-
 	rotDriven := make([]bool, n)
 	rotAnim := make([]bool, n)
 	eulerAnim := make([]bool, n)
-	for j := range packed {
-		rotAnim[j] = packed[j]
-	}
 	for i := range keep {
 		c := &keep[i]
 		if c.lj < 0 {
@@ -378,9 +344,6 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		case model.PropRotation:
 			rotDriven[c.lj] = true
 			rotAnim[c.lj] = rotAnim[c.lj] || anim
-			if packed[c.lj] {
-				continue
-			}
 		case model.PropEuler:
 			eulerAnim[c.lj] = eulerAnim[c.lj] || anim
 		}
@@ -407,45 +370,22 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 	return ps
 }
 
-// packTolerance is how far from unit length a dense rotation sample may be
-// for the track to be packed (see PackedQuat for the error it brings).
-const packTolerance = 1e-5
-
-// packDense packs a rotation whose components are dense over the same
-// frames (or constant) and unit at every frame.
-func packDense(c [4]*scalar) ([]PackedQuat, float32, float32, bool) {
-	var d *scalar
-	for _, s := range c {
-		switch {
-		case s == nil:
-			return nil, 0, 0, false
-		case s.kind == model.CurveConstant:
-		case s.kind != model.CurveDense:
-			return nil, 0, 0, false
-		case d == nil:
-			d = s
-		case s.begin != d.begin || s.rate != d.rate || len(s.samples) != len(d.samples):
-			return nil, 0, 0, false
+// joint returns the part of p that poses joint j, as a pose set of one
+// joint (the root pose WithRoot samples).
+func (p *poseSet) joint(j int) poseSet {
+	lo := int32(j * slotsPerJoint)
+	ps := poseSet{set: p.set.subset(lo, lo+slotsPerJoint)}
+	for _, r := range p.rot {
+		if int(r) == j {
+			ps.rot = []int32{0}
 		}
 	}
-	if d == nil {
-		return nil, 0, 0, false
-	}
-	at := func(s *scalar, i int) float32 {
-		if s.kind == model.CurveConstant {
-			return s.value
+	for _, e := range p.euler {
+		if int(e.joint) == j {
+			ps.euler = []eulerJoint{{0, e.order}}
 		}
-		return s.samples[i]
 	}
-	q := make([]PackedQuat, len(d.samples))
-	for i := range q {
-		v := geom.Quat{X: at(c[0], i), Y: at(c[1], i), Z: at(c[2], i), W: at(c[3], i)}
-		if math.Abs(math.Sqrt(float64(v.Dot(v)))-1) > packTolerance {
-			return nil, 0, 0, false
-		}
-		q[i] = PackQuat(v)
-	}
-	return q, d.begin, d.rate, true
+	return ps
 }
 
 // eval poses the set's joints at curve time t into their float slots.
@@ -453,14 +393,7 @@ func (p *poseSet) eval(t float32, out []float32) {
 	p.set.eval(t, out)
 	for _, j := range p.rot {
 		r := out[int(j)*slotsPerJoint+slotR : int(j)*slotsPerJoint+slotR+4]
-		x, y, z, w := r[0], r[1], r[2], r[3]
-		l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
-		if l == 0 || l != l {
-			r[0], r[1], r[2], r[3] = 0, 0, 0, 1
-			continue
-		}
-		inv := 1 / l
-		r[0], r[1], r[2], r[3] = x*inv, y*inv, z*inv, w*inv
+		r[0], r[1], r[2], r[3] = unitQuat(r[0], r[1], r[2], r[3])
 	}
 	for _, e := range p.euler {
 		r := out[int(e.joint)*slotsPerJoint+slotR : int(e.joint)*slotsPerJoint+slotR+4]
@@ -584,17 +517,19 @@ func (c *Clip) movesRoot() bool { return c.hasMotion || c.root >= 0 }
 
 // Stats describes a baked clip's layout, for reports and benchmarks.
 type Stats struct {
-	Joints          int // joints the clip drives (TrackCount)
-	CubicChannels   int // animated channels stored as cubic segments
-	Timelines       int // distinct key-time sets they share (one lookup each per sample)
-	GridChannels    int // channels of their own timeline found through the clip's grid
-	IndexedLines    int // timelines with a key index (more than 8 keys)
-	DenseChannels   int // channels stored as samples
-	DenseGroups     int // sets of them sampled over the same frames (one frame lookup each)
-	PackedRotations int // dense rotations stored as PackedQuat samples
-	EulerJoints     int // joints rotated by animated Euler angles
-	FloatTracks     int // non-Transform tracks
-	Bytes           int // approximate size of the sampled data
+	Joints        int // joints the clip drives (TrackCount)
+	CubicChannels int // animated channels stored as cubic segments
+	Timelines     int // distinct key-time sets they share (one lookup each per sample)
+	GridChannels  int // channels of their own timeline found through the clip's grid
+	IndexedLines  int // timelines with a key index (more than 8 keys)
+	DenseChannels int // channels stored as samples
+	DenseGroups   int // sets of them sampled over the same frames (one frame lookup each)
+	EulerJoints   int // joints rotated by animated Euler angles
+	FloatTracks   int // non-Transform tracks
+	// Bytes is the memory the clip keeps: its curves, root pose, float
+	// track targets, events and tables (the skeleton, shared by every
+	// clip baked against it, aside).
+	Bytes int
 }
 
 // Stats returns the clip's layout statistics (pose and float tracks).
@@ -615,7 +550,6 @@ func (c *Clip) Stats() Stats {
 				st.IndexedLines++
 			}
 		}
-		st.Bytes += 4*(len(s.grid)+len(s.gridIdx)) + 2*len(s.keymap)
 		st.CubicChannels += len(s.solos)
 		st.Timelines += len(s.solos)
 		for _, so := range s.solos {
@@ -623,13 +557,23 @@ func (c *Clip) Stats() Stats {
 				st.IndexedLines++
 			}
 		}
-		st.Bytes += int(unsafe.Sizeof(soloKey{}))*len(s.recs) + int(unsafe.Sizeof(solo{}))*len(s.solos)
 		st.DenseChannels += len(s.dslots)
 		st.DenseGroups += len(s.dense)
-		st.PackedRotations += len(s.pquat)
-		st.Bytes += 4*(len(s.base)+len(s.slots)+len(s.times)+len(s.index)+len(s.dsamp)) + 16*len(s.coefs) +
-			8*len(s.qsamp) + int(unsafe.Sizeof(timeline{}))*len(s.lines) + int(unsafe.Sizeof(denseGroup{}))*len(s.dense) + 4*len(s.dslots) +
-			int(unsafe.Sizeof(packedChan{}))*len(s.pquat)
+	}
+	st.Bytes = int(unsafe.Sizeof(*c)) + len(c.name) + len(c.animated) +
+		c.pose.bytes() + c.floats.bytes() + c.rootPose.bytes() + c.motion.bytes()
+	for i := range c.floatTargets {
+		t := &c.floatTargets[i]
+		st.Bytes += int(unsafe.Sizeof(*t)) + len(t.Path) + len(t.Property)
+	}
+	for i := range c.events {
+		e := &c.events[i]
+		st.Bytes += int(unsafe.Sizeof(*e)) + len(e.Function) + len(e.Data)
 	}
 	return st
+}
+
+// bytes is the memory a pose set keeps.
+func (p *poseSet) bytes() int {
+	return p.set.bytes() + 4*cap(p.rot) + int(unsafe.Sizeof(eulerJoint{}))*cap(p.euler)
 }

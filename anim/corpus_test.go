@@ -126,8 +126,7 @@ func clipSkeleton(c *model.Clip) (*model.Clip, *anim.Skeleton, error) {
 // TestEveryCorpusClipSamplesAsTheDecodedCurves is the proof the runtime
 // design needs: sampling the baked clip equals evaluating the decoded
 // curves on every corpus clip at 1,000 times each — rotation within
-// 0.001° (PackedQuatMaxErrorDeg on packed dense rotations, which is
-// smaller), translation, scale and float tracks within 1e-5 relative
+// 0.001°, translation, scale and float tracks within 1e-5 relative
 // (to max(1, |value|)).
 func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 	dir := corpustest.Dir(t)
@@ -159,7 +158,6 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 			total.DenseChannels += st.DenseChannels
 			total.DenseGroups += st.DenseGroups
 			total.IndexedLines += st.IndexedLines
-			total.PackedRotations += st.PackedRotations
 			total.EulerJoints += st.EulerJoints
 			total.FloatTracks += st.FloatTracks
 			total.Bytes += st.Bytes
@@ -183,8 +181,8 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 }
 
 // corpusBench bakes the corpus clip that scores highest and plays it
-// forward at 60 Hz, reporting per driven channel (animated cubic, dense and
-// packed channels) and per joint.
+// forward at 60 Hz, reporting per driven channel (animated cubic and dense
+// channels) and per joint.
 func corpusBench(b *testing.B, score func(*model.Clip) int) {
 	dir, ok := corpustest.Lookup()
 	if !ok {
@@ -208,7 +206,7 @@ func corpusBench(b *testing.B, score func(*model.Clip) int) {
 		b.Fatal(err)
 	}
 	st := c.Stats()
-	chans := st.CubicChannels + st.DenseChannels + 4*st.PackedRotations
+	chans := st.CubicChannels + st.DenseChannels
 	dst := make([]geom.Transform, s.Len())
 	fl := make([]float32, len(c.FloatTargets()))
 	tm := float32(0)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -28,8 +29,6 @@ type curveSet struct {
 	dense  []denseGroup // dense channels, grouped by frames (begin, rate, count)
 	dslots []int32      // their slots, grouped
 	dsamp  []float32    // their samples: per group frame-major (a frame's channels adjacent)
-	pquat  []packedChan // dense rotations packed as PackedQuat
-	qsamp  []PackedQuat // their samples
 
 	solos []solo    // cubic channels alone on their timeline
 	recs  []soloKey // their keys, each channel's followed by the sentinel
@@ -87,14 +86,6 @@ type denseGroup struct {
 	off         int32 // dsamp[off:off+n*nch]
 }
 
-// packedChan is a rotation (4 slots from slot) of packed samples at a fixed
-// rate.
-type packedChan struct {
-	slot        int32
-	off, n      int32
-	begin, rate float32
-}
-
 // sentinel follows every timeline's last key: NaN, so "has the next key
 // started by t" is false for any t, even +Inf, and a walk always stops.
 func sentinel() float32 { return math.Float32frombits(0x7fc00000) }
@@ -102,6 +93,94 @@ func sentinel() float32 { return math.Float32frombits(0x7fc00000) }
 // indexMinKeys is the smallest timeline that gets a key index; shorter ones
 // binary-search.
 const indexMinKeys = 9
+
+// bytes is the memory the set keeps.
+func (s *curveSet) bytes() int {
+	return 4*(cap(s.base)+cap(s.slots)+cap(s.times)+cap(s.index)+cap(s.dslots)+cap(s.dsamp)+cap(s.grid)+cap(s.gridIdx)) +
+		16*cap(s.coefs) + 2*cap(s.keymap) +
+		int(unsafe.Sizeof(timeline{}))*cap(s.lines) + int(unsafe.Sizeof(denseGroup{}))*cap(s.dense) +
+		int(unsafe.Sizeof(solo{}))*cap(s.solos) + int(unsafe.Sizeof(soloKey{}))*cap(s.recs)
+}
+
+// trim gives every table of the set its exact length (appending leaves
+// up to twice the room), so that what a clip keeps is what it uses.
+func (s *curveSet) trim() {
+	s.base = exact(s.base)
+	s.lines = exact(s.lines)
+	s.slots = exact(s.slots)
+	s.times = exact(s.times)
+	s.index = exact(s.index)
+	s.coefs = exact(s.coefs)
+	s.dense = exact(s.dense)
+	s.dslots = exact(s.dslots)
+	s.dsamp = exact(s.dsamp)
+	s.solos = exact(s.solos)
+	s.recs = exact(s.recs)
+	s.grid = exact(s.grid)
+	s.gridIdx = exact(s.gridIdx)
+	s.keymap = exact(s.keymap)
+}
+
+// exact returns v with no spare capacity (nil when empty).
+func exact[T any](v []T) []T {
+	if len(v) == 0 {
+		return nil
+	}
+	if cap(v) == len(v) {
+		return v
+	}
+	return append(make([]T, 0, len(v)), v...)
+}
+
+// subset returns the channels of s writing slots lo..hi-1, laid out again
+// as a set of their own with those slots numbered from 0 (and their base
+// values).
+func (s *curveSet) subset(lo, hi int32) curveSet {
+	in := func(sl int32) bool { return sl >= lo && sl < hi }
+	b := newSetBuilder(append([]float32(nil), s.base[lo:hi]...))
+	for i := range s.lines {
+		ln := &s.lines[i]
+		n, nch := int(ln.n), int(ln.nch)
+		for c, sl := range s.slots[ln.slot0 : int(ln.slot0)+nch] {
+			if !in(sl) {
+				continue
+			}
+			sc := scalar{kind: model.CurveStreamed, pre: ln.pre, post: ln.post, wrap: ln.wrap,
+				times: s.times[ln.timeOff : int(ln.timeOff)+n], coefs: make([][4]float32, n)}
+			for k := range sc.coefs {
+				sc.coefs[k] = s.coefs[int(ln.coefOff)+k*nch+c]
+			}
+			b.add(sl-lo, sc)
+		}
+	}
+	for i := range s.solos {
+		so := &s.solos[i]
+		if !in(so.slot) {
+			continue
+		}
+		recs := s.recs[so.rec : so.rec+so.n]
+		sc := scalar{kind: model.CurveStreamed, times: make([]float32, len(recs)), coefs: make([][4]float32, len(recs))}
+		for k, r := range recs {
+			sc.times[k], sc.coefs[k] = r.T, r.C
+		}
+		b.add(so.slot-lo, sc)
+	}
+	for i := range s.dense {
+		g := &s.dense[i]
+		nch := int(g.nch)
+		for c, sl := range s.dslots[g.slot0 : int(g.slot0)+nch] {
+			if !in(sl) {
+				continue
+			}
+			sc := scalar{kind: model.CurveDense, begin: g.begin, rate: g.rate, samples: make([]float32, g.n)}
+			for f := range sc.samples {
+				sc.samples[f] = s.dsamp[int(g.off)+f*nch+c]
+			}
+			b.add(sl-lo, sc)
+		}
+	}
+	return b.build()
+}
 
 // eval writes every slot's value at curve time t into out (len >= slots).
 func (s *curveSet) eval(t float32, out []float32) {
@@ -131,7 +210,6 @@ func (s *curveSet) eval(t float32, out []float32) {
 	for i := range s.dense {
 		s.evalDenseGroup(&s.dense[i], t, out)
 	}
-	s.evalPacked(t, out)
 }
 
 // evalGrid evaluates the solos through the grid: one lookup, then per
@@ -226,33 +304,6 @@ func (s *curveSet) evalSolos(t float32, out []float32) {
 			dt = 0
 		}
 		out[so.slot] = ((r.C[0]*dt+r.C[1])*dt+r.C[2])*dt + r.C[3]
-	}
-}
-
-// evalPacked evaluates the packed dense rotations.
-func (s *curveSet) evalPacked(t float32, out []float32) {
-	for i := range s.pquat {
-		p := &s.pquat[i]
-		q := s.qsamp[p.off : p.off+p.n]
-		n := len(q)
-		f := (t - p.begin) * p.rate
-		o := out[p.slot : p.slot+4]
-		switch {
-		case !(f > 0):
-			a := q[0].Unpack()
-			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
-		case f >= float32(n-1):
-			a := q[n-1].Unpack()
-			o[0], o[1], o[2], o[3] = a.X, a.Y, a.Z, a.W
-		default:
-			k := int(f)
-			fr := f - float32(k)
-			a, b := q[k].Unpack(), q[k+1].Unpack()
-			o[0] = a.X + (b.X-a.X)*fr
-			o[1] = a.Y + (b.Y-a.Y)*fr
-			o[2] = a.Z + (b.Z-a.Z)*fr
-			o[3] = a.W + (b.W-a.W)*fr
-		}
 	}
 }
 
@@ -664,8 +715,6 @@ type setBuilder struct {
 	pend  []pendingLine
 	dense map[denseKey]int
 	dpend []pendingDense
-	pquat []packedChan
-	qsamp []PackedQuat
 }
 
 type denseKey struct {
@@ -720,12 +769,6 @@ func (b *setBuilder) add(slot int32, s scalar) {
 	}
 }
 
-// addPacked lays out a packed dense rotation writing slot..slot+3.
-func (b *setBuilder) addPacked(slot int32, q []PackedQuat, begin, rate float32) {
-	b.pquat = append(b.pquat, packedChan{slot: slot, off: int32(len(b.qsamp)), n: int32(len(q)), begin: begin, rate: rate})
-	b.qsamp = append(b.qsamp, q...)
-}
-
 func lineKey(s *scalar) string {
 	buf := make([]byte, 0, 4*len(s.times)+9)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(s.pre))
@@ -743,7 +786,7 @@ func lineKey(s *scalar) string {
 
 // build lays everything out, with key indexes for long timelines.
 func (b *setBuilder) build() curveSet {
-	s := curveSet{base: b.base, pquat: b.pquat, qsamp: b.qsamp}
+	s := curveSet{base: b.base}
 	for _, p := range b.dpend {
 		s.dense = append(s.dense, denseGroup{begin: p.begin, rate: p.rate, n: int32(p.n),
 			slot0: int32(len(s.dslots)), nch: int32(len(p.slots)), off: int32(len(s.dsamp))})
@@ -798,6 +841,7 @@ func (b *setBuilder) build() curveSet {
 			}
 		}
 	}
+	s.trim()
 	return s
 }
 

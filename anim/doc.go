@@ -24,10 +24,11 @@
 //     their span), within four float32 steps of its largest value (checked
 //     on the exact curve at bake time, at float32 times with the sampler's
 //     float32 arithmetic; at most 256 pieces a segment);
-//   - dense curves keep their samples; when the four components of a
-//     rotation are dense over the same frames and every sample is a unit
-//     quaternion (within 1e-5), they are stored as one PackedQuat (8 bytes)
-//     per frame instead of 16 bytes.
+//   - dense curves keep their float32 samples, those over the same frames
+//     together (frame-major), so a sample finds its frame once per group.
+//     (Packing unit rotations into 8 bytes a frame halved their memory but
+//     doubled the cost of sampling them: decoding the largest component
+//     takes a square root per frame read.)
 //
 // Rotations are evaluated per component and normalised, as the decoded
 // curves are; Euler channels (degrees) are converted with their rotation

@@ -155,5 +155,19 @@ func FuzzBakedEqualsEval(f *testing.F) {
 		if rot > 1e-3 || rel > 1e-4 || frel > 1e-4 {
 			t.Fatalf("rotation %.3g°, translation/scale %.3g, floats %.3g", rot, rel, frel)
 		}
+		if !hasRootMotionCurves(mc) {
+			sameRootPose(t, mc, sk)
+		}
 	})
+}
+
+// hasRootMotionCurves reports whether SampleRoot gives c's RootT and RootQ
+// rather than its root joint.
+func hasRootMotionCurves(c *model.Clip) bool {
+	for i := range c.Curves {
+		if tg := &c.Curves[i].Target; tg.ClassID == model.ClassAnimator && tg.PathHash == 0 && model.IsRootMotionAttribute(tg.Attribute) {
+			return !c.Humanoid
+		}
+	}
+	return false
 }

@@ -1,20 +1,39 @@
 package anim
 
-import "github.com/mecanim/mecanim/geom"
+import (
+	"math"
+
+	"github.com/mecanim/mecanim/geom"
+)
 
 // LocalToModel composes a local pose (each joint relative to its parent)
 // into model space (each joint relative to the skeleton's root space):
-// out[i] = out[parent]·local[i]. out and local must hold at least s.Len()
-// transforms; out may not alias local.
+// out[i] = out[parent]·local[i] (geom.Transform.Mul). out and local must
+// hold at least s.Len() transforms; out may not alias local. A build with
+// GOEXPERIMENT=simd running on amd64 with AVX composes in 4-wide vectors
+// (Go's experimental simd/archsimd), to the same bits.
 func LocalToModel(s *Skeleton, local, out []geom.Transform) {
 	n := s.Len()
 	local, out = local[:n], out[:n]
-	for i, p := range s.Parents[:n] {
+	parents := s.Parents[:n]
+	if haveVectorPose {
+		localToModelVector(parents, local, out)
+		return
+	}
+	localToModelScalar(parents, local, out)
+}
+
+// localToModelScalar is LocalToModel in scalar arithmetic: the default,
+// and the oracle of the vector form.
+func localToModelScalar(parents []int, local, out []geom.Transform) {
+	for i := range out {
+		c := &local[i]
+		p := parents[i]
 		if p < 0 {
-			out[i] = local[i]
+			out[i] = *c
 			continue
 		}
-		out[i] = out[p].Mul(local[i])
+		out[i].SetMul(&out[p], c)
 	}
 }
 
@@ -58,4 +77,16 @@ func ratio(a, r float32) float32 {
 		return 1
 	}
 	return a / r
+}
+
+// unitQuat returns (x, y, z, w) scaled to unit length, or the identity when
+// it has no direction (zero or NaN): geom.Quat.Normalize's arithmetic, on
+// four scalars.
+func unitQuat(x, y, z, w float32) (float32, float32, float32, float32) {
+	l := float32(math.Sqrt(float64(x*x + y*y + z*z + w*w)))
+	if l == 0 || l != l {
+		return 0, 0, 0, 1
+	}
+	inv := 1 / l
+	return x * inv, y * inv, z * inv, w * inv
 }

@@ -2,6 +2,7 @@ package anim
 
 import (
 	"math"
+	"math/rand"
 	"sync"
 	"testing"
 
@@ -125,5 +126,78 @@ func TestSampleAllocatesNothing(t *testing.T) {
 		_ = c.SampleRoot(0.7)
 	}); n != 0 {
 		t.Fatalf("%g allocations per sample", n)
+	}
+}
+
+// LocalToModel is out[i] = out[parent]·local[i] with geom.Transform.Mul, to
+// the bit, on a branching skeleton.
+func TestLocalToModelIsTransformMul(t *testing.T) {
+	sk := treeSkeleton(94)
+	local := append([]geom.Transform(nil), sk.Rest...)
+	for i := range local {
+		local[i].T = local[i].T.Scale(float32(i%7) - 3)
+		local[i].S = geom.V3(1, 1+float32(i%3)/4, 0.5)
+	}
+	out := make([]geom.Transform, sk.Len())
+	LocalToModel(sk, local, out)
+	for i, p := range sk.Parents {
+		want := local[i]
+		if p >= 0 {
+			want = out[p].Mul(local[i])
+		}
+		if out[i] != want {
+			t.Fatalf("joint %d: got %+v want %+v", i, out[i], want)
+		}
+	}
+}
+
+// The oracle's angle is the rotation's: AxisAngle by θ is θ from the
+// identity (and from its negation), down to angles float32 acos cannot
+// resolve.
+func TestAngleDegIsTheRotationAngle(t *testing.T) {
+	for _, deg := range []float64{1e-4, 0.01, 1, 45, 120, 179} {
+		q := geom.AxisAngle(geom.V3(0, 0.6, 0.8), float32(deg*math.Pi/180))
+		for _, r := range []geom.Quat{q, q.Neg()} {
+			if got := angleDeg(geom.IdentityQuat, r); math.Abs(got-deg) > 1e-3*deg {
+				t.Errorf("%g°: angleDeg says %g°", deg, got)
+			}
+		}
+	}
+}
+
+// The vector form of LocalToModel (built with GOEXPERIMENT=simd) is the
+// scalar form to the bit, on random poses of a branching skeleton with
+// non-uniform scales (on other builds both are the scalar form).
+func TestVectorLocalToModelIsScalar(t *testing.T) {
+	forest, err := NewSkeleton([]string{"a", "a/b", "a/b/c", "d", "d/e", "a/f", "a/b/c/g", "d/e/h"}, []int{-1, 0, 1, -1, 3, 0, 2, 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range []*Skeleton{treeSkeleton(94), chainSkeleton(20), forest} {
+		vectorIsScalar(t, sk)
+	}
+	t.Logf("vector form in use: %v", haveVectorPose)
+}
+
+func vectorIsScalar(t *testing.T, sk *Skeleton) {
+	rng := rand.New(rand.NewSource(4))
+	local := make([]geom.Transform, sk.Len())
+	got := make([]geom.Transform, sk.Len()+1)
+	want := make([]geom.Transform, sk.Len()+1)
+	for k := 0; k < 50; k++ {
+		for i := range local {
+			ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+			local[i] = geom.Transform{T: geom.V3(rng.Float32()-0.5, rng.Float32(), rng.Float32()*3), R: geom.AxisAngle(ax, 6*rng.Float32()),
+				S: geom.V3(0.5+rng.Float32(), 0.5+rng.Float32(), 1)}
+		}
+		sentinel := geom.Transform{T: geom.V3(7, 7, 7)}
+		got[sk.Len()], want[sk.Len()] = sentinel, sentinel
+		localToModelVector(sk.Parents, local, got[:sk.Len()])
+		localToModelScalar(sk.Parents, local, want[:sk.Len()])
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%d joints, pose %d joint %d: vector %+v, scalar %+v", sk.Len(), k, i, got[i], want[i])
+			}
+		}
 	}
 }

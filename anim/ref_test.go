@@ -37,7 +37,7 @@ func referencePoseRaw(c *model.Clip, s *Skeleton, t float32) ([]geom.Transform, 
 		if tg.ClassID != model.ClassTransform || tg.Transform == model.PropNone || !validComponent(tg) {
 			continue
 		}
-		j, ok := s.resolve(tg)
+		j, ok := s.Resolve(tg)
 		if !ok {
 			continue
 		}
@@ -211,8 +211,10 @@ func compareClip(tb testing.TB, mc *model.Clip, s *Skeleton, n int) (rotDeg, rel
 }
 
 // angleDeg is the angle in degrees of the rotation between unit quaternions
-// a and b, computed in float64 as 2·atan2(|a-b|, |a+b|) (b sign-aligned), so
-// it resolves angles far below float32's acos resolution (~0.04°).
+// a and b, computed in float64 as 4·atan2(|a-b|, |a+b|) (b sign-aligned:
+// |a-b| and |a+b| are 2 sin and 2 cos of half the angle between a and b on
+// the 4D sphere, itself half the rotation's angle), so it resolves angles
+// far below float32's acos resolution (~0.04°).
 func angleDeg(a, b geom.Quat) float64 {
 	q := [4]float64{float64(a.X), float64(a.Y), float64(a.Z), float64(a.W)}
 	r := [4]float64{float64(b.X), float64(b.Y), float64(b.Z), float64(b.W)}
@@ -236,5 +238,5 @@ func angleDeg(a, b geom.Quat) float64 {
 		d2 += (x - y) * (x - y)
 		s2 += (x + y) * (x + y)
 	}
-	return 2 * math.Atan2(math.Sqrt(d2), math.Sqrt(s2)) * 180 / math.Pi
+	return 4 * math.Atan2(math.Sqrt(d2), math.Sqrt(s2)) * 180 / math.Pi
 }

@@ -151,8 +151,10 @@ func (s *Skeleton) Depth(i int) int {
 	return d
 }
 
-// resolve finds the joint a channel's target names.
-func (s *Skeleton) resolve(t *model.Target) (int, bool) {
+// Resolve returns the joint a Transform channel's target drives: the joint
+// of its path when the path is known and the skeleton has it, else the
+// joint whose path has its path hash (Bake's rule).
+func (s *Skeleton) Resolve(t *model.Target) (int, bool) {
 	if t.PathKnown {
 		if i, ok := s.byPath[t.Path]; ok {
 			return i, true

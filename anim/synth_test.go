@@ -111,3 +111,91 @@ func synthClipKeep(sk *Skeleton, fps float64, seconds float64, keysMul int, seed
 	}
 	return c
 }
+
+// treeSkeleton is a humanoid-shaped hierarchy of about n joints, depth
+// first as Unity lists GameObjects: a root, a spine chain, and limbs and
+// fingers branching from it (parents mostly the joint just before), with
+// non-trivial rest rotations and scale 1.
+func treeSkeleton(n int) *Skeleton {
+	rng := rand.New(rand.NewSource(int64(n)))
+	paths := []string{""}
+	parents := []int{-1}
+	rest := []geom.Transform{geom.Identity}
+	add := func(parent int) int {
+		paths = append(paths, fmt.Sprintf("%s/j%d", paths[parent], len(paths)))
+		parents = append(parents, parent)
+		ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+		rest = append(rest, geom.Transform{T: geom.V3(0, 0.1, 0.02), R: geom.AxisAngle(ax, float32(rng.Float64())), S: geom.V3(1, 1, 1)})
+		return len(paths) - 1
+	}
+	chain := func(from, k int) int {
+		for ; k > 0 && len(paths) < n; k-- {
+			from = add(from)
+		}
+		return from
+	}
+	spine := chain(0, 5)
+	for len(paths) < n {
+		limb := chain(spine, 4)
+		for f := 0; f < 5 && len(paths) < n; f++ {
+			chain(limb, 3)
+		}
+		spine = chain(spine, 1)
+	}
+	for i := range paths {
+		if i == 0 {
+			paths[i] = ""
+		} else {
+			paths[i] = paths[i][1:]
+		}
+	}
+	s, err := NewSkeleton(paths, parents, rest)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// synthDenseClip is a clip of dense curves (samples at fps, as Mecanim's
+// dense block and resampled exports hold them) over sk: the joints j with
+// j%every == 1 get a dense rotation (4 curves) and translation (3 curves),
+// the others constant ones, every scale is constant.
+func synthDenseClip(sk *Skeleton, fps, seconds float64, every int, seed int64) *model.Clip {
+	rng := rand.New(rand.NewSource(seed))
+	n := int(math.Round(seconds*fps)) + 1
+	c := &model.Clip{Name: "dense", SampleRate: float32(fps), Start: 0, Stop: float32(seconds), WrapMode: model.WrapLoop}
+	for j := 1; j < sk.Len(); j++ {
+		p := sk.Paths[j]
+		ax := geom.V3(float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())).Normalize()
+		ph, fr := rng.Float64()*6, 0.5+rng.Float64()*2
+		animated := j%every == 1
+		var q [4][]float32
+		var tr [3][]float32
+		for f := 0; f < n; f++ {
+			t := float64(f) / fps
+			r := geom.AxisAngle(ax, float32(0.8*math.Sin(ph+2*math.Pi*fr*t)))
+			for k, v := range [4]float32{r.X, r.Y, r.Z, r.W} {
+				q[k] = append(q[k], v)
+			}
+			for k := range tr {
+				tr[k] = append(tr[k], float32(0.1*float64(k+1)+0.05*math.Sin(ph+3*t+float64(k))))
+			}
+		}
+		for k := range q {
+			cv := model.Curve{Target: tgt(p, model.PropRotation, k), Kind: model.CurveConstant, Value: q[k][0]}
+			if animated {
+				cv = model.Curve{Target: cv.Target, Kind: model.CurveDense, Samples: q[k], DenseRate: float32(fps)}
+			}
+			c.Curves = append(c.Curves, cv)
+		}
+		for k := range tr {
+			cv := model.Curve{Target: tgt(p, model.PropPosition, k), Kind: model.CurveConstant, Value: tr[k][0]}
+			if animated {
+				cv = model.Curve{Target: cv.Target, Kind: model.CurveDense, Samples: tr[k], DenseRate: float32(fps)}
+			}
+			c.Curves = append(c.Curves, cv)
+			c.Curves = append(c.Curves, model.Curve{Target: tgt(p, model.PropScale, k), Kind: model.CurveConstant, Value: 1})
+		}
+	}
+	return c
+}

@@ -99,10 +99,16 @@ func (q Quat) Normalize() Quat {
 
 // Rotate applies the rotation q to v.
 func (q Quat) Rotate(v Vec3) Vec3 {
-	// v' = v + 2w(u×v) + 2u×(u×v), u = (x,y,z)
-	u := Vec3{q.X, q.Y, q.Z}
-	t := u.Cross(v).Scale(2)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+	// v' = v + w·t + u×t with t = 2·u×v, u = (x, y, z); written out in
+	// scalars (one leaf call, no nested ones).
+	tx := 2 * (q.Y*v.Z - q.Z*v.Y)
+	ty := 2 * (q.Z*v.X - q.X*v.Z)
+	tz := 2 * (q.X*v.Y - q.Y*v.X)
+	return Vec3{
+		v.X + q.W*tx + (q.Y*tz - q.Z*ty),
+		v.Y + q.W*ty + (q.Z*tx - q.X*tz),
+		v.Z + q.W*tz + (q.X*ty - q.Y*tx),
+	}
 }
 
 // AxisAngle returns the rotation of angle radians about the unit axis.
@@ -133,12 +139,36 @@ func AngleBetween(q, r Quat) float64 {
 
 // Mul composes parent*child: the child's transform expressed in the parent's
 // space (Unity's non-shearing approximation for non-uniform scale).
-func (p Transform) Mul(c Transform) Transform {
-	return Transform{
-		T: p.T.Add(p.R.Rotate(p.S.Mul(c.T))),
-		R: p.R.Mul(c.R),
-		S: p.S.Mul(c.S),
-	}
+func (p Transform) Mul(c Transform) (o Transform) {
+	o.SetMul(&p, &c)
+	return o
+}
+
+// SetMul sets o to p.Mul(c), reading and writing through pointers: the
+// form for loops over poses (o may be p or c).
+func (o *Transform) SetMul(p, c *Transform) {
+	// p.T + p.R.Rotate(p.S·c.T), p.R·c.R, p.S·c.S, written out in scalars
+	// (the same arithmetic as Rotate and Quat.Mul), every operand read
+	// before o is written.
+	qx, qy, qz, qw := p.R.X, p.R.Y, p.R.Z, p.R.W
+	vx, vy, vz := p.S.X*c.T.X, p.S.Y*c.T.Y, p.S.Z*c.T.Z
+	tx := 2 * (qy*vz - qz*vy)
+	ty := 2 * (qz*vx - qx*vz)
+	tz := 2 * (qx*vy - qy*vx)
+	ox := p.T.X + (vx + qw*tx + (qy*tz - qz*ty))
+	oy := p.T.Y + (vy + qw*ty + (qz*tx - qx*tz))
+	oz := p.T.Z + (vz + qw*tz + (qx*ty - qy*tx))
+	rx, ry, rz, rw := c.R.X, c.R.Y, c.R.Z, c.R.W
+	ax := qw*rx + qx*rw + qy*rz - qz*ry
+	ay := qw*ry - qx*rz + qy*rw + qz*rx
+	az := qw*rz + qx*ry - qy*rx + qz*rw
+	aw := qw*rw - qx*rx - qy*ry - qz*rz
+	sx, sy, sz := p.S.X*c.S.X, p.S.Y*c.S.Y, p.S.Z*c.S.Z
+	// Field by field: a copy of a whole temporary would be read back
+	// wider than it was written, which stalls the next joint's loads.
+	o.T.X, o.T.Y, o.T.Z = ox, oy, oz
+	o.R.X, o.R.Y, o.R.Z, o.R.W = ax, ay, az, aw
+	o.S.X, o.S.Y, o.S.Z = sx, sy, sz
 }
 
 // Point applies the transform to a point.

@@ -57,3 +57,27 @@ func TestNlerpTakesShortArc(t *testing.T) {
 		t.Fatalf("midpoint off by %g rad", a)
 	}
 }
+
+// Mul and SetMul compose exactly as their definition spells it, p.T +
+// p.R.Rotate(p.S·c.T), p.R·c.R and p.S·c.S, to the bit (they are written out
+// in scalars for speed), including when SetMul writes over an operand.
+func TestTransformMulIsTheComposition(t *testing.T) {
+	tr := func(k float32) Transform {
+		return Transform{T: V3(0.3*k, -1.2, 2+k), R: AxisAngle(V3(0.2, 0.9, -0.4).Normalize(), 0.7*k), S: V3(1, 1.5+k, 0.5)}
+	}
+	for k := float32(0); k < 5; k++ {
+		p, c := tr(k), tr(2-k)
+		want := Transform{T: p.T.Add(p.R.Rotate(p.S.Mul(c.T))), R: p.R.Mul(c.R), S: p.S.Mul(c.S)}
+		if got := p.Mul(c); got != want {
+			t.Errorf("Mul %d: got %+v want %+v", int(k), got, want)
+		}
+		var o Transform
+		o.SetMul(&p, &c)
+		pa, ca := p, c
+		pa.SetMul(&pa, &c)
+		ca.SetMul(&p, &ca)
+		if o != want || pa != want || ca != want {
+			t.Errorf("SetMul %d: got %+v, over p %+v, over c %+v; want %+v", int(k), o, pa, ca, want)
+		}
+	}
+}

@@ -57,8 +57,101 @@ func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Trans
 		if !n.body {
 			continue
 		}
-		g[i] = g[n.parent].Mul(geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S})
+		l := geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S}
+		g[i].SetMul(&g[n.parent], &l)
 	}
+}
+
+// planPose works out, once per rig, which targets are local (see target)
+// and which body nodes a pose must compose (Rig.compose).
+func (r *Rig) planPose() {
+	// Global scales of the human nodes with the hips at the origin: the
+	// product of the stored pose's scales (no pose changes them).
+	gs := make([]geom.Vec3, len(r.nodes))
+	need := make([]bool, len(r.nodes))
+	// Uniform up to float rounding: the difference a scale a few float
+	// steps from uniform makes is of the size of that rounding.
+	uniform := func(v geom.Vec3) bool {
+		tol := 1e-6 * max(abs(v.X), abs(v.Y), abs(v.Z))
+		return abs(v.X-v.Y) <= tol && abs(v.Y-v.Z) <= tol
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		switch {
+		case i == r.hips:
+			gs[i] = n.pose.S
+		case n.body:
+			gs[i] = gs[n.parent].Mul(n.pose.S)
+		}
+	}
+	for i := range r.targets {
+		t := &r.targets[i]
+		t.binv = t.bridge.Inverse()
+		t.identity = t.bridge == geom.Identity
+		p := r.nodes[t.human].parent
+		t.local = t.anc >= 0 && t.anc == p && (t.anc == r.hips || r.nodes[t.anc].body) &&
+			uniform(gs[t.anc]) && uniform(t.bridge.S)
+		if !t.local {
+			need[t.human] = true
+			if t.anc >= 0 {
+				need[t.anc] = true
+			}
+		}
+	}
+	for _, c := range r.centres {
+		for k := 0; k < c.n; k++ {
+			need[c.nodes[k]] = true
+		}
+	}
+	for _, b := range bodyFrameBones {
+		if n := r.bone[b]; n >= 0 {
+			need[n] = true
+		}
+	}
+	// With their ancestors (children come after their parents).
+	for i := len(r.nodes) - 1; i > r.hips; i-- {
+		if need[i] && r.nodes[i].body {
+			need[r.nodes[i].parent] = true
+		}
+	}
+	r.compose = r.compose[:0]
+	for i := r.hips + 1; i < len(r.nodes); i++ {
+		if need[i] && r.nodes[i].body {
+			r.compose = append(r.compose, int32(i))
+		}
+	}
+}
+
+// bodyFrameBones are the bones Rig.bodyFrame reads.
+var bodyFrameBones = [...]int{Hips, LeftUpperLeg, RightUpperLeg, LeftUpperArm, RightUpperArm}
+
+// bodyPose fills q (by human node) with the pose's local rotations and g
+// with the globals of the hips and the body nodes in Rig.compose as they
+// stand with the hips at the origin unrotated, and returns where the pose
+// places the hips: the globals of the pose are h·g for them. The nodes not
+// below the hips other than the hips get their stored pose.
+func (r *Rig) bodyPose(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
+	for i := range r.nodes {
+		if n := &r.nodes[i]; !n.body && i != r.hips {
+			if n.parent < 0 {
+				g[i] = n.pose
+			} else {
+				g[i] = g[n.parent].Mul(n.pose)
+			}
+		}
+	}
+	r.localRotations(&p.Muscles, q)
+	g[r.hips] = geom.Transform{R: geom.IdentityQuat, S: r.nodes[r.hips].pose.S}
+	for _, i := range r.compose {
+		n := &r.nodes[i]
+		l := geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S}
+		g[i].SetMul(&g[n.parent], &l)
+	}
+	com := r.centreOfMass(g)
+	bf := r.bodyFrame(g)
+	hq := p.RootQ.Normalize().Mul(r.rootX.R).Mul(bf.Conj()).Normalize()
+	ht := p.RootT.Scale(r.scale).Sub(hq.Rotate(com))
+	return geom.Transform{T: ht, R: hq, S: geom.Vec3{X: 1, Y: 1, Z: 1}}
 }
 
 // HumanPose fills g (by human skeleton node, len ≥ the human node count)
@@ -71,23 +164,9 @@ func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Trans
 func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
 	var qb [MaxHumanNodes]geom.Quat
 	q := qb[:len(r.nodes)]
-	for i := range r.nodes {
-		if n := &r.nodes[i]; !n.body && i != r.hips {
-			if n.parent < 0 {
-				g[i] = n.pose
-			} else {
-				g[i] = g[n.parent].Mul(n.pose)
-			}
-		}
-	}
-	r.localRotations(&p.Muscles, q)
+	h := r.bodyPose(p, q, g)
 	hipsS := r.nodes[r.hips].pose.S
-	r.composeFromHips(geom.Transform{R: geom.IdentityQuat, S: hipsS}, q, g)
-	com := r.centreOfMass(g)
-	bf := r.bodyFrame(g)
-	hq := p.RootQ.Normalize().Mul(r.rootX.R).Mul(bf.Conj()).Normalize()
-	ht := p.RootT.Scale(r.scale).Sub(hq.Rotate(com))
-	r.composeFromHips(geom.Transform{T: ht, R: hq, S: hipsS}, q, g)
+	r.composeFromHips(geom.Transform{T: h.T, R: h.R, S: hipsS}, q, g)
 }
 
 // Apply writes the pose's local transforms over the rig's skeleton into
@@ -95,11 +174,8 @@ func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
 // other joint at its rest transform. The IK goals are not evaluated. Apply does not
 // allocate.
 func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
-	var gb [MaxHumanNodes]geom.Transform
-	g := gb[:len(r.nodes)]
-	r.HumanPose(p, g)
 	copy(dst, r.rest)
-	r.write(g, dst)
+	r.ApplyHuman(p, dst)
 }
 
 // ApplyHuman writes the pose's human bones into dst (len Len()) and leaves
@@ -107,9 +183,10 @@ func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
 // transforms that other curves have posed. It does not allocate.
 func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
 	var gb [MaxHumanNodes]geom.Transform
-	g := gb[:len(r.nodes)]
-	r.HumanPose(p, g)
-	r.write(g, dst)
+	var qb [MaxHumanNodes]geom.Quat
+	g, q := gb[:len(r.nodes)], qb[:len(r.nodes)]
+	h := r.bodyPose(p, q, g)
+	r.write(q, g, h, dst)
 }
 
 // IsHumanNode reports whether joint j of the rig's skeleton is written from a
@@ -118,15 +195,46 @@ func (r *Rig) IsHumanNode(j int) bool {
 	return j >= 0 && j < len(r.humanOf) && r.humanOf[j] >= 0 // a target per such node
 }
 
-// write turns human globals into the human bones' avatar local transforms
-// (other nodes of dst are left alone).
-func (r *Rig) write(g []geom.Transform, dst []geom.Transform) {
+// writeGlobals turns human globals g into the human bones' avatar local
+// transforms (other nodes of dst are left alone): each bone's global
+// relative to its written ancestor's global and the bridge between them.
+// It is write's definition, for any globals.
+func (r *Rig) writeGlobals(g []geom.Transform, dst []geom.Transform) {
 	for _, t := range r.targets {
 		pg := t.bridge
 		if t.anc >= 0 {
 			pg = g[t.anc].Mul(t.bridge)
 		}
 		l := pg.Inverse().Mul(g[t.human])
+		l.R = l.R.Normalize()
+		dst[t.node] = l
+	}
+}
+
+// write turns a body pose (bodyPose's q, g and h) into the human bones'
+// avatar local transforms (other nodes of dst are left alone): the local
+// transform of the bone's global relative to its written ancestor's
+// global and the bridge between them; a local target's is binv times its
+// human local transform (the globals cancel out).
+func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []geom.Transform) {
+	for i := range r.targets {
+		t := &r.targets[i]
+		var l geom.Transform
+		switch {
+		case t.local:
+			n := &r.nodes[t.human]
+			l = geom.Transform{T: n.pose.T, R: q[t.human], S: n.pose.S}
+			if !t.identity {
+				l.SetMul(&t.binv, &l)
+			}
+		case t.anc >= 0:
+			ga, gh := h.Mul(g[t.anc]), h.Mul(g[t.human])
+			pg := ga.Mul(t.bridge)
+			l = pg.Inverse().Mul(gh)
+		default:
+			gh := h.Mul(g[t.human])
+			l.SetMul(&t.binv, &gh)
+		}
 		l.R = l.R.Normalize()
 		dst[t.node] = l
 	}

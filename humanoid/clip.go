@@ -2,6 +2,7 @@ package humanoid
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
@@ -125,6 +126,11 @@ func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 // Name returns the clip's name.
 func (c *Clip) Name() string { return c.base.Name() }
 
+// bytes is the memory the clip keeps (the rig aside).
+func (c *Clip) bytes() int {
+	return int(unsafe.Sizeof(*c)) + c.base.Stats().Bytes + 2*cap(c.slots)
+}
+
 // Duration returns the clip's length in seconds (never 0).
 func (c *Clip) Duration() float32 { return c.base.Duration() }
 
@@ -148,15 +154,7 @@ func (c *Clip) Animates(j int) anim.Props {
 // IK goal the clip has no curves for is where the pose puts its hand or
 // foot (Rig.Goals).
 func (c *Clip) SamplePose(t float32, p *Pose) {
-	var buf [maxFloatTracks]float32
-	f := buf[:len(c.slots)]
-	c.base.SampleFloats(t, f)
-	*p = c.def
-	for i, s := range c.slots {
-		if s >= 0 {
-			setPoseFloat(p, int(s), f[i])
-		}
-	}
+	c.samplePose(t, p)
 	if c.anyNo {
 		var g [4]Goal
 		c.rig.Goals(p, &g)
@@ -168,17 +166,27 @@ func (c *Clip) SamplePose(t float32, p *Pose) {
 	}
 }
 
+// samplePose is SamplePose without the goals the clip has no curves for.
+func (c *Clip) samplePose(t float32, p *Pose) {
+	var buf [maxFloatTracks]float32
+	f := buf[:len(c.slots)]
+	c.base.SampleFloats(t, f)
+	*p = c.def
+	for i, s := range c.slots {
+		if s >= 0 {
+			setPoseFloat(p, int(s), f[i])
+		}
+	}
+}
+
 // Sample writes the local pose at time t over the avatar skeleton (len
 // Rig().Len()): human bones from the muscles and the root, other bones from
 // the clip's Transform curves or their rest pose. It does not allocate.
 func (c *Clip) Sample(t float32, dst []geom.Transform) {
 	var p Pose
-	c.SamplePose(t, &p)
+	c.samplePose(t, &p)
 	c.base.Sample(t, dst)
-	var gb [MaxHumanNodes]geom.Transform
-	g := gb[:len(c.rig.nodes)]
-	c.rig.HumanPose(&p, g)
-	c.rig.write(g, dst)
+	c.rig.ApplyHuman(&p, dst)
 }
 
 // ExtractRootMotion returns how the body moved between clip times from
@@ -192,8 +200,8 @@ func (c *Clip) ExtractRootMotion(from, to float32, loops int) anim.RootMotion {
 // bodyDelta is the body's motion from clip time a to b.
 func (c *Clip) bodyDelta(a, b float32) anim.RootMotion {
 	var pa, pb Pose
-	c.SamplePose(a, &pa)
-	c.SamplePose(b, &pb)
+	c.samplePose(a, &pa)
+	c.samplePose(b, &pb)
 	return anim.MotionBetween(geom.Transform{T: pa.RootT, R: pa.RootQ}, geom.Transform{T: pb.RootT, R: pb.RootQ})
 }
 

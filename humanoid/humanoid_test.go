@@ -8,6 +8,7 @@ import (
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -567,6 +568,46 @@ func TestGoalLessClipSamplesGoalsAtItsLimbs(t *testing.T) {
 	for m := range p.Muscles {
 		if d := p.Muscles[m] - before.Muscles[m]; d > 1e-4 || d < -1e-4 {
 			t.Errorf("SolveFeet moved muscle %s by %v", model.MuscleNames[m], d)
+		}
+	}
+}
+
+// Apply takes shortcuts (it composes only the nodes the centre of mass,
+// the body frame and the bones that are not plain human locals need, and
+// writes the others from the muscles' rotations directly); it must give
+// what HumanPose's globals written onto the skeleton give, on the
+// synthetic avatar and every corpus avatar, to float precision. A wrong
+// shortcut is off by a bone's length.
+func TestApplyIsHumanPoseWritten(t *testing.T) {
+	syn, err := NewRig(synth.HumanAvatar())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rigs := []*Rig{syn}
+	if _, ok := corpustest.Lookup(); ok {
+		rigs = append(rigs, corpusRigs(t)...)
+	}
+	rng := rand.New(rand.NewSource(5))
+	for _, r := range rigs {
+		got := make([]geom.Transform, r.Len())
+		want := make([]geom.Transform, r.Len())
+		g := make([]geom.Transform, len(r.nodes))
+		worstT, worstR := 0.0, 0.0
+		for i := 0; i < 200; i++ {
+			p := randomPose(rng, r)
+			r.Apply(&p, got)
+			r.HumanPose(&p, g)
+			copy(want, r.rest)
+			r.writeGlobals(g, want)
+			for j := range got {
+				worstT = math.Max(worstT, float64(got[j].T.Sub(want[j].T).Len())/math.Max(1, float64(want[j].T.Len())))
+				worstR = math.Max(worstR, angleDeg(got[j].R, want[j].R))
+			}
+		}
+		// The reference's own rounding: it takes each local transform back
+		// out of globals placed metres away (up to 2e-5 of a local offset).
+		if worstT > 1e-4 || worstR > 1e-3 {
+			t.Errorf("%s: Apply is %.3g (relative to max(1, |T|); %.3g°) from HumanPose written", r.name, worstT, worstR)
 		}
 	}
 }

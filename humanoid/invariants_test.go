@@ -59,7 +59,7 @@ func TestCorpusStoredPoseIsTheModelSpacePose(t *testing.T) {
 		r.storedGlobals(stored)
 		local := make([]geom.Transform, r.Len())
 		copy(local, r.Skeleton().Rest)
-		r.write(stored, local)
+		r.writeGlobals(stored, local)
 		m := modelOf(r, local)
 		for _, tg := range r.targets {
 			if d := float64(m[tg.node].T.Sub(stored[tg.human].T).Len()); d > posTol(r) {
@@ -101,7 +101,7 @@ func TestCorpusStoredPoseReadsBackAsTheTPose(t *testing.T) {
 		r.storedGlobals(stored)
 		local := make([]geom.Transform, r.Len())
 		copy(local, r.Skeleton().Rest)
-		r.write(stored, local)
+		r.writeGlobals(stored, local)
 		var p Pose
 		r.Extract(local, &p)
 		if d := p.RootT.Sub(r.rootX.T.Scale(1 / r.scale)).Len(); d > 1e-5 {

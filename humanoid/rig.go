@@ -53,6 +53,13 @@ type target struct {
 	human  int // human skeleton node
 	anc    int // human skeleton node of the nearest written ancestor, -1 for the avatar root
 	bridge geom.Transform
+	// local says the bone's local transform is binv times its human local
+	// transform (T and S of the human pose, the muscles' rotation): its
+	// written ancestor is its human parent, and that parent's global
+	// scale and the bridge's are uniform, so the ancestor's global
+	// cancels. binv is bridge's inverse; identity says it is the identity.
+	local, identity bool
+	binv            geom.Transform
 }
 
 // centre is the segment centre of a body bone for the centre of mass: n
@@ -79,6 +86,11 @@ type Rig struct {
 	rootX   geom.Transform
 	noRootQ bool // the avatar's m_RootX.q is not a rotation (rootX.R is computed)
 	targets []target
+	// compose lists the body nodes (below the hips, in order) whose
+	// globals a pose needs: those the centre of mass and the body frame
+	// read, and the written ancestors and bones of targets that are not
+	// local, with their ancestors up to the hips.
+	compose []int32
 	paths   []string
 	parents []int
 	rest    []geom.Transform
@@ -230,6 +242,7 @@ func NewRigOn(a *model.Avatar, skel *anim.Skeleton) (*Rig, error) {
 	if err := r.bindSkeleton(a, skel); err != nil {
 		return nil, bad("%v", err)
 	}
+	r.planPose()
 	if q := r.rootX.R; !q.Finite() || q.Dot(q) == 0 {
 		// A stored body frame that is not a rotation (ror2's solusWing
 		// stores NaN): use the builder's body frame of the stored human

@@ -13,9 +13,8 @@ import (
 type AnimStats struct {
 	Humanoid bool
 	// Exact tracks reproduce the runtime's value at every time (up to
-	// float32 rounding, and for rotations the runtime's packing of dense
-	// samples, within anim.PackedQuatMaxErrorDeg); Step, Linear and Cubic
-	// count them by interpolation.
+	// float32 rounding); Step, Linear and Cubic count them by
+	// interpolation.
 	Exact, Step, Linear, Cubic int
 	// Resampled tracks were sampled at Rate frames per second (Euler
 	// rotations, weighted keyframes, keyframed curves looping inside the

@@ -46,7 +46,8 @@ func CheckTransform(where string, t geom.Transform) error {
 // CheckFinite reports the first value of the clip's curves that is NaN or
 // infinite: a constant, a dense sample, a streamed key's value, a
 // keyframe's value. Slopes may be infinite (a step), and so may the
-// coefficients of a streamed step segment, as Unity writes them.
+// coefficients of a streamed step segment, as Unity writes them, but not
+// one coefficient alone (see stepOrCurve).
 func (c *Clip) CheckFinite() error {
 	for i := range c.Curves {
 		cv := &c.Curves[i]
@@ -77,6 +78,9 @@ func (c *Clip) CheckFinite() error {
 				if v, bad := notFinite(s.Time, s.C[3]); bad {
 					return &NotFiniteError{fmt.Sprintf("%s streamed key %d (at %g s)", name(), k, s.Time), v}
 				}
+				if !stepOrCurve(s.C) {
+					return &NotFiniteError{fmt.Sprintf("%s streamed key %d (at %g s) coefficients %v, neither a step's nor a curve's", name(), k, s.Time, s.C[:3]), firstNotFinite(s.C[:3])}
+				}
 			}
 		case CurveKeyframed:
 			for k, key := range cv.Keys {
@@ -97,6 +101,35 @@ func (c *Clip) CheckFinite() error {
 		}
 	}
 	return nil
+}
+
+// stepOrCurve reports whether a streamed segment's coefficients c0, c1,
+// c2 are those of a cubic Hermite segment: all finite (a curve), or a step,
+// whose infinite slope enters both c0 and c1 (and c2 when it is the
+// outgoing one). One of c0 and c1 alone overflows only for slopes near
+// float32's limit, which then show in another coefficient. A single
+// infinite coefficient among small ones is damage, not a step.
+func stepOrCurve(c [4]float32) bool {
+	f0, f1, f2 := geom.Finite(c[0]), geom.Finite(c[1]), geom.Finite(c[2])
+	switch {
+	case f0 && f1 && f2, !f0 && !f1:
+		return true
+	case !f2:
+		return false // an infinite outgoing slope is in c0 and c1 too
+	}
+	const huge = 1e30 // slopes this steep overflow c0 or c1 alone
+	for _, x := range c[:3] {
+		if geom.Finite(x) && math.Abs(float64(x)) >= huge {
+			return true
+		}
+	}
+	return false
+}
+
+// firstNotFinite returns the first value of x that is not finite.
+func firstNotFinite(x []float32) float32 {
+	v, _ := notFinite(x...)
+	return v
 }
 
 // CheckFinite reports the first value of the avatar a pose is made from

@@ -395,12 +395,6 @@ var knownViolations = []struct {
 	// padding is a condition on the damaged object (padNone: none).
 	padding int
 }{
-	{"cmd/mecanim controller: a state's clip whose name could not be read (the clip does not decode) is shown as no clip, exit 0; the controller is not the damaged object, but its clip list is wrong without a word",
-		[]string{"mecanim controller: exit 0 with output other", `clips []"`}, padNone},
-	{"decode/compiled: NaN and infinities in a streamed key's coefficients are not checked (only its value is), so the curve evaluates to another (or a non-finite) value",
-		[]string{"m_StreamedClip frame", "coefficient", "exit 0 with output"}, padNone},
-	{"unity/typetree: the decoder does not check that alignment padding is zero, though Unity writes zeros (all 128,174 padding bytes of the corpus's 8,727 objects are): a count or a string length made smaller can leave a byte of data in the padding and parse exactly",
-		[]string{"exit 0 with output"}, padNonZero},
 	{"not detectable: the damaged object is another well-formed object, its tree reading it to exactly its size with every padding byte zero (a string made one longer into its padding ends in a NUL; a count made smaller lets a following string swallow the elements); only the meaning of the values could tell",
 		[]string{"exit 0 with output"}, padWellFormed},
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -296,7 +297,19 @@ func runController(e *env, args []string) error {
 				return nil, err
 			}
 			it, _ := set.Entry(bind.KindController, i)
-			return controllerView(it.Source, cc, set.Items(bind.KindClip)), nil
+			// The clips the controller plays must decode: a state whose
+			// clip is damaged would otherwise show no clip, silently.
+			var errs []error
+			for _, ci := range cc.Clips {
+				if ci < 0 {
+					continue
+				}
+				if _, err := set.Clip(ci); err != nil {
+					c, _ := set.Entry(bind.KindClip, ci)
+					errs = append(errs, fmt.Errorf("controller %q: clip %q (%s): %w", it.Name, c.Name, c.Source, err))
+				}
+			}
+			return controllerView(it.Source, cc, set.Items(bind.KindClip)), errors.Join(errs...)
 		},
 		text: controllerText,
 	}.run(e, args)

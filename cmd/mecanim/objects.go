@@ -60,8 +60,12 @@ func (c objectCommand) run(e *env, args []string) error {
 	for _, o := range objs {
 		v, err := c.view(set, o)
 		if err != nil {
+			// A view with an error is shown, and its error counted: a
+			// controller whose clip does not decode.
 			e.fail(err)
-			continue
+			if v == nil {
+				continue
+			}
 		}
 		if *asJSON {
 			if err := writeJSONLine(w, v); err != nil {

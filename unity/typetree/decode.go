@@ -16,6 +16,12 @@ var ErrShort = errors.New("data ends early")
 // so its bytes cannot be read from the tree alone.
 var ErrUnknownLayout = errors.New("field layout unknown")
 
+// ErrPadding is wrapped when the bytes that align the stream to 4 are not
+// zero. Unity writes them as zeros (every padding byte of the corpus, from
+// Unity 5 to 2023, is), so other bytes there mean the fields before were
+// misread: a length or a layout that does not fit the data.
+var ErrPadding = errors.New("alignment padding is not zero")
+
 // DecodeError says which field failed, where and why.
 type DecodeError struct {
 	Path   string // field path from the root, e.g. "m_MuscleClip.m_Clip.data[3].x"
@@ -192,6 +198,11 @@ func (d *decoder) align(a bool) error {
 	p := (d.pos + 3) &^ 3
 	if p > len(d.data) {
 		return ErrShort
+	}
+	for k := d.pos; k < p; k++ {
+		if d.data[k] != 0 {
+			return fmt.Errorf("%w: byte %d is 0x%02x", ErrPadding, k, d.data[k])
+		}
 	}
 	d.pos = p
 	return nil

@@ -276,6 +276,9 @@ func TestBadDataGivesErrorsNamingTheField(t *testing.T) {
 		{"cut in a PPtr", le(int32(1), "ab", []byte{0, 0}, int32(1), int32(0)), "Base.m[0].second.m_PathID", ErrShort},
 		{"bad second element", le(int32(2), "", int32(0), int64(1), int32(50), z12), "Base.m[1].first", ErrShort},
 		{"missing tail", le(int32(0)), "Base.tail", ErrShort},
+		// A string one byte shorter than written: its last byte is left
+		// in the padding, which Unity writes as zeros.
+		{"data in the padding", le(int32(1), int32(3), []byte("abcd"), int32(0), int64(1), int32(0)), "Base.m[0].first", ErrPadding},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -107,7 +107,9 @@ func TestOutputNamesAreUniqueWhateverTheNames(t *testing.T) {
 		{[]string{"mult", "mult", "mult-2"}, []string{"mult", "mult-2", "mult-2-2"}},
 		{[]string{"A", "a", ""}, []string{"A", "a-2", "rig"}},
 		{[]string{"../x", "a/b", ".."}, []string{"_x", "a_b", "rig"}},
-		{[]string{strings.Repeat("é", 200)}, []string{strings.Repeat("_", 160)}},
+		{[]string{strings.Repeat("é", 200)}, []string{strings.Repeat("é", 80)}},
+		{[]string{"体", "体", "a b"}, []string{"体", "体-2", "a_b"}},
+		{[]string{"con", "NUL.x"}, []string{"_con", "_NUL.x"}},
 	} {
 		got := extract.UniqueNames(tc.in)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {

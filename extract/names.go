@@ -3,6 +3,8 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // UniqueNames gives each name a file name of its own: the name made safe
@@ -29,22 +31,31 @@ func UniqueNames(names []string) []string {
 // systems take 255 bytes; room is left for suffixes and extensions).
 const maxNameBytes = 160
 
-// SafeFileName keeps letters, digits, '-', '_' and '.' of a name (others
-// become '_'), without leading or trailing dots, at most 160 bytes; an
-// empty name becomes "rig".
+// SafeFileName keeps the letters and digits of a name (any script: a
+// Japanese rig keeps its name), '-', '_' and '.'; other characters become
+// '_'. It drops leading and trailing dots, cuts the name to at most 160
+// bytes at a character boundary, and prefixes '_' to the names Windows
+// reserves (CON, NUL, COM1...); an empty name becomes "rig".
 func SafeFileName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			b[i] = '_'
+	var b strings.Builder
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.') || r == utf8.RuneError {
+			r = '_'
 		}
+		if b.Len()+utf8.RuneLen(r) > maxNameBytes {
+			break
+		}
+		b.WriteRune(r)
 	}
-	if len(b) > maxNameBytes {
-		b = b[:maxNameBytes]
-	}
-	s = strings.Trim(string(b), ".")
+	s = strings.Trim(b.String(), ".")
 	if s == "" {
 		return "rig"
+	}
+	stem, _, _ := strings.Cut(strings.ToUpper(s), ".")
+	switch stem {
+	case "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9",
+		"LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9":
+		s = "_" + s
 	}
 	return s
 }

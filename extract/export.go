@@ -14,6 +14,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/export/gltf"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/present/render"
 )
 
@@ -122,7 +123,7 @@ func (r *run) write(j *job, out *Output) {
 		out.Err = r.ctx.Err()
 		return
 	}
-	if err := writeAtomic(filepath.Join(r.o.Out, filepath.FromSlash(j.path)), func(w io.Writer) error { return gltf.WriteGLB(w, sc) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(r.o.Out, filepath.FromSlash(j.path)), func(w io.Writer) error { return gltf.WriteGLB(w, sc) }); err != nil {
 		out.Err = err
 		return
 	}
@@ -159,7 +160,7 @@ func (r *run) pictures(j *job, motions []*bound.Motion) error {
 			continue
 		}
 		p := path.Join(dir, names[i]+".png")
-		if err := writeAtomic(filepath.Join(r.o.Out, filepath.FromSlash(p)), func(w io.Writer) error {
+		if err := atomicfile.Write(filepath.Join(r.o.Out, filepath.FromSlash(p)), func(w io.Writer) error {
 			return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
 		}); err != nil {
 			return err

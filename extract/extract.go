@@ -44,6 +44,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/unityfs"
@@ -200,7 +201,7 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 		return nil, err
 	}
 	m := r.manifest(ins, skipped)
-	if err := writeAtomic(filepath.Join(o.Out, "manifest.json"), func(w io.Writer) error { return writeManifest(w, m) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(o.Out, "manifest.json"), func(w io.Writer) error { return writeManifest(w, m) }); err != nil {
 		return m, err
 	}
 	var outs []string

@@ -11,8 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
+
+	"github.com/mecanim/mecanim/internal/atomicfile"
 )
 
 // What lets a second run skip what is up to date, and an interrupted run
@@ -29,7 +30,6 @@ const journalName = ".mecanim-extract.journal"
 
 // tmpPattern is how temporary files are named (removed when a write
 // fails, and at the start of a run for those an abrupt stop left).
-const tmpPrefix, tmpSuffix = ".", ".mecanim-tmp"
 
 // stampVersion changes whenever what this package writes for the same
 // inputs changes, so outputs of an older version are redone.
@@ -98,7 +98,7 @@ func (j *journal) complete(inputs string, outputs []string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	sort.Strings(outputs)
-	return writeAtomic(j.path, func(w io.Writer) error {
+	return atomicfile.Write(j.path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, o := range outputs {
 			if s, ok := j.stamps[o]; ok {
@@ -122,41 +122,11 @@ func stamp(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// writeAtomic writes a file through a temporary file in its folder,
-// renamed into place when complete: an interrupted write leaves no
-// partial file under the name.
-func writeAtomic(name string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), tmpPrefix+filepath.Base(name)+".*"+tmpSuffix)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
-}
-
 // removeStaleTemps removes the temporary files an abrupt stop (a second
 // Ctrl-C, a kill) left in dir and its subfolders.
 func removeStaleTemps(dir string) {
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && strings.HasPrefix(d.Name(), tmpPrefix) && strings.HasSuffix(d.Name(), tmpSuffix) {
+		if err == nil && d.Type().IsRegular() && atomicfile.IsTemp(d.Name()) {
 			os.Remove(p)
 		}
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/export/gltf"
 	"github.com/mecanim/mecanim/extract"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 )
 
 // exportSynopsis is the export command's usage line.
@@ -375,7 +376,7 @@ func writeScene(path string, s *gltf.Scene) error {
 	if strings.EqualFold(filepath.Ext(path), ".gltf") {
 		return gltf.WriteGLTF(path, s)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return gltf.WriteGLB(w, s) })
+	return atomicfile.Write(path, func(w io.Writer) error { return gltf.WriteGLB(w, s) })
 }
 
 // progress draws a bar on stderr while clips are put on a rig when

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/present/render"
 )
 
@@ -103,5 +104,5 @@ func runRender(e *env, args []string) error {
 // partial picture is left behind).
 func writePNG(name string, img image.Image) error {
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	return writeFileAtomic(name, func(w io.Writer) error { return enc.Encode(w, img) })
+	return atomicfile.Write(name, func(w io.Writer) error { return enc.Encode(w, img) })
 }

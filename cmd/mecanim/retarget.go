@@ -11,6 +11,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 )
 
 // defaultRetargetRate is the rate of a recorded clip when neither --rate
@@ -120,7 +121,7 @@ func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, f tabl
 	}
 
 	if outPath != "" {
-		err := writeFileAtomic(outPath, func(w io.Writer) error {
+		err := atomicfile.Write(outPath, func(w io.Writer) error {
 			if strings.EqualFold(filepath.Ext(outPath), ".anim") {
 				return yamlasset.WriteClip(w, hc)
 			}

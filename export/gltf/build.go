@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 	qg "github.com/qmuntal/gltf"
 )
@@ -106,7 +106,8 @@ func WriteGLB(w io.Writer, s *Scene) error {
 }
 
 // WriteGLTF writes the scene as path (JSON glTF) and its binary buffer
-// beside it, named as path with the extension .bin.
+// beside it, named as path with the extension .bin; each file appears
+// complete or not at all (written to a temporary name, then renamed).
 func WriteGLTF(path string, s *Scene) error {
 	doc, err := Document(s)
 	if err != nil {
@@ -116,22 +117,20 @@ func WriteGLTF(path string, s *Scene) error {
 	bin := base[:len(base)-len(filepath.Ext(base))] + ".bin"
 	if len(doc.Buffers) > 0 {
 		doc.Buffers[0].URI = bin
-		if err := os.WriteFile(filepath.Join(filepath.Dir(path), bin), doc.Buffers[0].Data, 0o644); err != nil {
+		data := doc.Buffers[0].Data
+		if err := atomicfile.Write(filepath.Join(filepath.Dir(path), bin), func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		}); err != nil {
 			return err
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	enc := qg.NewEncoder(f) // no Fsys: the buffer was written above
-	enc.AsBinary = false
-	enc.SetJSONIndent("", " ")
-	err = enc.Encode(doc)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return atomicfile.Write(path, func(w io.Writer) error {
+		enc := qg.NewEncoder(w) // no Fsys: the buffer was written above
+		enc.AsBinary = false
+		enc.SetJSONIndent("", " ")
+		return enc.Encode(doc)
+	})
 }
 
 // nodes adds the rig's nodes with their rest transforms.

@@ -21,11 +21,8 @@
 package bind
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/mecanim/mecanim/decode/gltfchar"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +30,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mecanim/mecanim/decode/gltfchar"
+	"github.com/mecanim/mecanim/internal/samefile"
 
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -152,7 +152,7 @@ func Open(paths []string, opts Options) (*Set, []error) {
 	var unity []string
 	var errs []error
 	seen := map[string]bool{}
-	same := sameContent{}
+	var same samefile.Index
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err == nil && seen[abs] {
@@ -160,7 +160,7 @@ func Open(paths []string, opts Options) (*Set, []error) {
 		}
 		seen[abs] = true
 		st, err := os.Stat(p)
-		if err == nil && !st.IsDir() && same.seen(p, st.Size()) {
+		if err == nil && !st.IsDir() && sameAs(&same, p, st.Size()) {
 			s.duplicates = append(s.duplicates, p)
 			continue
 		}
@@ -212,53 +212,10 @@ func New(cat *catalog.Catalog) *Set {
 // same content (the same file given twice, or copied): each counts once.
 func (s *Set) Duplicates() []string { return s.duplicates }
 
-// sameContent finds files whose content an earlier one has: by size
-// first, then by SHA-256 (read only when sizes match).
-type sameContent struct {
-	bySize map[int64][]string
-	sums   map[string][sha256.Size]byte
-}
-
-// seen reports whether an earlier file has path's content, recording it.
-func (c *sameContent) seen(path string, size int64) bool {
-	if c.bySize == nil {
-		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
-	}
-	others := c.bySize[size]
-	c.bySize[size] = append(others, path)
-	if len(others) == 0 {
-		return false
-	}
-	sum, ok := c.sum(path)
-	if !ok {
-		return false
-	}
-	for _, o := range others {
-		if other, ok := c.sum(o); ok && other == sum {
-			c.bySize[size] = others
-			return true
-		}
-	}
-	return false
-}
-
-func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
-	if s, ok := c.sums[path]; ok {
-		return s, true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return [sha256.Size]byte{}, false
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return [sha256.Size]byte{}, false
-	}
-	var s [sha256.Size]byte
-	copy(s[:], h.Sum(nil))
-	c.sums[path] = s
-	return s, true
+// sameAs reports whether an earlier input has path's content.
+func sameAs(x *samefile.Index, path string, size int64) bool {
+	_, same := x.Seen(path, size)
+	return same
 }
 
 // Close closes every input.

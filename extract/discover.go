@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mecanim/mecanim/internal/samefile"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unityfs"
@@ -41,7 +41,7 @@ type ignored struct {
 // cannot be read is a failure. The folder out (the output) is not walked.
 func discover(paths []string, out string) (ins []input, skipped []ignored, failed []Failure) {
 	seen := map[string]bool{}
-	same := sameContent{}
+	var same samefile.Index
 	outAbs, _ := filepath.Abs(out)
 	add := func(p string, explicit bool) {
 		if base, part, ok := assets.SplitBase(p); ok && part > 0 {
@@ -66,7 +66,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 		case why != "":
 			skipped = append(skipped, ignored{p, why})
 		default:
-			if first, dup := same.seen(in); dup {
+			if first, dup := sameAs(&same, in); dup {
 				skipped = append(skipped, ignored{p, "the same content as " + first + " (counted once)"})
 				return
 			}
@@ -199,51 +199,11 @@ var unityName = regexp.MustCompile(`(?i)^(level[0-9]+|sharedassets[0-9]+\.assets
 // is reported rather than passed over.
 func namedLikeUnity(p string) bool { return unityName.MatchString(filepath.Base(p)) }
 
-// sameContent finds inputs whose content an earlier one has: by size
-// first, then by SHA-256 (read only when sizes match).
-type sameContent struct {
-	bySize map[int64][]string
-	sums   map[string][sha256.Size]byte
-}
-
-// seen reports whether an earlier input has in's content, and which;
+// sameAs reports whether an earlier input has in's content, and which;
 // split files (whose parts are read as one) are never compared.
-func (c *sameContent) seen(in input) (string, bool) {
+func sameAs(x *samefile.Index, in input) (string, bool) {
 	if strings.HasPrefix(in.kind, "split ") {
 		return "", false
 	}
-	if c.bySize == nil {
-		c.bySize, c.sums = map[int64][]string{}, map[string][sha256.Size]byte{}
-	}
-	others := c.bySize[in.size]
-	if len(others) > 0 {
-		if sum, ok := c.sum(in.path); ok {
-			for _, o := range others {
-				if other, ok := c.sum(o); ok && other == sum {
-					return o, true
-				}
-			}
-		}
-	}
-	c.bySize[in.size] = append(others, in.path)
-	return "", false
-}
-
-func (c *sameContent) sum(path string) ([sha256.Size]byte, bool) {
-	if s, ok := c.sums[path]; ok {
-		return s, true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return [sha256.Size]byte{}, false
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return [sha256.Size]byte{}, false
-	}
-	var s [sha256.Size]byte
-	copy(s[:], h.Sum(nil))
-	c.sums[path] = s
-	return s, true
+	return x.Seen(in.path, in.size)
 }

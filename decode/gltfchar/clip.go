@@ -57,7 +57,7 @@ type channelKey struct {
 // SlerpToleranceRad for LINEAR rotations).
 func (d *decoder) clips(h *hier, f frame, meshes []model.MeshInstance, rig *model.Rig) ([]*model.Clip, error) {
 	var out []*model.Clip
-	var used uniquer
+	var used model.NameSet
 	for ai, a := range d.doc.Animations {
 		if a == nil {
 			return nil, d.malformed(fmt.Sprintf("animation %d", ai), "null")
@@ -69,11 +69,11 @@ func (d *decoder) clips(h *hier, f frame, meshes []model.MeshInstance, rig *mode
 		if c.Name == "" {
 			c.Name = fmt.Sprintf("animation_%d", ai)
 		}
-		if b := c.Name; used.has(b) {
-			c.Name = used.unique(b)
+		if b := c.Name; used.Has(b) {
+			c.Name = used.Unique(b)
 			d.warn("animation %d %q is named %q (clip names are made unique)", ai, b, c.Name)
 		} else {
-			used.unique(b)
+			used.Unique(b)
 		}
 		out = append(out, c)
 	}

@@ -607,7 +607,7 @@ func (d *decoder) blendShapes(gm *qg.Mesh, m *model.Mesh, prims []*primData) err
 	if names == nil && gm.Primitives[0] != nil {
 		names = targetNames(gm.Primitives[0].Extras)
 	}
-	var used uniquer
+	var used model.NameSet
 	for t := range nt {
 		// Each target's pass over the vertices is charged, so that many
 		// targets naming one accessor cannot ask for unbounded work.
@@ -618,7 +618,7 @@ func (d *decoder) blendShapes(gm *qg.Mesh, m *model.Mesh, prims []*primData) err
 		if t < len(names) && names[t] != "" {
 			name = names[t]
 		}
-		name = used.unique(name)
+		name = used.Unique(name)
 		fr := model.BlendFrame{Weight: 100}
 		hasN, hasT := false, false
 		for _, p := range prims {

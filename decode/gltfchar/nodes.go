@@ -255,7 +255,7 @@ func (h *hier) add(g, parent int, name string, local trs) int {
 // empty name "node_N" (N the glTF index), and the synthetic root's name is
 // the file's base name ("Root" without one).
 func (h *hier) nameNodes(rootName string) {
-	var used uniquer
+	var used model.NameSet
 	h.names = make([]string, len(h.gltf))
 	h.paths = make([]string, len(h.gltf))
 	for i, g := range h.gltf {
@@ -266,7 +266,7 @@ func (h *hier) nameNodes(rootName string) {
 		case name == "":
 			name = fmt.Sprintf("node_%d", g)
 		}
-		name = used.unique(name)
+		name = used.Unique(name)
 		h.names[i] = name
 		switch p := h.parent[i]; {
 		case p < 0:
@@ -277,36 +277,6 @@ func (h *hier) nameNodes(rootName string) {
 			h.paths[i] = h.paths[p] + "/" + name
 		}
 	}
-}
-
-// uniquer hands out names not handed out before: a name taken already gets
-// the first free " (k)" suffix, k = 1, 2, ... (each name's next k is
-// remembered, so that n copies of one name take O(n) time, not O(n²)).
-type uniquer struct {
-	used map[string]bool
-	next map[string]int
-}
-
-func (u *uniquer) has(name string) bool { return u.used[name] }
-
-func (u *uniquer) unique(name string) string {
-	if u.used == nil {
-		u.used, u.next = map[string]bool{}, map[string]int{}
-	}
-	if u.used[name] {
-		base := name
-		k := u.next[base]
-		for {
-			k++
-			name = fmt.Sprintf("%s (%d)", base, k)
-			if !u.used[name] {
-				break
-			}
-		}
-		u.next[base] = k
-	}
-	u.used[name] = true
-	return name
 }
 
 func isIdentity(x trs) bool {

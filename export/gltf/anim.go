@@ -13,7 +13,7 @@ import (
 // animation adds one animation: a sampler and a channel per track, times
 // shared between tracks that share their Times slice. Its name is made
 // unique among the animations written before it (names).
-func (b *builder) animation(a *Animation, names *uniquer) error {
+func (b *builder) animation(a *Animation, names *model.NameSet) error {
 	ga := &qg.Animation{}
 	type target struct {
 		node int
@@ -85,7 +85,7 @@ func (b *builder) animation(a *Animation, names *uniquer) error {
 	if len(ga.Channels) == 0 {
 		return nil // glTF requires at least one channel
 	}
-	ga.Name = names.unique(animationName(a.Name))
+	ga.Name = names.Unique(animationName(a.Name))
 	b.doc.Animations = append(b.doc.Animations, ga)
 	return nil
 }

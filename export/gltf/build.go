@@ -32,7 +32,7 @@ type builder struct {
 	materials  map[model.Material]int
 	textures   map[*model.Texture]int
 	// names makes the nodes' names unique (see the package comment).
-	names uniquer
+	names model.NameSet
 	// extraJoints are the joints added for bones outside the rig (see
 	// skin), part of the rig's skin too.
 	extraJoints []extraJoint
@@ -80,7 +80,7 @@ func Document(s *Scene) (*qg.Document, error) {
 		}
 	}
 	b.rigSkin()
-	var animNames uniquer
+	var animNames model.NameSet
 	for i := range s.Animations {
 		if err := b.animation(&s.Animations[i], &animNames); err != nil {
 			return nil, fmt.Errorf("animation %d (%q): %w", i, s.Animations[i].Name, err)
@@ -144,7 +144,7 @@ func (b *builder) nodes() error {
 		if name == "" {
 			name = fmt.Sprintf("node_%d", i)
 		}
-		nd := &qg.Node{Name: b.names.unique(name)}
+		nd := &qg.Node{Name: b.names.Unique(name)}
 		setTRS(nd, n.Local)
 		if n.Path != "" {
 			nd.Extras = map[string]any{"unityPath": n.Path}

@@ -142,7 +142,7 @@ func (b *builder) mesh(mi *model.MeshInstance) (int, error) {
 	// node of its own; a rigid mesh from a child of its GameObject's node.
 	// Neither has a transform.
 	rigNode := b.doc.Nodes[mi.Node]
-	b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: b.names.unique(rigNode.Name + " (mesh)"), Mesh: mref, Skin: skin,
+	b.doc.Nodes = append(b.doc.Nodes, &qg.Node{Name: b.names.Unique(rigNode.Name + " (mesh)"), Mesh: mref, Skin: skin,
 		Matrix: qg.DefaultMatrix, Rotation: qg.DefaultRotation, Scale: qg.DefaultScale})
 	node := len(b.doc.Nodes) - 1
 	root := -1
@@ -188,7 +188,7 @@ func (b *builder) skin(mi *model.MeshInstance, attrs qg.PrimitiveAttributes) (in
 			// or below a nested Animator): a joint under the
 			// renderer's node where the bind pose puts it, the inverse
 			// bind pose, so that the mesh still rests as it was bound.
-			nd := &qg.Node{Name: b.names.unique(fmt.Sprintf("%s missing bone %d", m.Name, k))}
+			nd := &qg.Node{Name: b.names.Unique(fmt.Sprintf("%s missing bone %d", m.Name, k))}
 			rest := geom.Identity
 			if k < len(m.BindPoses) {
 				if inv, ok := invertAffine(m.BindPoses[k]); ok {

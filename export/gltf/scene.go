@@ -88,10 +88,10 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 	}
 	// The names Document would write (see the package comment), so that
 	// reports name the animations as the file does.
-	var names uniquer
+	var names model.NameSet
 	for i := range s.Animations {
 		if len(s.Animations[i].Tracks) > 0 {
-			s.Animations[i].Name = names.unique(animationName(s.Animations[i].Name))
+			s.Animations[i].Name = names.Unique(animationName(s.Animations[i].Name))
 		}
 	}
 	return s, errs

@@ -47,6 +47,7 @@ import (
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
@@ -144,9 +145,10 @@ var ErrNoOutput = errors.New("extract: no output folder")
 // finishes the rest).
 //
 // Memory: what stays for the whole run is the files' metadata (their
-// object tables and type trees, the characters' GameObject hierarchies and
-// every object's name: proportional to the number of objects, not to the
-// bytes of the game); decompressed bundle blocks are held within
+// object tables, the characters' GameObject hierarchies and every object's
+// name: proportional to the number of objects, not to the bytes of the
+// game; each distinct type tree is held once for all the files, through
+// Reader.Trees); decompressed bundle blocks are held within
 // CacheBudget (one unityfs.Cache for every file); the rest
 // is what Workers characters being written at once hold (each its
 // skeleton, avatar, meshes, the clips it plays and its glTF file while it
@@ -163,6 +165,9 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 	}
 	if o.Reader.Cache == nil {
 		o.Reader.Cache = unityfs.NewCache(o.CacheBudget)
+	}
+	if o.Reader.Trees == nil {
+		o.Reader.Trees = serialized.NewTrees()
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, err

@@ -27,9 +27,9 @@ const (
 
 // The memory bound, as BENCHMARKS.md states it. What an extraction holds
 // (its live heap) is the runtime and the files' metadata (object tables,
-// type trees, names and rigs: about 0.2 MiB per bundle of this game, whose
-// bundles embed the type trees of 8 classes), the bundle blocks held (the
-// cache budget), and what each worker holds: one character with its clips
+// names and rigs: about 20 KiB per bundle of this game, whose bundles
+// embed the type trees of 8 classes, held once for all of them), the
+// bundle blocks held (the cache budget), and what each worker holds: one character with its clips
 // decoded, baked and encoded, about 14 times the bytes of its clips'
 // serialized data (here 2 clips of 50,000 frames: 1.2 MiB). The test
 // asserts that bound on the live heap, which the child samples after every
@@ -43,7 +43,7 @@ const (
 	memWorkers   = 2
 	memPerWorker = 24 << 20
 	memFiles     = 128
-	memMetadata  = memFiles * (256 << 10)
+	memMetadata  = memFiles * (64 << 10)
 	memBase      = 48 << 20
 	memBound     = memBase + memMetadata + memBudget + memWorkers*memPerWorker
 	memNonHeap   = 56 << 20

@@ -7,6 +7,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/gltfchar"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
@@ -34,9 +35,10 @@ func (r *readerFlags) options() (assets.Options, error) {
 			return assets.Options{}, usagef("--unity-version: %v", err)
 		}
 	}
-	// One Cache for the whole command: every bundle it opens shares one
-	// memory limit for decompressed data.
-	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0)}, nil
+	// One Cache and one set of type trees for the whole command: every
+	// bundle it opens shares one memory limit for decompressed data, and
+	// each distinct type tree is held once.
+	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0), Trees: serialized.NewTrees()}, nil
 }
 
 // openSet opens the inputs of a command as one set, reporting (and

@@ -63,10 +63,14 @@ type key struct {
 
 // Open opens every path. A file that cannot be opened is reported in the
 // returned errors and skipped; the catalog holds the others. Without
-// opts.Cache, the files share one Cache (one memory limit).
+// opts.Cache, the files share one Cache (one memory limit); without
+// opts.Trees, one set of type trees.
 func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 	if opts.Cache == nil {
 		opts.Cache = unityfs.NewCache(0)
+	}
+	if opts.Trees == nil {
+		opts.Trees = serialized.NewTrees()
 	}
 	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error

@@ -61,6 +61,10 @@ type Options struct {
 	// its memory limit. Pass one Cache to every Open of a process to bound
 	// them together; nil gives each container a Cache of its own.
 	Cache *unityfs.Cache
+	// Trees holds the type trees of the files opened, each distinct tree
+	// once. Pass one Trees to every Open of a process so that a game's many
+	// bundles share them; nil gives each container a Trees of its own.
+	Trees *serialized.Trees
 }
 
 // Kind is the kind of a container.
@@ -170,6 +174,10 @@ func Open(name string, opts Options) (*Container, error) {
 func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Container, error) {
 	if _, err := unityversion.Parse(opts.UnityVersion); opts.UnityVersion != "" && err != nil {
 		return nil, &Error{Container: name, Err: fmt.Errorf("Unity version %q asked for: %w", opts.UnityVersion, err)}
+	}
+	if opts.Trees == nil {
+		// The files of one container share their type trees.
+		opts.Trees = serialized.NewTrees()
 	}
 	c := &Container{Path: name, opts: opts, resources: map[string]*io.SectionReader{}}
 	prefix := make([]byte, 64)
@@ -344,7 +352,7 @@ func (c *Container) addResource(name string, r *io.SectionReader) {
 }
 
 func (c *Container) addSerialized(r io.ReaderAt, size int64, name string) error {
-	sf, err := serialized.Open(r, size, name)
+	sf, err := serialized.OpenWith(r, size, name, serialized.Options{Trees: c.opts.Trees})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: name, Err: err}
 	}

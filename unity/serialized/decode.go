@@ -28,11 +28,15 @@ func (e *ObjectError) Error() string {
 // Unwrap returns the cause.
 func (e *ObjectError) Unwrap() error { return e.Err }
 
-// Layout returns the compiled type tree of t, compiling it once per file.
-// It fails with ErrNoTypeTree when t has no tree.
+// Layout returns the compiled type tree of t, compiling it once per file
+// (once for all the files sharing the file's Trees). It fails with
+// ErrNoTypeTree when t has no tree.
 func (f *File) Layout(t *Type) (*typetree.Layout, error) {
 	if t == nil || t.Tree == nil {
 		return nil, ErrNoTypeTree
+	}
+	if f.trees != nil {
+		return f.trees.layout(t.Tree)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

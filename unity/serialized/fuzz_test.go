@@ -48,6 +48,22 @@ func FuzzOpen(f *testing.F) {
 		if err := CheckHeader(prefix, int64(len(data))); sf.Version >= 9 && err != nil {
 			t.Fatalf("Open read a file whose header CheckHeader refuses: %v", err)
 		}
+		// A file opened a second time with shared trees reads as alone.
+		shared := NewTrees()
+		var twice *File
+		for range 2 {
+			if twice, err = OpenWith(bytes.NewReader(data), int64(len(data)), "fuzz", Options{Trees: shared}); err != nil {
+				t.Fatalf("Open read the file alone, OpenWith with shared trees failed: %v", err)
+			}
+		}
+		for i := range sf.Objects {
+			o := &sf.Objects[i]
+			_, err1 := sf.Decode(o)
+			_, err2 := twice.Decode(&twice.Objects[i])
+			if (err1 == nil) != (err2 == nil) {
+				t.Fatalf("object %d decodes alone with %v, with shared trees with %v", i, err1, err2)
+			}
+		}
 		for i := range sf.Objects {
 			o := &sf.Objects[i]
 			b, err := sf.ReadObject(o)

@@ -90,6 +90,8 @@ type File struct {
 	size  int64
 	index map[int64]int // path id -> index into Objects
 
+	trees *Trees // shared with other files; nil: this file's own
+
 	mu      sync.Mutex
 	layouts map[*typetree.Tree]*typetree.Layout
 }
@@ -301,9 +303,21 @@ func looksLikeUnityVersion(b []byte) bool {
 	return i < len(b) && b[i] == 0 && dots >= 2 && b[0] >= '0' && b[0] <= '9'
 }
 
+// Options are the choices OpenWith takes.
+type Options struct {
+	// Trees, when set, holds the file's type trees together with those of
+	// every other file opened with it (see Trees).
+	Trees *Trees
+}
+
 // Open reads the header and metadata of the SerializedFile in r (size bytes).
 // name is used in error messages. Object data is read later, on demand.
 func Open(r io.ReaderAt, size int64, name string) (*File, error) {
+	return OpenWith(r, size, name, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(r io.ReaderAt, size int64, name string, opts Options) (*File, error) {
 	ferr := func(off int64, what string, err error) error {
 		return &FormatError{File: name, Offset: off, What: what, Err: err}
 	}
@@ -331,6 +345,7 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 		FileSize:     h.fileSize,
 		r:            r,
 		size:         size,
+		trees:        opts.Trees,
 	}
 	if h.metadataSize > maxMetadata {
 		return nil, ferr(0, fmt.Sprintf("metadata size %d too large", h.metadataSize), nil)
@@ -643,7 +658,7 @@ func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {
 	}
 	var err error
 	if v >= 12 || v == 10 {
-		t.Tree, err = readBlobTree(r, v)
+		t.Tree, err = readBlobTree(r, v, f.trees)
 	} else {
 		t.Tree, err = readLegacyTree(r, v)
 	}
@@ -671,8 +686,9 @@ func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {
 // maxNodes bounds a type tree's node count.
 const maxNodes = 1 << 20
 
-// readBlobTree reads the flat type-tree format of versions 10 and 12+.
-func readBlobTree(r *binread.Reader, v uint32) (*typetree.Tree, error) {
+// readBlobTree reads the flat type-tree format of versions 10 and 12+,
+// taking the tree from shared when it holds the same one.
+func readBlobTree(r *binread.Reader, v uint32, shared *Trees) (*typetree.Tree, error) {
 	nodeSize := 24
 	if v >= 19 {
 		nodeSize = 32
@@ -692,6 +708,13 @@ func readBlobTree(r *binread.Reader, v uint32) (*typetree.Tree, error) {
 	strs := r.Take(int(strSize), "type tree strings")
 	if err := r.Err(); err != nil {
 		return nil, err
+	}
+	var key [32]byte
+	if shared != nil {
+		key = treeKey(r.Order, nodeSize, nodeBytes, strs)
+		if t := shared.tree(key); t != nil {
+			return t, nil
+		}
 	}
 	nr := binread.New(nodeBytes, r.Order)
 	t := &typetree.Tree{Nodes: make([]typetree.Node, n)}
@@ -746,7 +769,13 @@ func readBlobTree(r *binread.Reader, v uint32) (*typetree.Tree, error) {
 			return nil, fmt.Errorf("node %d name: %w", i, err)
 		}
 	}
-	return t, nr.Err()
+	if err := nr.Err(); err != nil {
+		return nil, err
+	}
+	if shared != nil {
+		t = shared.keep(key, t)
+	}
+	return t, nil
 }
 
 // maxLegacyDepth bounds the recursion of the old nested type-tree format.

@@ -60,7 +60,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 		in, why, err := classify(p)
 		switch {
 		case err != nil:
-			failed = append(failed, Failure{Input: p, Error: err.Error()})
+			failed = append(failed, Failure{Input: p, Error: err.Error(), err: err})
 		case why != "" && explicit:
 			failed = append(failed, Failure{Input: p, Error: why})
 		case why != "":
@@ -81,7 +81,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 				add(p+".split0", true)
 				continue
 			}
-			failed = append(failed, Failure{Input: p, Error: err.Error()})
+			failed = append(failed, Failure{Input: p, Error: err.Error(), err: err})
 			continue
 		}
 		if !st.IsDir() {
@@ -91,7 +91,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 		var files []string
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
-				failed = append(failed, Failure{Input: q, Error: err.Error()})
+				failed = append(failed, Failure{Input: q, Error: err.Error(), err: err})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
@@ -108,7 +108,7 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 			return nil
 		})
 		if err != nil {
-			failed = append(failed, Failure{Input: p, Error: err.Error()})
+			failed = append(failed, Failure{Input: p, Error: err.Error(), err: err})
 		}
 		sort.Strings(files)
 		for _, q := range files {

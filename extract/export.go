@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,6 +32,7 @@ func (r *run) export() {
 		r.release(j)
 		if out.Err != nil {
 			j.res.Err = out.Err.Error()
+			j.res.cause = out.Err
 		}
 		if r.o.OnOutput != nil {
 			r.outMu.Lock()
@@ -82,12 +84,15 @@ func (r *run) write(j *job, out *Output) {
 			return
 		}
 	}
-	j.res = jobResult{Failed: map[string]string{}}
+	j.res = jobResult{Failed: map[string]string{}, causes: map[string]error{}}
 	var motions []*bound.Motion
 	for _, u := range j.uses {
 		it, _ := s.Entry(bind.KindClip, u.clip)
 		c, err := s.Clip(u.clip)
-		if err == nil {
+		if err != nil {
+			j.res.Broken = append(j.res.Broken, it.Ref)
+			j.res.causes[it.Ref] = err
+		} else {
 			var m *bound.Motion
 			if m, err = bound.Bind(c, it.Source, ch); err == nil {
 				motions = append(motions, m)
@@ -240,7 +245,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 			}
 		}
 		if j.res.Err != "" {
-			m.Failed = append(m.Failed, Failure{Output: j.path, Error: j.res.Err})
+			m.Failed = append(m.Failed, Failure{Output: j.path, Error: j.res.Err, err: j.res.cause})
 			continue
 		}
 		m.Outputs = append(m.Outputs, OutputInfo{Path: j.path, Kind: j.kind, Character: j.ref})
@@ -267,7 +272,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 		}
 		if cp.err != nil {
 			c.Error = cp.err.Error()
-			m.Failed = append(m.Failed, Failure{Input: it.Source.Container, Error: fmt.Sprintf("character %q (%s): %v", it.Name, it.Ref, cp.err)})
+			m.Failed = append(m.Failed, Failure{Input: it.Source.Container, Error: fmt.Sprintf("character %q (%s): %v", it.Name, it.Ref, cp.err), err: cp.err})
 		}
 		if j := jobOf[i]; j != nil {
 			c.Notes = append(c.Notes, j.res.Notes...)
@@ -306,8 +311,28 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 			m.Characters = append(m.Characters, c)
 		}
 	}
+	// A clip that does not decode is a failure of the run, said once
+	// whichever characters play it.
+	brokenSaid := map[string]bool{}
+	broken := func(it bound.Item, why string, err error) {
+		if !brokenSaid[it.Ref] {
+			brokenSaid[it.Ref] = true
+			m.Failed = append(m.Failed, objectFailure("clip", it, why, err))
+		}
+	}
+	for _, j := range r.jobs {
+		for _, u := range j.uses {
+			it, _ := s.Entry(bind.KindClip, u.clip)
+			if slices.Contains(j.res.Broken, it.Ref) {
+				broken(it, j.res.Failed[it.Ref], j.res.causes[it.Ref])
+			}
+		}
+	}
 	for k, cl := range r.clips {
 		it, _ := s.Entry(bind.KindClip, k)
+		if cl.broken != nil {
+			broken(it, cl.broken.Error(), cl.broken)
+		}
 		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid || humanoid[k], Outputs: sortedUnique(clipOut[k]), Note: cl.note}
 		if cl.played && len(c.Outputs) == 0 {
 			// Played, but written nowhere: decode it to say what it is.

@@ -287,6 +287,7 @@ type clipPlan struct {
 	sameAs   int // index of an identical clip exported in its place, -1
 	skipped  string
 	note     string
+	broken   error // why the clip does not decode, when planning found it
 }
 
 // setPhase starts a phase of total items.
@@ -411,7 +412,7 @@ func (r *run) open(ins []input) {
 	var open []*assets.Container
 	for i, c := range cts {
 		if errs[i] != nil {
-			r.failed = append(r.failed, Failure{Input: ins[i].path, Error: errs[i].Error()})
+			r.failed = append(r.failed, Failure{Input: ins[i].path, Error: errs[i].Error(), err: errs[i]})
 		}
 		if c != nil {
 			open = append(open, c)
@@ -433,7 +434,7 @@ func (r *run) open(ins []input) {
 	r.parallel(len(named), func(i int) { r.cat.Name(named[i]) })
 	_, rigErrs := r.cat.Rigs()
 	for _, err := range rigErrs {
-		r.failed = append(r.failed, Failure{Input: containerOfError(err), Error: err.Error()})
+		r.failed = append(r.failed, Failure{Input: containerOfError(err), Error: err.Error(), err: err})
 	}
 	r.set = bind.New(r.cat)
 }

@@ -124,4 +124,10 @@ type Failure struct {
 	Input  string `json:"input,omitempty"`
 	Output string `json:"output,omitempty"`
 	Error  string `json:"error"`
+
+	err error // the cause, when this run saw it
 }
+
+// Err is the error behind the failure when this run met it (nil for a
+// failure recorded by an earlier run), for errors.Is and errors.As.
+func (f Failure) Err() error { return f.err }

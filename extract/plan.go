@@ -55,6 +55,13 @@ type jobResult struct {
 	Notes    []string          `json:"notes,omitempty"`    // what was left out
 	Pictures []string          `json:"pictures,omitempty"` // contact sheets written
 	Err      string            `json:"err,omitempty"`
+	// Broken are the refs of the clips left out because they do not
+	// decode (damaged, or over the memory limit): failures of the run,
+	// where the other reasons in Failed are not.
+	Broken []string `json:"broken,omitempty"`
+
+	cause  error            // what Err says, when this run met it
+	causes map[string]error // why each Broken clip does not decode
 }
 
 // plan decides what goes where: each character's controller and Animation
@@ -76,6 +83,30 @@ func (r *run) plan() {
 		if _, dup := r.charOf[it.Source]; !dup {
 			r.charOf[it.Source] = i
 		}
+	}
+	// Avatars and controllers that do not decode are failures of the run
+	// (what would play on them or through them is left out, and said).
+	nctl := s.Len(bind.KindController)
+	broken := make([]error, na+nctl)
+	r.parallel(na+nctl, func(i int) {
+		if i < na {
+			_, broken[i] = s.Avatar(i)
+			s.Release(bind.KindAvatar, i)
+		} else {
+			_, broken[i] = s.Controller(i - na)
+			s.Release(bind.KindController, i-na)
+		}
+	})
+	for i, err := range broken {
+		if err == nil {
+			continue
+		}
+		kind, k, what := bind.KindAvatar, i, "avatar"
+		if i >= na {
+			kind, k, what = bind.KindController, i-na, "controller"
+		}
+		it, _ := s.Entry(kind, k)
+		r.failed = append(r.failed, objectFailure(what, it, err.Error(), err))
 	}
 	// Characters: their avatar, controller and the clips they play.
 	r.chars = make([]charPlan, nc)
@@ -140,6 +171,7 @@ func (r *run) plan() {
 		c, err := s.Clip(k)
 		if err != nil {
 			cl.skipped = fmt.Sprintf("does not decode: %v", err)
+			cl.broken = err
 			return
 		}
 		defer s.Release(bind.KindClip, k)
@@ -347,4 +379,15 @@ func (r *run) stampJob(j *job) string {
 		}
 	}
 	return stamp(parts...)
+}
+
+// objectFailure is the failure of an object that does not decode: it
+// names the object and its input once.
+func objectFailure(what string, it bound.Item, why string, err error) Failure {
+	name := fmt.Sprintf("%s %q (%s)", what, it.Name, it.Ref)
+	if it.Name == "" {
+		name = what + " " + it.Ref // its name did not read either
+	}
+	why = strings.TrimPrefix(why, it.Source.Container+": ")
+	return Failure{Input: it.Source.Container, Error: name + ": " + why, err: err}
 }

@@ -190,3 +190,40 @@ func checkWhole(path string) error {
 	}
 	return err
 }
+
+// Extracting a scene with a NaN or an infinity in a clip, an avatar or a
+// Transform fails (exit status 1) naming the object and the field, and
+// writes only complete files: a clip that does not decode is a failure of
+// the run, not a clip quietly left out.
+func TestExtractFailsOnEveryNonFiniteValue(t *testing.T) {
+	run := func(sc *synth.Scene) (string, int, string) {
+		out := t.TempDir()
+		_, stderr, code := runCLI("extract", sc.Write("scene.assets"), "-o", out)
+		return stderr, code, out
+	}
+	if stderr, code, _ := run(synth.NewScene(t, synth.Options{Full: true, Extended: true})); code != exitOK {
+		t.Fatalf("undamaged scene: exit %d: %s", code, stderr)
+	}
+	for _, d := range finiteDamages() {
+		t.Run(d.name, func(t *testing.T) {
+			sc := synth.NewScene(t, synth.Options{Full: true, Extended: true})
+			d.damage(sc)
+			stderr, code, out := run(sc)
+			if code != exitFailed {
+				t.Fatalf("exit %d, want %d: %s", code, exitFailed, stderr)
+			}
+			for _, w := range append([]string{"scene.assets"}, d.want...) {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("message %q does not say %q", stderr, w)
+				}
+			}
+			for f := range listFiles(t, out) {
+				if strings.HasSuffix(f, ".glb") {
+					if err := checkWhole(filepath.Join(out, f)); err != nil {
+						t.Errorf("left a broken %s: %v", f, err)
+					}
+				}
+			}
+		})
+	}
+}

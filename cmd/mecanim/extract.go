@@ -87,11 +87,11 @@ func runExtract(e *env, args []string) error {
 		if where == "" {
 			where = f.Output
 		}
+		msg := f.Error
 		if where != "" && !strings.HasPrefix(f.Error, where) {
-			e.failf("%s: %s", where, f.Error)
-		} else {
-			e.failf("%s", f.Error)
+			msg = where + ": " + msg
 		}
+		e.fail(failureError{msg, f.Err()})
 	}
 	if len(m.Characters) == 0 && len(m.Clips) == 0 {
 		e.failf("nothing to extract: the %d files read hold no character and no clip", len(m.Inputs))
@@ -165,3 +165,13 @@ func (p *extractProgress) done() {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 110))
 	}
 }
+
+// failureError is an extraction's failure as the command reports it: its
+// message, with its cause when this run met it.
+type failureError struct {
+	msg   string
+	cause error
+}
+
+func (f failureError) Error() string { return f.msg }
+func (f failureError) Unwrap() error { return f.cause }

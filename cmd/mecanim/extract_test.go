@@ -175,3 +175,70 @@ func TestExtractInterruptedBySIGINTLeavesOnlyCompleteFiles(t *testing.T) {
 	}
 	t.Logf("interrupted after %d of %d characters", len(glbs), n)
 }
+
+// TestBlockCacheSetsTheMemoryLimit: --block-cache bounds the decompressed
+// bundle data held at once; a block that needs more fails its file, and
+// the reason names the option that raises the limit.
+func TestBlockCacheSetsTheMemoryLimit(t *testing.T) {
+	sc := synth.NewScene(t, synth.Options{Full: true})
+	sc.Set(synth.ClipID, synth.ClipFields("Long", 200_000, 0.01))
+	sf, err := os.ReadFile(sc.Write("scene"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sf) < 2<<20 {
+		t.Fatalf("the scene is %d bytes, want a block of over 2 MiB", len(sf))
+	}
+	b, err := unitywrite.Bundle(synth.UnityVersion, []unitywrite.Entry{{Path: "CAB-long", Data: sf, Flags: 4}}, 16<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "long.bundle")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+		says string
+	}{
+		{"clips within the default", []string{"clips", in}, exitOK, ""},
+		{"clips over a small limit", []string{"clips", in, "--block-cache", "1MiB"}, exitFailed, "--block-cache sets the limit"},
+		{"clips within a raised limit", []string{"clips", in, "--block-cache", "1G"}, exitOK, ""},
+		{"extract over a small limit", []string{"extract", in, "-o", out, "--block-cache", "1MiB"}, exitFailed, "--block-cache sets the limit"},
+		{"a limit under 1 MiB", []string{"clips", in, "--block-cache", "4096"}, exitUsage, "--block-cache"},
+		{"a limit in no unit", []string{"clips", in, "--block-cache", "2 lots"}, exitUsage, "unknown unit"},
+	} {
+		_, stderr, code := runCLI(tc.args...)
+		if code != tc.want || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%s: exit %d (want %d), stderr %q (want it to say %q)", tc.name, code, tc.want, stderr, tc.says)
+		}
+	}
+}
+
+func TestParseSizeReadsUnits(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"1048576", 1 << 20, true},
+		{"256MiB", 256 << 20, true},
+		{"512M", 512 << 20, true},
+		{"2GiB", 2 << 30, true},
+		{"2gb", 2 << 30, true},
+		{"4096K", 4 << 20, true},
+		{"1000", 0, false},
+		{"MiB", 0, false},
+		{"-5MiB", 0, false},
+		{"1TiB", 0, false},
+		{"99999999999999999GiB", 0, false},
+	} {
+		got, err := parseSize(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d (ok %v)", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}

@@ -18,7 +18,11 @@ JSON object per line (docs/json.md, schema docs/schema/ls.json).
 Stripped game files have no type trees: --layouts builtin reads them with
 the built-in class layouts of the Unity version the file names; a file
 whose version is blanked has it inferred, said on stderr (--unity-version
-sets it instead).`
+sets it instead).
+
+Decompressed bundle data is held within one memory limit for all the files
+of a command, 256MiB unless --block-cache says otherwise; a bundle block
+that needs more cannot be read, and its file's error says so.`
 
 // lsRecord is one line of `ls --json`.
 type lsRecord struct {

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
 // exit statuses
@@ -173,7 +174,8 @@ func printUsage(w io.Writer) {
 
 Files given together form one set: a clip in one bundle can play on a
 character from another. Every command that reads files takes --layouts,
---unity-version and --human-map (see 'mecanim help ls'), and --quiet.
+--unity-version, --human-map and --block-cache (see 'mecanim help ls'), and
+--quiet.
 
 stdout carries only the output asked for (--json: see docs/json.md for the
 schema of each command's JSON); notes go to stderr and --quiet silences
@@ -329,7 +331,11 @@ func (e *env) fail(err error) {
 		fmt.Fprintf(e.stderr, "mecanim %s: %s\n", e.cmd, choiceText(e.cmd, ce))
 		return
 	}
-	fmt.Fprintf(e.stderr, "mecanim %s: %s\n", e.cmd, strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "))
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	if errors.Is(err, unityfs.ErrMemoryLimit) {
+		msg += " (--block-cache sets the limit)"
+	}
+	fmt.Fprintf(e.stderr, "mecanim %s: %s\n", e.cmd, msg)
 }
 
 // failf is fail with a message.

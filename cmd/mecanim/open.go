@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/gltfchar"
@@ -17,11 +20,13 @@ type readerFlags struct {
 	layouts      string
 	unityVersion string
 	humanMap     string
+	blockCache   string
 }
 
 func (r *readerFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.layouts, "layouts", "auto", "where object layouts come from: auto (embedded type trees, built-in for stripped files) or builtin")
 	fs.StringVar(&r.unityVersion, "unity-version", "", "Unity version to assume for built-in layouts (for files whose version is blanked; otherwise it is inferred and said on stderr)")
+	fs.StringVar(&r.blockCache, "block-cache", "256MiB", "most decompressed bundle data held at once, for all files together (e.g. 512MiB, 2GiB); a bundle block larger than it cannot be read")
 	fs.StringVar(&r.humanMap, "human-map", "", "JSON file mapping Unity's human bone names to the nodes of the glTF characters given ({\"Hips\": \"pelvis\", ...}), for rigs whose bone names are not recognised")
 }
 
@@ -35,10 +40,47 @@ func (r *readerFlags) options() (assets.Options, error) {
 			return assets.Options{}, usagef("--unity-version: %v", err)
 		}
 	}
+	limit, err := parseSize(r.blockCache)
+	if err != nil {
+		return assets.Options{}, usagef("--block-cache: %v", err)
+	}
 	// One Cache and one set of type trees for the whole command: every
 	// bundle it opens shares one memory limit for decompressed data, and
 	// each distinct type tree is held once.
-	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(0), Trees: serialized.NewTrees()}, nil
+	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(limit), Trees: serialized.NewTrees()}, nil
+}
+
+// parseSize reads a byte size: a whole number with an optional unit KiB,
+// MiB or GiB (K, M, G, KB, MB and GB mean the same); at least 1 MiB.
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size (want a number of bytes, or e.g. 512MiB)", s)
+	}
+	var shift uint
+	switch strings.ToUpper(strings.TrimSpace(t[i:])) {
+	case "", "B":
+	case "K", "KB", "KIB":
+		shift = 10
+	case "M", "MB", "MIB":
+		shift = 20
+	case "G", "GB", "GIB":
+		shift = 30
+	default:
+		return 0, fmt.Errorf("%q: unknown unit %q (want KiB, MiB or GiB)", s, t[i:])
+	}
+	if n > (1<<62)>>shift {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	if n <<= shift; n < 1<<20 {
+		return 0, fmt.Errorf("%q is under the least of 1MiB", s)
+	}
+	return n, nil
 }
 
 // openSet opens the inputs of a command as one set, reporting (and

@@ -183,7 +183,7 @@ func TestEveryCorpusClipSamplesAsTheDecodedCurves(t *testing.T) {
 // corpusBench bakes the corpus clip that scores highest and plays it
 // forward at 60 Hz, reporting per driven channel (animated cubic and dense
 // channels) and per joint.
-func corpusBench(b *testing.B, score func(*model.Clip) int) {
+func corpusBench(b *testing.B, score func(*model.Clip) int64) {
 	dir, ok := corpustest.Lookup()
 	if !ok {
 		b.Skip("no corpus")
@@ -228,18 +228,20 @@ func keyCount(c *model.Clip) (n int) {
 
 // BenchmarkSampleLongestCorpusClip plays the corpus clip with the most key
 // data (segments, samples and keys).
-func BenchmarkSampleLongestCorpusClip(b *testing.B) { corpusBench(b, keyCount) }
+func BenchmarkSampleLongestCorpusClip(b *testing.B) {
+	corpusBench(b, func(c *model.Clip) int64 { return int64(keyCount(c)) })
+}
 
 // BenchmarkSampleWidestCorpusClip plays the corpus clip driving the most
 // joints (Transform channels), ties broken by key data.
 func BenchmarkSampleWidestCorpusClip(b *testing.B) {
-	corpusBench(b, func(c *model.Clip) int {
+	corpusBench(b, func(c *model.Clip) int64 {
 		n := 0
 		for i := range c.Curves {
 			if c.Curves[i].Target.ClassID == model.ClassTransform {
 				n++
 			}
 		}
-		return n<<32 | keyCount(c)
+		return int64(n)<<32 | int64(keyCount(c))
 	})
 }

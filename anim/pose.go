@@ -9,9 +9,9 @@ import (
 // LocalToModel composes a local pose (each joint relative to its parent)
 // into model space (each joint relative to the skeleton's root space):
 // out[i] = out[parent]·local[i] (geom.Transform.Mul). out and local must
-// hold at least s.Len() transforms; out may not alias local. A build with
-// GOEXPERIMENT=simd running on amd64 with AVX composes in 4-wide vectors
-// (Go's experimental simd/archsimd), to the same bits.
+// hold at least s.Len() transforms; out may not alias local. On amd64 it
+// composes in 4-wide SSE vectors (assembly), to the same bits as the
+// scalar form other processors (and the purego build tag) use.
 func LocalToModel(s *Skeleton, local, out []geom.Transform) {
 	n := s.Len()
 	local, out = local[:n], out[:n]
@@ -23,10 +23,15 @@ func LocalToModel(s *Skeleton, local, out []geom.Transform) {
 	localToModelScalar(parents, local, out)
 }
 
-// localToModelScalar is LocalToModel in scalar arithmetic: the default,
-// and the oracle of the vector form.
+// localToModelScalar is LocalToModel in scalar arithmetic: the form on
+// other processors, and the oracle of the vector form.
 func localToModelScalar(parents []int, local, out []geom.Transform) {
-	for i := range out {
+	localToModelFrom(parents, local, out, 0)
+}
+
+// localToModelFrom is localToModelScalar from joint start on.
+func localToModelFrom(parents []int, local, out []geom.Transform, start int) {
+	for i := start; i < len(out); i++ {
 		c := &local[i]
 		p := parents[i]
 		if p < 0 {

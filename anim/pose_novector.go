@@ -1,11 +1,11 @@
-//go:build !(goexperiment.simd && amd64)
+//go:build !amd64 || purego
 
 package anim
 
 import "github.com/mecanim/mecanim/geom"
 
-// haveVectorPose says LocalToModel has a vector form on this build and
-// machine (built with GOEXPERIMENT=simd on amd64 with AVX): not here.
+// haveVectorPose says LocalToModel composes in vectors on this build
+// (amd64 without the purego tag): not here.
 const haveVectorPose = false
 
 func localToModelVector(parents []int, local, out []geom.Transform) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # One invocation: (re)build what is missing, time ozz-animation 0.16 (SIMD and
-# scalar builds) and mecanim (before: BEFORE commit; now: PROJECT, scalar and
-# GOEXPERIMENT=simd) interleaved over ROUNDS rounds, count instructions with
+# scalar builds) and mecanim (before: BEFORE commit; now: PROJECT, its default
+# build (SSE on amd64) and its scalar one, -tags purego) interleaved over ROUNDS rounds, count instructions with
 # callgrind, and write results/table.md.
 #
 #   WORK=/work/ozzbench PROJECT=/work/wt/perf CORPUS=/work/shared/corpus \
@@ -29,7 +29,7 @@ fi
 # mecanim, three ways.
 rm -rf before-src && mkdir before-src && git -C "$PROJECT" archive "$BEFORE" | tar -x -C before-src
 (cd gobench-before && go build -o gobench .)
-(cd gobench && sed -i "s#=> .*#=> $PROJECT#" go.mod && go build -o gobench . && GOEXPERIMENT=simd go build -o gobench-simd .)
+(cd gobench && sed -i "s#=> .*#=> $PROJECT#" go.mod && go build -o gobench . && go build -tags purego -o gobench-purego .)
 
 mkdir -p results
 OUT=results/raw.txt
@@ -53,7 +53,7 @@ run_go() { # impl binary
   echo "# round=$ROUND impl=$1 load=$(load) $(date -u +%T)" >> $OUT
   $2 bench --impl $1 | sed "s/^/round=$ROUND /" >> $OUT
 }
-I=(ozz-simd ozz-scalar mecanim-before mecanim mecanim-simd)
+I=(ozz-simd ozz-scalar mecanim-before mecanim mecanim-purego)
 for ROUND in $(seq 1 $ROUNDS); do
   for k in 0 1 2 3 4; do # the order rotated each round
     case ${I[$(( (k + ROUND - 1) % 5 ))]} in
@@ -61,7 +61,7 @@ for ROUND in $(seq 1 $ROUNDS); do
       ozz-scalar) run_ozz ozz-scalar ozzbench_ref ;;
       mecanim-before) run_go mecanim-before ./gobench-before/gobench ;;
       mecanim) run_go mecanim ./gobench/gobench ;;
-      mecanim-simd) run_go mecanim-simd ./gobench/gobench-simd ;;
+      mecanim-purego) run_go mecanim-purego ./gobench/gobench-purego ;;
     esac
   done
 done
@@ -98,6 +98,6 @@ for w in local model; do
 done
 cggo mecanim-before gobench-before/gobench
 cggo mecanim gobench/gobench
-cggo mecanim-simd gobench/gobench-simd
+cggo mecanim-purego gobench/gobench-purego
 python3 summarize.py results/raw.txt results/callgrind.txt > results/table.md
 cat results/table.md

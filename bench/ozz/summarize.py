@@ -29,9 +29,9 @@ for line in open(raw):
         if "impl" in kv and "clip" in kv:
             info[(kv["impl"], kv["clip"])].update(kv)
 
-IMPLS = ["ozz-simd", "ozz-scalar", "mecanim-before", "mecanim", "mecanim-simd"]
+IMPLS = ["ozz-simd", "ozz-scalar", "mecanim-before", "mecanim", "mecanim-purego"]
 NAMES = {"ozz-simd": "ozz SIMD", "ozz-scalar": "ozz scalar", "mecanim-before": "mecanim before",
-         "mecanim": "mecanim", "mecanim-simd": "mecanim, GOEXPERIMENT=simd"}
+         "mecanim": "mecanim", "mecanim-purego": "mecanim, -tags purego (scalar)"}
 
 
 def med(v):

@@ -544,7 +544,7 @@ func TestCompileRejectsBadIndexes(t *testing.T) {
 	}{
 		{"destination state out of range", func(b *ctl) { b.trans(0, 0, 9) }},
 		{"destination selector out of range", func(b *ctl) { b.trans(0, 0, int(model.SelectorBase+3)) }},
-		{"state transition to nowhere", func(b *ctl) { b.trans(0, 0, int(model.NoDestination)) }},
+		{"state transition to nowhere", func(b *ctl) { b.trans(0, 0, int(noDestination)) }},
 		{"condition parameter out of range", func(b *ctl) { b.trans(0, 0, 0, cond(model.CondIf, 5, 0)) }},
 		{"layer machine out of range", func(b *ctl) { b.c.Layers[0].StateMachine = 4 }},
 		{"default state out of range", func(b *ctl) { b.c.StateMachines[0].DefaultState = 7 }},
@@ -780,3 +780,7 @@ func generic(cs ...*anim.Clip) []Clip {
 	}
 	return out
 }
+
+// noDestination is model.NoDestination as a variable, so that int() of it
+// wraps on 32-bit processors as trans's uint32() unwraps it.
+var noDestination = uint32(model.NoDestination)

@@ -377,7 +377,7 @@ func state(s *typetree.Value, c *model.Controller, checkDest func(uint32) error)
 	// index array naming one big tree cannot multiply the tree's size.
 	done := map[int]model.BlendTree{}
 	for i, ti := range ints(s.Field("m_BlendTreeConstantIndexArray")) {
-		if ti == -1 || ti == noneID {
+		if ti == -1 || int64(ti) == noneID {
 			st.Motions = append(st.Motions, model.BlendTree{})
 			continue
 		}

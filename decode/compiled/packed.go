@@ -44,20 +44,25 @@ const maxZeroBitItems = 1 << 20
 // readPacked reads m_NumItems, m_BitSize and m_Data, and checks that the
 // data holds n items of bitsPer bits (bitsPer 0: m_BitSize).
 func readPacked(v *typetree.Value, bitsPer int) (packedVector, error) {
-	p := packedVector{n: int(v.Field("m_NumItems").Uint()), data: v.Field("m_Data").Bytes()}
+	// The count is checked as read (a u32) before it becomes an int, which
+	// may be 32 bits wide.
+	n := v.Field("m_NumItems").Uint()
+	p := packedVector{data: v.Field("m_Data").Bytes()}
 	if bitsPer == 0 {
-		p.bits = int(v.Field("m_BitSize").Uint())
-		if p.bits > 32 {
-			return p, errf(ErrMalformed, "bit size %d", p.bits)
+		bits := v.Field("m_BitSize").Uint()
+		if bits > 32 {
+			return p, errf(ErrMalformed, "bit size %d", bits)
 		}
+		p.bits = int(bits)
 		bitsPer = p.bits
 	}
-	if bitsPer == 0 && p.n > maxZeroBitItems {
-		return p, errf(ErrMalformed, "%d items of 0 bits (at most %d)", p.n, maxZeroBitItems)
+	if bitsPer == 0 && n > maxZeroBitItems {
+		return p, errf(ErrMalformed, "%d items of 0 bits (at most %d)", n, maxZeroBitItems)
 	}
-	if int64(p.n)*int64(bitsPer) > int64(len(p.data))*8 {
-		return p, errf(ErrMalformed, "%d items of %d bits in %d bytes", p.n, bitsPer, len(p.data))
+	if n > math.MaxInt32 || n*uint64(bitsPer) > uint64(len(p.data))*8 {
+		return p, errf(ErrMalformed, "%d items of %d bits in %d bytes", n, bitsPer, len(p.data))
 	}
+	p.n = int(n)
 	return p, nil
 }
 

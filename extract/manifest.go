@@ -18,8 +18,9 @@ type Manifest struct {
 	Avatars     []Object     `json:"avatars"`
 	Controllers []Object     `json:"controllers"`
 	Outputs     []OutputInfo `json:"outputs"`
-	// Failed lists the inputs that could not be read and the outputs that
-	// could not be written.
+	// Failed lists the inputs that could not be read, the characters,
+	// clips, avatars and controllers that do not decode, and the outputs
+	// that could not be written: an extraction with any is incomplete.
 	Failed []Failure `json:"failed,omitempty"`
 }
 
@@ -118,8 +119,9 @@ type OutputInfo struct {
 	Clip      string `json:"clip,omitempty"`      // a picture's clip
 }
 
-// Failure is an input that could not be read or an output that could not
-// be written.
+// Failure is an input that could not be read, an object of it that does
+// not decode (Input is its container), or an output that could not be
+// written.
 type Failure struct {
 	Input  string `json:"input,omitempty"`
 	Output string `json:"output,omitempty"`

@@ -167,28 +167,108 @@ func Open(paths []string, opts Options) (*Set, []error) {
 		switch {
 		case err != nil:
 			errs = append(errs, err)
-		case st.IsDir():
-			errs = append(errs, s.addProject(p)...)
-		case isCharacterFile(p):
-			if err := s.addCharacterFile(p); err != nil {
-				errs = append(errs, err)
-			}
-		case isModelMeta(p):
-			if err := s.addModelMeta(p); err != nil {
-				errs = append(errs, err)
-			}
-		case isYAMLAsset(p):
-			if err := s.addYAML(p, p, ""); err != nil {
-				errs = append(errs, err)
-			}
-		default:
+		case !st.IsDir() && InputKind(p) == "":
 			unity = append(unity, p)
+		default:
+			errs = append(errs, s.addInput(p, st.IsDir())...)
 		}
 	}
 	cat, cerrs := catalog.Open(unity, opts.Reader)
 	errs = append(errs, cerrs...)
 	s.cat = cat
 	s.inputs = append(s.inputs, paths...)
+	errs = append(errs, s.addCatalog()...)
+	return s, errs
+}
+
+// Kinds of inputs that are not built Unity files (InputKind).
+const (
+	InputGLTF    = "glTF character"
+	InputModel   = "model importer settings"
+	InputYAML    = "Unity YAML asset"
+	InputProject = "Unity project folder"
+)
+
+// InputKind says which of the inputs Open reads besides built Unity files
+// the file at path is: InputGLTF (.glb, .gltf, .vrm), InputModel (a
+// model's .meta, with its human description) or InputYAML (an editor text
+// asset: .anim, .controller, .prefab and the rest, or a file starting
+// "%YAML"); "" for any other file. A folder is read as an InputProject.
+func InputKind(path string) string {
+	switch {
+	case isCharacterFile(path):
+		return InputGLTF
+	case isModelMeta(path):
+		return InputModel
+	case isYAMLAsset(path):
+		return InputYAML
+	}
+	return ""
+}
+
+// addInput adds an input that is not a built Unity file: a project
+// folder, or a file of an InputKind.
+func (s *Set) addInput(p string, dir bool) []error {
+	var err error
+	switch {
+	case dir:
+		return s.addProject(p)
+	case isCharacterFile(p):
+		err = s.addCharacterFile(p)
+	case isModelMeta(p):
+		err = s.addModelMeta(p)
+	case isYAMLAsset(p):
+		err = s.addYAML(p, p, "")
+	default:
+		err = fmt.Errorf("%s: not a glTF character, model settings or Unity YAML asset", p)
+	}
+	if err != nil {
+		return []error{err}
+	}
+	return nil
+}
+
+// InputError is the failure to read one of the inputs NewWith was given.
+type InputError struct {
+	Input string
+	Err   error
+}
+
+// Error says the input, once.
+func (e *InputError) Error() string {
+	msg := e.Err.Error()
+	if strings.HasPrefix(msg, e.Input) {
+		return msg
+	}
+	return e.Input + ": " + msg
+}
+
+// Unwrap returns the cause.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// NewWith makes a set of Unity files already opened as a catalog (the set
+// does not close it) and of the other inputs Open reads: project folders
+// and files of an InputKind, each read as Open reads it. A failure to read
+// one of others is an *InputError naming it; the set holds what could be
+// read.
+func NewWith(cat *catalog.Catalog, others []string, opts Options) (*Set, []error) {
+	s := newSet()
+	s.opts = opts
+	var errs []error
+	for _, p := range others {
+		st, err := os.Stat(p)
+		var perrs []error
+		if err != nil {
+			perrs = []error{err}
+		} else {
+			perrs = s.addInput(p, st.IsDir())
+		}
+		for _, err := range perrs {
+			errs = append(errs, &InputError{Input: p, Err: err})
+		}
+	}
+	s.cat = cat
+	s.inputs = append(s.inputs, others...)
 	errs = append(errs, s.addCatalog()...)
 	return s, errs
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/internal/samefile"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
@@ -19,12 +20,15 @@ import (
 	"github.com/mecanim/mecanim/unity/webdata"
 )
 
-// input is one Unity file found among the paths given.
+// input is one Unity file found among the paths given, or one of the
+// other inputs the set reads (other: a glTF character, a model's
+// settings, an editor YAML asset, a project folder).
 type input struct {
 	path    string    // as opened (a split file's first part)
-	size    int64     // bytes on disk (all parts of a split file)
+	size    int64     // bytes on disk (all parts of a split file; a project's assets and .meta files)
 	modTime time.Time // the latest of its parts
 	kind    string    // what its first bytes say it is
+	other   bool      // read by bind, not as a built Unity file
 }
 
 // ignored is a file found in a folder that is not read, and why.
@@ -111,11 +115,47 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 			failed = append(failed, Failure{Input: p, Error: err.Error(), err: err})
 		}
 		sort.Strings(files)
+		files, project := projectOf(p, files)
+		if project != nil {
+			ins = append(ins, *project)
+		}
 		for _, q := range files {
 			add(q, false)
 		}
 	}
 	return ins, skipped, failed
+}
+
+// projectOf finds the editor's YAML assets among the files of a folder
+// walked: when there are any, the folder is a project (or a ripped one),
+// read as one input so that the GUIDs of its .meta files resolve the
+// references between its assets. It returns the files left to classify
+// one by one, and the project input.
+func projectOf(dir string, files []string) (rest []string, project *input) {
+	var yaml, metas []string
+	for _, q := range files {
+		switch k := bind.InputKind(q); {
+		case k == bind.InputYAML:
+			yaml = append(yaml, q)
+		case k == "" && strings.EqualFold(filepath.Ext(q), ".meta"):
+			metas = append(metas, q)
+		default:
+			rest = append(rest, q)
+		}
+	}
+	if len(yaml) == 0 {
+		return files, nil
+	}
+	in := &input{path: dir, kind: bind.InputProject, other: true}
+	for _, q := range append(yaml, metas...) {
+		if st, err := os.Stat(q); err == nil {
+			in.size += st.Size()
+			if st.ModTime().After(in.modTime) {
+				in.modTime = st.ModTime()
+			}
+		}
+	}
+	return rest, in
 }
 
 // classify reads the first bytes of a file to tell whether it is a Unity
@@ -138,6 +178,9 @@ func classify(p string) (in input, why string, err error) {
 	st, err := f.Stat()
 	if err != nil {
 		return input{}, "", err
+	}
+	if k := bind.InputKind(p); k != "" {
+		return input{path: p, size: st.Size(), modTime: st.ModTime(), kind: k, other: true}, "", nil
 	}
 	prefix := make([]byte, 64)
 	n, err := io.ReadFull(f, prefix)

@@ -202,6 +202,9 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 	m := &Manifest{Generator: stampVersion, Inputs: []Input{}, Characters: []Character{}, Clips: []Clip{}, Avatars: []Object{}, Controllers: []Object{}, Outputs: []OutputInfo{}}
 	for i, in := range ins {
 		x := Input{Path: in.path, Kind: in.kind, Size: in.size}
+		if in.other {
+			x.Objects = r.objectsOf(in.path)
+		}
 		if c := r.cts[i]; c != nil {
 			x.Kind, x.Expanded = string(c.Kind), c.Expanded
 			if in.kind != string(c.Kind) {
@@ -396,4 +399,18 @@ func failedNotes(s *bind.Set, j *job) []string {
 		}
 	}
 	return out
+}
+
+// objectsOf counts the objects the set lists from an input that is not a
+// built Unity file.
+func (r *run) objectsOf(container string) int {
+	n := 0
+	for _, k := range []bind.Kind{bind.KindCharacter, bind.KindClip, bind.KindAvatar, bind.KindController} {
+		for i := range r.set.Len(k) {
+			if it, _ := r.set.Entry(k, i); it.Source.Container == container {
+				n++
+			}
+		}
+	}
+	return n
 }

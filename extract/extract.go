@@ -44,6 +44,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/decode/gltfchar"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
@@ -63,6 +64,9 @@ type Options struct {
 	Avatar string
 	// Reader is how Unity files are read (layouts, Unity version).
 	Reader assets.Options
+	// HumanMap, when not nil, is the human bone map of the glTF
+	// characters read (see bind.Options).
+	HumanMap gltfchar.HumanMap
 	// Force redoes outputs that are up to date.
 	Force bool
 	// Rate is the resampling rate of what is resampled (0: each clip's
@@ -394,7 +398,18 @@ func (r *run) open(ins []input) {
 	r.pmu.Unlock()
 	cts := make([]*assets.Container, len(ins))
 	errs := make([]error, len(ins))
+	var others []string // read by the set: glTF, YAML, projects
+	for _, in := range ins {
+		if in.other {
+			others = append(others, in.path)
+		}
+	}
 	r.parallel(len(ins), func(i int) {
+		if ins[i].other {
+			r.bytes.Add(ins[i].size)
+			r.files.Add(1)
+			return
+		}
 		c, err := assets.Open(ins[i].path, r.o.Reader)
 		if err != nil {
 			errs[i] = err
@@ -432,11 +447,16 @@ func (r *run) open(ins []input) {
 	r.progress.Total += len(named)
 	r.pmu.Unlock()
 	r.parallel(len(named), func(i int) { r.cat.Name(named[i]) })
-	_, rigErrs := r.cat.Rigs()
-	for _, err := range rigErrs {
-		r.failed = append(r.failed, Failure{Input: containerOfError(err), Error: err.Error(), err: err})
+	set, errs2 := bind.NewWith(r.cat, others, bind.Options{Reader: r.o.Reader, HumanMap: r.o.HumanMap})
+	for _, err := range errs2 {
+		in := containerOfError(err)
+		var ie *bind.InputError
+		if errors.As(err, &ie) {
+			in = ie.Input
+		}
+		r.failed = append(r.failed, Failure{Input: in, Error: err.Error(), err: err})
 	}
-	r.set = bind.New(r.cat)
+	r.set = set
 }
 
 // containerOfError is the container a catalog error starts with.

@@ -21,7 +21,9 @@ const extractAbout = `
 Exports a whole game: every character (Animator rig) of the Unity files
 found in PATH (a game's data folder, a folder of mod bundles, or files:
 bundles, level and sharedassets files, split files, WebGL .data files
-plain, gzip or brotli) to OUT/NAME.glb, with every clip its controller and
+plain, gzip or brotli; also a Unity project or a ripped one, whose YAML
+assets are read with the GUIDs of their .meta files, and glTF/VRM
+characters) to OUT/NAME.glb, with every clip its controller and
 Animation components play, and every clip no character plays on the
 character it binds to. Humanoid clips no character plays go on --avatar,
 or are listed. OUT/manifest.json names for every character, clip, avatar
@@ -60,9 +62,11 @@ func runExtract(e *env, args []string) error {
 		return usagef("-j %d: want a count of workers", o.Workers)
 	}
 	o.Rate = float32(*rate)
-	if o.Reader, err = rf.options(); err != nil {
+	bo, err := rf.bindOptions()
+	if err != nil {
 		return err
 	}
+	o.Reader, o.HumanMap = bo.Reader, bo.HumanMap
 	bar := newExtractProgress(e.stderr, e.quiet)
 	o.Progress = bar.update
 	// The first Ctrl-C stops after the characters being written (their

@@ -50,6 +50,27 @@ func (r *readerFlags) options() (assets.Options, error) {
 	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(limit), Trees: serialized.NewTrees()}, nil
 }
 
+// bindOptions are the options of a set read with these flags.
+func (r *readerFlags) bindOptions() (bind.Options, error) {
+	opts, err := r.options()
+	if err != nil {
+		return bind.Options{}, err
+	}
+	bo := bind.Options{Reader: opts}
+	if r.humanMap != "" {
+		f, err := os.Open(r.humanMap)
+		if err != nil {
+			return bind.Options{}, usagef("--human-map: %v", err)
+		}
+		bo.HumanMap, err = gltfchar.ParseHumanMap(f)
+		f.Close()
+		if err != nil {
+			return bind.Options{}, usagef("--human-map %s: %v", r.humanMap, err)
+		}
+	}
+	return bo, nil
+}
+
 // parseSize reads a byte size: a whole number with an optional unit KiB,
 // MiB or GiB (K, M, G, KB, MB and GB mean the same); at least 1 MiB.
 func parseSize(s string) (int64, error) {
@@ -90,21 +111,9 @@ func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, in
 	if len(files) == 0 {
 		return nil, 0, usagef("no files given")
 	}
-	opts, err := rf.options()
+	bo, err := rf.bindOptions()
 	if err != nil {
 		return nil, 0, err
-	}
-	bo := bind.Options{Reader: opts}
-	if rf.humanMap != "" {
-		f, err := os.Open(rf.humanMap)
-		if err != nil {
-			return nil, 0, usagef("--human-map: %v", err)
-		}
-		bo.HumanMap, err = gltfchar.ParseHumanMap(f)
-		f.Close()
-		if err != nil {
-			return nil, 0, usagef("--human-map %s: %v", rf.humanMap, err)
-		}
 	}
 	set, errs := bind.Open(files, bo)
 	for _, err := range errs {

@@ -15,6 +15,7 @@ type NotFiniteError struct {
 	Value float32
 }
 
+// Error describes the failure and where it happened.
 func (e *NotFiniteError) Error() string {
 	return fmt.Sprintf("%s is %v, not a number a pose can use", e.Where, e.Value)
 }

@@ -30,6 +30,7 @@ type Error struct {
 	Err    error
 }
 
+// Error describes the failure and where it happened.
 func (e *Error) Error() string {
 	obj := e.Class
 	if e.Object != "" {

@@ -23,6 +23,7 @@ type FormatError struct {
 	Detail  string
 }
 
+// Error describes the failure and where it happened.
 func (e *FormatError) Error() string { return describe(ErrMalformed, e.File, e.Element, e.Detail) }
 
 // Unwrap returns ErrMalformed.

@@ -26,6 +26,7 @@ type LimitError struct {
 	Limit       int64 // the Cache's limit
 }
 
+// Error describes the failure and where it happened.
 func (e *LimitError) Error() string {
 	what := fmt.Sprintf("block %d", e.Block)
 	if e.Block < 0 {

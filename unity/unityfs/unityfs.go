@@ -86,6 +86,7 @@ type FormatError struct {
 	Err    error  // underlying cause, if any
 }
 
+// Error describes the failure and where it happened.
 func (e *FormatError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("unityfs: at offset %d: %s: %v", e.Offset, e.What, e.Err)

@@ -30,6 +30,7 @@ type DataError struct {
 	What   string // detail
 }
 
+// Error describes the failure and where it happened.
 func (e *DataError) Error() string {
 	return fmt.Sprintf("%v at offset %d (after %d output bytes): %s", e.Err, e.Offset, e.Output, e.What)
 }

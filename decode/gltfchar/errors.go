@@ -37,6 +37,7 @@ type UnsupportedError struct {
 	Feature string
 }
 
+// Error describes the failure and where it happened.
 func (e *UnsupportedError) Error() string {
 	return describe(ErrUnsupported, e.File, e.Element, e.Feature)
 }

@@ -101,3 +101,6 @@ cggo mecanim gobench/gobench
 cggo mecanim-purego gobench/gobench-purego
 python3 summarize.py results/raw.txt results/callgrind.txt > results/table.md
 cat results/table.md
+
+# Accuracy: ozz's sampled poses against mecanim's at the same times.
+WORK=$PWD sh accuracy.sh && cp acc/accuracy.txt results/

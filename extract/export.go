@@ -106,22 +106,19 @@ func (r *run) write(j *job, out *Output) {
 	for _, err := range errs {
 		j.res.Notes = append(j.res.Notes, err.Error())
 	}
-	moved := map[string]bool{}
 	for _, a := range sc.Animations {
 		if a.Stats.Unresolved > 0 {
 			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: exported without %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
-		moved[a.Name] = len(a.Tracks) > 0
-	}
-	for _, m := range motions {
+		m := a.Motion
 		ref := bind.Ref(m.Source())
-		if moved[m.Clip().Name] {
+		if len(a.Tracks) > 0 {
 			j.res.Written = append(j.res.Written, ref)
 			if m.Clip().Humanoid {
 				j.res.Humanoid = append(j.res.Humanoid, ref)
 			}
 		} else if _, failed := j.res.Failed[ref]; !failed {
-			j.res.Failed[ref] = fmt.Sprintf("moves nothing on %s (no glTF animation written)", ch.Describe())
+			j.res.Failed[ref] = fmt.Sprintf("moves nothing on %s (no glTF animation written): %s", ch.Describe(), a.Stats.NothingMoves)
 		}
 	}
 	if r.ctx.Err() != nil {

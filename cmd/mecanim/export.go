@@ -318,9 +318,9 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		}
 		if len(a.Tracks) == 0 {
 			if asked {
-				leftOut("clip %q moves nothing on %s (no glTF animation written)", a.Name, ch.Describe())
+				leftOut("clip %q moves nothing on %s (no glTF animation written): %s", a.Name, ch.Describe(), a.Stats.NothingMoves)
 			} else {
-				sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q moves nothing on %s (no glTF animation written)", a.Name, ch.Describe()))
+				sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q moves nothing on %s (no glTF animation written): %s", a.Name, ch.Describe(), a.Stats.NothingMoves))
 			}
 		}
 	}

@@ -40,6 +40,9 @@ type AnimStats struct {
 	Keys int
 	// Unresolved counts Transform channels naming no joint of the rig.
 	Unresolved int
+	// NothingMoves, set by BuildScene when the animation has no track,
+	// says why the clip moves nothing on the character.
+	NothingMoves string
 }
 
 // splitDelta is how long before a jump of a cubic or linear track (a value

@@ -121,6 +121,7 @@
 package gltf
 
 import (
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -163,6 +164,9 @@ type Animation struct {
 	Tracks []Track
 	// Stats says how the tracks were made (for reports; not written).
 	Stats AnimStats
+	// Motion is what BuildScene made the animation of (nil otherwise):
+	// names are made unique in a file, this says which clip it is.
+	Motion *bound.Motion
 }
 
 // Track animates one property of one rig node. For PathWeights, Node is

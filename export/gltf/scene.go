@@ -81,6 +81,10 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 		if linear {
 			a.Stats.BetweenKeys = betweenKeys(&a, m, sk)
 		}
+		if len(a.Tracks) == 0 {
+			a.Stats.NothingMoves = nothingMoves(c, &a, ch.Describe())
+		}
+		a.Motion = m
 		s.Animations = append(s.Animations, a)
 	}
 	if opts.Progress != nil {
@@ -147,4 +151,40 @@ func clipRate(c *model.Clip) float32 {
 		return r
 	}
 	return 30
+}
+
+// nothingMoves says why a clip gave its animation no track on the
+// character described by on: what it animates instead.
+func nothingMoves(c *model.Clip, a *Animation, on string) string {
+	transforms, shapes := 0, 0
+	for i := range c.Curves {
+		switch c.Curves[i].Target.ClassID {
+		case model.ClassTransform:
+			transforms++
+		case model.ClassSkinnedMeshRenderer:
+			shapes++
+		}
+	}
+	others := len(c.Curves) - transforms - shapes
+	switch {
+	case len(c.Curves) == 0 && len(c.ObjectCurves) > 0:
+		return fmt.Sprintf("it animates only object references (%s: sprites, materials and the like), which glTF cannot hold", curves(len(c.ObjectCurves)))
+	case len(c.Curves) == 0:
+		return "it has no curves"
+	case transforms > 0 && a.Stats.Unresolved > 0:
+		return fmt.Sprintf("its Transform curves name no GameObject of %s", on)
+	case transforms == 0 && shapes == 0:
+		return fmt.Sprintf("it animates no Transform and no blend shape (%s of other components' properties)", curves(others))
+	case transforms == 0:
+		return fmt.Sprintf("its blend-shape curves (%d) drive no mesh of %s", shapes, on)
+	}
+	return fmt.Sprintf("none of its curves drives a joint or a blend shape of %s", on)
+}
+
+// curves says how many curves, in words.
+func curves(n int) string {
+	if n == 1 {
+		return "1 curve"
+	}
+	return fmt.Sprintf("%d curves", n)
 }

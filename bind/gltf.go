@@ -91,6 +91,12 @@ func (s *Set) addModelMeta(path string) error {
 	if err != nil {
 		return err
 	}
+	return s.addModelSettings(f, filepath.Base(path), model.Source{Container: path})
+}
+
+// addModelSettings adds the avatar of a model importer's settings already
+// parsed, named after the model's file name (base).
+func (s *Set) addModelSettings(f *yamlasset.File, base string, src model.Source) error {
 	d, err := f.HumanDescription()
 	if err != nil {
 		return err
@@ -98,13 +104,16 @@ func (s *Set) addModelMeta(path string) error {
 	if len(d.Human) == 0 {
 		return nil // a generic model: nothing to play on without its FBX
 	}
-	base := filepath.Base(path)
-	name := base[:strings.IndexByte(base, '.')] + "Avatar"
+	name := base
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		name = base[:i]
+	}
+	name += "Avatar"
 	av, err := avatarbuild.Build(name, d)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", src.Container, err)
 	}
-	s.add(&entry{kind: KindAvatar, name: name, src: model.Source{Container: path}, origin: gltfAvatar{av}})
+	s.add(&entry{kind: KindAvatar, name: name, src: src, origin: gltfAvatar{av}})
 	return nil
 }
 

@@ -141,8 +141,9 @@ type origin interface {
 // from their human bone map, their animations as clips), model importer
 // settings (.fbx.meta: the avatar their human description builds), the
 // editor's text assets (.anim, .controller, .overrideController, .mask,
-// .prefab, .unity, avatar .asset) and project folders (every such asset below them, references followed through the
-// GUIDs their .meta files give). An input that cannot be opened is
+// .prefab, .unity, avatar .asset), project folders (every such asset below
+// them, references followed through the GUIDs their .meta files give) and
+// editor packages (.unitypackage, read as a project). An input that cannot be opened is
 // reported in the returned errors and left out; the set holds the others.
 // The same file given twice, or two files of the same content, count once
 // (see Duplicates).
@@ -186,18 +187,22 @@ const (
 	InputGLTF    = "glTF character"
 	InputModel   = "model importer settings"
 	InputYAML    = "Unity YAML asset"
+	InputPackage = "Unity package"
 	InputProject = "Unity project folder"
 )
 
 // InputKind says which of the inputs Open reads besides built Unity files
 // the file at path is: InputGLTF (.glb, .gltf, .vrm), InputModel (a
-// model's .meta, with its human description) or InputYAML (an editor text
+// model's .meta, with its human description), InputYAML (an editor text
 // asset: .anim, .controller, .prefab and the rest, or a file starting
-// "%YAML"); "" for any other file. A folder is read as an InputProject.
+// "%YAML") or InputPackage (a .unitypackage, read as a project); "" for
+// any other file. A folder is read as an InputProject.
 func InputKind(path string) string {
 	switch {
 	case isCharacterFile(path):
 		return InputGLTF
+	case isUnityPackage(path):
+		return InputPackage
 	case isModelMeta(path):
 		return InputModel
 	case isYAMLAsset(path):
@@ -215,12 +220,14 @@ func (s *Set) addInput(p string, dir bool) []error {
 		return s.addProject(p)
 	case isCharacterFile(p):
 		err = s.addCharacterFile(p)
+	case isUnityPackage(p):
+		return s.addUnityPackage(p)
 	case isModelMeta(p):
 		err = s.addModelMeta(p)
 	case isYAMLAsset(p):
 		err = s.addYAML(p, p, "")
 	default:
-		err = fmt.Errorf("%s: not a glTF character, model settings or Unity YAML asset", p)
+		err = fmt.Errorf("%s: not a glTF character, model settings, Unity YAML asset or package", p)
 	}
 	if err != nil {
 		return []error{err}

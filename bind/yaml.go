@@ -148,8 +148,14 @@ func (s *Set) addYAML(path, container, rel string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
-	in := &yamlInput{path: abs, container: container, rel: rel, f: f}
 	s.readMeta(path + ".meta")
+	return s.addYAMLFile(f, abs, container, rel)
+}
+
+// addYAMLFile lists the objects of an editor asset already parsed; abs
+// identifies it (its absolute path, or its path inside a package).
+func (s *Set) addYAMLFile(f *yamlasset.File, abs, container, rel string) error {
+	in := &yamlInput{path: abs, container: container, rel: rel, f: f}
 	add := func(k Kind, d *yamlasset.Document) {
 		e := s.add(&entry{kind: k, name: d.Name(), src: in.source(d.FileID), origin: yamlObject{in, d}})
 		s.byYAML[yamlKey{abs, d.FileID}] = e
@@ -171,7 +177,7 @@ func (s *Set) addYAML(path, container, rel string) error {
 			s.byYAML[yamlKey{abs, d.FileID}] = &entry{kind: kinds, name: d.Name(), src: in.source(d.FileID), origin: yamlObject{in, d}}
 		}
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch strings.ToLower(filepath.Ext(abs)) {
 	case ".prefab", ".unity":
 		rigs, err := f.Rigs()
 		if err != nil {

@@ -121,6 +121,7 @@ func TestInputKindNamesWhatASetReads(t *testing.T) {
 		name, content, want string
 	}{
 		{"me.glb", "glTF", InputGLTF},
+		{"emotes.unitypackage", "\x1f\x8b", InputPackage},
 		{"me.VRM", "glTF", InputGLTF},
 		{"scene.gltf", "{}", InputGLTF},
 		{"Hero.fbx.meta", "fileFormatVersion: 2", InputModel},

@@ -1,7 +1,11 @@
 package extract_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,5 +134,57 @@ func TestGameClipsGoOnAVRMCharacter(t *testing.T) {
 	}
 	if !slices.Contains(onVRM, "Dab 1") || len(onVRM) < 4 {
 		t.Errorf("clips on the VRM character: %v, want the game's humanoid clips no character plays (Dab 1 among them)", onVRM)
+	}
+}
+
+// A .unitypackage of humanoid emotes (lethal-emotes' editor sources packed
+// as the editor exports them) is an input: its clips go on the user's VRM
+// character when its avatar is chosen.
+func TestUnityPackageClipsGoOnAVRMCharacter(t *testing.T) {
+	dir := corpustest.Dir(t)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	for i, name := range []string{"Dab.anim", "Floss.anim", "nobones.anim", "dancecontroller.controller"} {
+		data, err := os.ReadFile(filepath.Join(dir, "lethal-emotes", "source", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		guid := fmt.Sprintf("%032x", i+1)
+		for _, e := range []struct {
+			name string
+			data []byte
+		}{{guid + "/pathname", []byte("Assets/Emotes/" + name)}, {guid + "/asset", data}, {guid + "/asset.meta", []byte("fileFormatVersion: 2\nguid: " + guid + "\n")}} {
+			if err := tw.WriteHeader(&tar.Header{Name: e.name, Mode: 0o644, Size: int64(len(e.data)), Typeflag: tar.TypeReg}); err != nil {
+				t.Fatal(err)
+			}
+			tw.Write(e.data)
+		}
+	}
+	tw.Close()
+	zw.Close()
+	pkg := filepath.Join(t.TempDir(), "emotes.unitypackage")
+	write(t, pkg, b.Bytes())
+	vrm := filepath.Join(dir, "characters", "cryptovoxels.vrm")
+	out := t.TempDir()
+	m, err := extract.Extract(context.Background(), []string{pkg, vrm}, extract.Options{Out: out, Avatar: "cryptovoxelsAvatar", NoMeshes: true})
+	if err != nil || len(m.Failed) > 0 {
+		t.Fatalf("%v %+v", err, m.Failed)
+	}
+	checkComplete(t, validator(t), out, m)
+	if m.Inputs[0].Kind != bind.InputPackage {
+		t.Errorf("inputs %+v, want the package first, as a %s", m.Inputs, bind.InputPackage)
+	}
+	var onVRM []string
+	for _, c := range m.Characters {
+		for _, u := range c.Clips {
+			if c.Source.Container == vrm && u.Why == "avatar" {
+				onVRM = append(onVRM, u.Name)
+			}
+		}
+	}
+	slices.Sort(onVRM)
+	if want := []string{"Dab", "Floss", "nobones"}; !slices.Equal(onVRM, want) {
+		t.Errorf("clips on the VRM character: %v, want %v", onVRM, want)
 	}
 }

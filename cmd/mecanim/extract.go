@@ -22,8 +22,8 @@ Exports a whole game: every character (Animator rig) of the Unity files
 found in PATH (a game's data folder, a folder of mod bundles, or files:
 bundles, level and sharedassets files, split files, WebGL .data files
 plain, gzip or brotli; also a Unity project or a ripped one, whose YAML
-assets are read with the GUIDs of their .meta files, and glTF/VRM
-characters) to OUT/NAME.glb, with every clip its controller and
+assets are read with the GUIDs of their .meta files, a .unitypackage, and
+glTF/VRM characters) to OUT/NAME.glb, with every clip its controller and
 Animation components play, and every clip no character plays on the
 character it binds to. Humanoid clips no character plays go on --avatar,
 or are listed. OUT/manifest.json names for every character, clip, avatar

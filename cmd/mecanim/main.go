@@ -173,7 +173,10 @@ func printUsage(w io.Writer) {
   --version   the module version and VCS revision of this build
 
 Files given together form one set: a clip in one bundle can play on a
-character from another. Every command that reads files takes --layouts,
+character from another. Inputs: built Unity files (bundles, level and
+.assets files, WebGL .data), glTF/VRM characters, the editor's YAML assets
+(.anim, .controller, .prefab, ...), project folders and .unitypackage
+files. Every command that reads files takes --layouts,
 --unity-version, --human-map and --block-cache (see 'mecanim help ls'), and
 --quiet.
 

@@ -41,7 +41,6 @@ type Bones struct {
 	pose     *anim.Clip
 	stats    BonesStats
 	jumps    [][2]float32 // the unresolved intervals (clip times)
-	keyTimes []float32    // TEMP
 }
 
 const (

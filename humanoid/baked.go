@@ -37,10 +37,10 @@ import (
 //
 // Bones is immutable and safe for concurrent use.
 type Bones struct {
-	exact    *Clip
-	pose     *anim.Clip
-	stats    BonesStats
-	jumps    [][2]float32 // the unresolved intervals (clip times)
+	exact *Clip
+	pose  *anim.Clip
+	stats BonesStats
+	jumps [][2]float32 // the unresolved intervals (clip times)
 }
 
 const (

@@ -95,8 +95,13 @@ const (
 // declares the table, for the readers too). Read-only: do not modify.
 var BoneNames = model.HumanBoneNames
 
-// The model's table and the constants above count the same bones.
-var _ = [1]int{}[BoneCount-model.HumanBoneCount]
+// The model's table and the constants above count the same bones, and
+// the constants are the model's bones (model.HumanBone) by number.
+var (
+	_ = [1]int{}[BoneCount-model.HumanBoneCount]
+	_ = [1]int{}[Jaw-int(model.HumanJaw)]
+	_ = [1]int{}[LeftHandFirst-int(model.HumanLeftFingers)]
+)
 
 // Degree of freedom of a bone: x is the twist, y and z the swing.
 const (
@@ -169,48 +174,15 @@ var Muscles = func() [95]MuscleDoF {
 	return m
 }()
 
-// humanParent is each body bone's parent among the human bones when the
-// avatar has every optional bone (-1 for the hips). Fingers hang from their
-// hand: proximal from the hand, then intermediate, then distal.
-var humanParent = [BodyBoneCount]int{
-	Hips: -1, LeftUpperLeg: Hips, RightUpperLeg: Hips,
-	LeftLowerLeg: LeftUpperLeg, RightLowerLeg: RightUpperLeg,
-	LeftFoot: LeftLowerLeg, RightFoot: RightLowerLeg,
-	Spine: Hips, Chest: Spine, UpperChest: Chest, Neck: UpperChest, Head: Neck,
-	LeftShoulder: UpperChest, RightShoulder: UpperChest,
-	LeftUpperArm: LeftShoulder, RightUpperArm: RightShoulder,
-	LeftLowerArm: LeftUpperArm, RightLowerArm: RightUpperArm,
-	LeftHand: LeftLowerArm, RightHand: RightLowerArm,
-	LeftToes: LeftFoot, RightToes: RightFoot,
-	LeftEye: Head, RightEye: Head, Jaw: Head,
-}
-
 // ParentBone returns human bone b's parent among the human bones when the
-// avatar has every optional bone (Unity's HumanTrait.GetParentBone): -1 for
-// the hips and for b out of range; a finger's proximal bone hangs from its
-// hand, its intermediate from the proximal, its distal from the
-// intermediate.
-func ParentBone(b int) int {
-	switch {
-	case b < 0 || b >= BoneCount:
-		return -1
-	case b < BodyBoneCount:
-		return humanParent[b]
-	}
-	k := (b - LeftHandFirst) % 15
-	if k%3 > 0 {
-		return b - 1
-	}
-	if b < RightHandFirst {
-		return LeftHand
-	}
-	return RightHand
-}
+// avatar has every optional bone (model.HumanBone.Parent: Unity's
+// HumanTrait.GetParentBone): -1 for the hips and for b out of range.
+func ParentBone(b int) int { return int(model.HumanBone(b).Parent()) }
 
 // presentParent returns the nearest present ancestor of body bone b, given
 // which bones the avatar has.
 func presentParent(b int, has func(int) bool) int {
-	for p := humanParent[b]; p >= 0; p = humanParent[p] {
+	for p := ParentBone(b); p >= 0; p = ParentBone(p) {
 		if has(p) {
 			return p
 		}

@@ -21,6 +21,102 @@ var goalComponents = [7]string{"T.x", "T.y", "T.z", "Q.x", "Q.y", "Q.z", "Q.w"}
 // HumanBoneCount is the number of human bones, body and fingers.
 const HumanBoneCount = 55
 
+// HumanBone is one of Unity's human bones, numbered as HumanBoneNames
+// names them: the body bones in m_HumanBoneIndex's order, then the left
+// hand's 15 finger bones and the right hand's (each hand thumb, index,
+// middle, ring, little; each finger proximal, intermediate, distal).
+type HumanBone int
+
+// The body bones.
+const (
+	HumanHips HumanBone = iota
+	HumanLeftUpperLeg
+	HumanRightUpperLeg
+	HumanLeftLowerLeg
+	HumanRightLowerLeg
+	HumanLeftFoot
+	HumanRightFoot
+	HumanSpine
+	HumanChest
+	HumanUpperChest
+	HumanNeck
+	HumanHead
+	HumanLeftShoulder
+	HumanRightShoulder
+	HumanLeftUpperArm
+	HumanRightUpperArm
+	HumanLeftLowerArm
+	HumanRightLowerArm
+	HumanLeftHand
+	HumanRightHand
+	HumanLeftToes
+	HumanRightToes
+	HumanLeftEye
+	HumanRightEye
+	HumanJaw
+	// HumanLeftFingers is the left thumb's proximal bone, the first of
+	// the 30 finger bones (HumanFinger).
+	HumanLeftFingers
+)
+
+// HumanBodyBoneCount is the number of body bones (m_HumanBoneIndex's
+// length).
+const HumanBodyBoneCount = int(HumanLeftFingers)
+
+// The human bones and the bone table agree in number.
+var _ = [1]int{}[HumanBodyBoneCount+30-HumanBoneCount]
+
+// HumanFinger returns a finger bone: side 0 left, 1 right; finger 0 thumb
+// to 4 little; seg 0 proximal, 1 intermediate, 2 distal.
+func HumanFinger(side, finger, seg int) HumanBone {
+	return HumanLeftFingers + HumanBone(15*side+3*finger+seg)
+}
+
+// String names the bone as HumanBoneNames does.
+func (b HumanBone) String() string {
+	if b >= 0 && int(b) < HumanBoneCount {
+		return HumanBoneNames[b]
+	}
+	return fmt.Sprintf("HumanBone(%d)", int(b))
+}
+
+// humanParents is each body bone's parent among the human bones when every
+// optional bone is there (-1 for the hips).
+var humanParents = [HumanBodyBoneCount]HumanBone{
+	HumanHips: -1, HumanLeftUpperLeg: HumanHips, HumanRightUpperLeg: HumanHips,
+	HumanLeftLowerLeg: HumanLeftUpperLeg, HumanRightLowerLeg: HumanRightUpperLeg,
+	HumanLeftFoot: HumanLeftLowerLeg, HumanRightFoot: HumanRightLowerLeg,
+	HumanSpine: HumanHips, HumanChest: HumanSpine, HumanUpperChest: HumanChest, HumanNeck: HumanUpperChest, HumanHead: HumanNeck,
+	HumanLeftShoulder: HumanUpperChest, HumanRightShoulder: HumanUpperChest,
+	HumanLeftUpperArm: HumanLeftShoulder, HumanRightUpperArm: HumanRightShoulder,
+	HumanLeftLowerArm: HumanLeftUpperArm, HumanRightLowerArm: HumanRightUpperArm,
+	HumanLeftHand: HumanLeftLowerArm, HumanRightHand: HumanRightLowerArm,
+	HumanLeftToes: HumanLeftFoot, HumanRightToes: HumanRightFoot,
+	HumanLeftEye: HumanHead, HumanRightEye: HumanHead, HumanJaw: HumanHead,
+}
+
+// Parent returns the bone's parent among the human bones when the avatar
+// has every optional bone (Unity's HumanTrait.GetParentBone): -1 for the
+// hips and for a bone out of range; a finger's proximal bone hangs from
+// its hand, its intermediate from the proximal, its distal from the
+// intermediate.
+func (b HumanBone) Parent() HumanBone {
+	switch {
+	case b < 0 || int(b) >= HumanBoneCount:
+		return -1
+	case b < HumanLeftFingers:
+		return humanParents[b]
+	}
+	k := int(b-HumanLeftFingers) % 15
+	if k%3 != 0 {
+		return b - 1
+	}
+	if b < HumanLeftFingers+15 {
+		return HumanLeftHand
+	}
+	return HumanRightHand
+}
+
 // HumanBoneNames are the human bones' names as a HumanDescription names
 // them, in Unity's order (m_HumanBoneIndex, then the left and the right
 // hand's fingers). Read-only: do not modify (every importer shares it).

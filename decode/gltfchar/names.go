@@ -51,33 +51,15 @@ var requiredBones = []int{
 	hLeftUpperArm, hRightUpperArm, hLeftLowerArm, hRightLowerArm, hLeftHand, hRightHand,
 }
 
-// humanParent is each body bone's parent among the human bones when every
-// optional bone is there (-1 for the hips); fingers hang from their hand,
-// proximal, intermediate, distal.
-func humanParent(b int) int {
-	if b >= hLeftFingers {
-		k := (b - hLeftFingers) % 15
-		if k%3 == 0 {
-			if b < hLeftFingers+15 {
-				return hLeftHand
-			}
-			return hRightHand
-		}
-		return b - 1
-	}
-	return [...]int{
-		hHips: -1, hLeftUpperLeg: hHips, hRightUpperLeg: hHips,
-		hLeftLowerLeg: hLeftUpperLeg, hRightLowerLeg: hRightUpperLeg,
-		hLeftFoot: hLeftLowerLeg, hRightFoot: hRightLowerLeg,
-		hSpine: hHips, hChest: hSpine, hUpperChest: hChest, hNeck: hUpperChest, hHead: hNeck,
-		hLeftShoulder: hUpperChest, hRightShoulder: hUpperChest,
-		hLeftUpperArm: hLeftShoulder, hRightUpperArm: hRightShoulder,
-		hLeftLowerArm: hLeftUpperArm, hRightLowerArm: hRightUpperArm,
-		hLeftHand: hLeftLowerArm, hRightHand: hRightLowerArm,
-		hLeftToes: hLeftFoot, hRightToes: hRightFoot,
-		hLeftEye: hHead, hRightEye: hHead, hJaw: hHead,
-	}[b]
-}
+// humanParent is each bone's parent among the human bones when every
+// optional bone is there (-1 for the hips; model.HumanBone.Parent).
+func humanParent(b int) int { return int(model.HumanBone(b).Parent()) }
+
+// The constants above are the model's bones by number.
+var (
+	_ = [1]int{}[hJaw-int(model.HumanJaw)]
+	_ = [1]int{}[boneCount-model.HumanBoneCount]
+)
 
 // fingerBone returns the index of a finger bone: side 0 left, 1 right;
 // finger 0 thumb .. 4 little; seg 0 proximal, 1 intermediate, 2 distal.

@@ -96,6 +96,12 @@ const (
 	bodyBones = 25
 )
 
+// The bone numbers above are the model's (model.HumanBone).
+var (
+	_ = [1]int{}[hRightHand-int(model.HumanRightHand)]
+	_ = [1]int{}[bodyBones-model.HumanBodyBoneCount]
+)
+
 // Bones is the synthetic humanoid: the Animator's GameObject, then a
 // body of 19 bones (no upper chest, toes, eyes, jaw or fingers).
 var Bones = []Bone{

@@ -92,6 +92,12 @@ func discover(paths []string, out string) (ins []input, skipped []ignored, faile
 			add(p, true)
 			continue
 		}
+		if abs, err := filepath.Abs(p); err == nil {
+			if seen[abs] {
+				continue // a folder given twice is read once
+			}
+			seen[abs] = true
+		}
 		var files []string
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {

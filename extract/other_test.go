@@ -106,6 +106,11 @@ func TestYAMLProjectsAreExtracted(t *testing.T) {
 	if after := modTimes(t, out); mapsEqual(before, after) {
 		t.Error("an asset changed, and nothing was written again")
 	}
+	// The same folder given twice is one input.
+	m2, err := extract.Extract(context.Background(), []string{project, project + string(filepath.Separator)}, extract.Options{Out: t.TempDir(), Avatar: "ChadRigAvatar"})
+	if err != nil || len(m2.Failed) > 0 || len(m2.Inputs) != 1 {
+		t.Errorf("the folder twice: %v, failed %+v, inputs %+v", err, m2.Failed, m2.Inputs)
+	}
 }
 
 // The game's humanoid clips that no character of it plays go on the

@@ -21,6 +21,7 @@
 package bind
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -198,6 +199,30 @@ const (
 // "%YAML") or InputPackage (a .unitypackage, read as a project); "" for
 // any other file. A folder is read as an InputProject.
 func InputKind(path string) string {
+	if k := inputKindByName(path); k != "" {
+		return k
+	}
+	if isYAMLAsset(path) {
+		return InputYAML
+	}
+	return ""
+}
+
+// InputKindOf is InputKind for a file whose first bytes (head, at least
+// 5 of them when the file has them) the caller has read already: it opens
+// nothing.
+func InputKindOf(path string, head []byte) string {
+	if k := inputKindByName(path); k != "" {
+		return k
+	}
+	if yamlExts[strings.ToLower(filepath.Ext(path))] || bytes.HasPrefix(head, yamlMark) {
+		return InputYAML
+	}
+	return ""
+}
+
+// inputKindByName is the InputKind a file's name alone tells.
+func inputKindByName(path string) string {
 	switch {
 	case isCharacterFile(path):
 		return InputGLTF
@@ -205,8 +230,6 @@ func InputKind(path string) string {
 		return InputPackage
 	case isModelMeta(path):
 		return InputModel
-	case isYAMLAsset(path):
-		return InputYAML
 	}
 	return ""
 }

@@ -35,10 +35,13 @@ func isYAMLAsset(path string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, 5)
+	head := make([]byte, len(yamlMark))
 	n, _ := f.Read(head)
-	return bytes.Equal(head[:n], []byte("%YAML"))
+	return bytes.Equal(head[:n], yamlMark)
 }
+
+// yamlMark is how Unity starts its text assets.
+var yamlMark = []byte("%YAML")
 
 // yamlInput is one parsed editor asset.
 type yamlInput struct {

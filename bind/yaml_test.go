@@ -140,5 +140,8 @@ func TestInputKindNamesWhatASetReads(t *testing.T) {
 		if got := InputKind(p); got != tc.want {
 			t.Errorf("InputKind(%s) = %q, want %q", tc.name, got, tc.want)
 		}
+		if got := InputKindOf(p, []byte(tc.content)); got != tc.want {
+			t.Errorf("InputKindOf(%s) = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

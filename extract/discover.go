@@ -185,13 +185,13 @@ func classify(p string) (in input, why string, err error) {
 	if err != nil {
 		return input{}, "", err
 	}
-	if k := bind.InputKind(p); k != "" {
-		return input{path: p, size: st.Size(), modTime: st.ModTime(), kind: k, other: true}, "", nil
-	}
 	prefix := make([]byte, 64)
 	n, err := io.ReadFull(f, prefix)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return input{}, "", err
+	}
+	if k := bind.InputKindOf(p, prefix[:n]); k != "" {
+		return input{path: p, size: st.Size(), modTime: st.ModTime(), kind: k, other: true}, "", nil
 	}
 	kind := sniff(prefix[:n], p, st.Size())
 	if kind == "" && namedLikeUnity(p) {

@@ -63,6 +63,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mecanim/mecanim/bound"
@@ -123,6 +124,9 @@ type Server struct {
 	streams      chan struct{}
 	admitWait    time.Duration
 	chunkTimeout time.Duration
+	// cutOff counts answers given up because the client stopped taking
+	// them (what the slow-reader test waits for).
+	cutOff atomic.Int64
 	// paths are the inputs' container paths, longest first, which error
 	// answers replace with their base names; inputs names each for lists.
 	paths  []string

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/mecanim/mecanim/geom"
@@ -36,6 +37,7 @@ type answer struct {
 	end   time.Time
 	buf   []byte
 	err   error
+	cut   *atomic.Int64 // counts answers given up on a failed write
 }
 
 // newAnswer starts a 200 JSON answer to r.
@@ -44,7 +46,7 @@ func (s *Server) newAnswer(w http.ResponseWriter, r *http.Request) *answer {
 	h.Set("Content-Type", "application/json")
 	h.Add("Vary", "Accept-Encoding")
 	a := &answer{w: w, rc: http.NewResponseController(w), chunk: s.chunkTimeout, end: time.Now().Add(answerTimeout),
-		buf: make([]byte, 0, chunkBytes+chunkBytes/4)}
+		buf: make([]byte, 0, chunkBytes+chunkBytes/4), cut: &s.cutOff}
 	if acceptsGzip(r) && !fromLoopback(r) {
 		h.Set("Content-Encoding", "gzip")
 		a.zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
@@ -84,6 +86,9 @@ func (a *answer) send() {
 		if err := a.rc.Flush(); err != nil && err != http.ErrNotSupported {
 			a.err = err
 		}
+	}
+	if a.err != nil {
+		a.cut.Add(1)
 	}
 }
 

@@ -48,6 +48,7 @@ import (
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/filepool"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
@@ -172,6 +173,10 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 	}
 	if o.Reader.Trees == nil {
 		o.Reader.Trees = serialized.NewTrees()
+	}
+	if o.Reader.Files == nil {
+		// A game can hold more files than the process may keep open.
+		o.Reader.Files = filepool.New(0)
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return nil, err

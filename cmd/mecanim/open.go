@@ -10,6 +10,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/gltfchar"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/filepool"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unityversion"
@@ -47,7 +48,7 @@ func (r *readerFlags) options() (assets.Options, error) {
 	// One Cache and one set of type trees for the whole command: every
 	// bundle it opens shares one memory limit for decompressed data, and
 	// each distinct type tree is held once.
-	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(limit), Trees: serialized.NewTrees()}, nil
+	return assets.Options{Layouts: m, UnityVersion: r.unityVersion, Cache: unityfs.NewCache(limit), Trees: serialized.NewTrees(), Files: filepool.New(0)}, nil
 }
 
 // bindOptions are the options of a set read with these flags.

@@ -16,6 +16,7 @@ import (
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/filepool"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unityfs"
@@ -64,13 +65,17 @@ type key struct {
 // Open opens every path. A file that cannot be opened is reported in the
 // returned errors and skipped; the catalog holds the others. Without
 // opts.Cache, the files share one Cache (one memory limit); without
-// opts.Trees, one set of type trees.
+// opts.Trees, one set of type trees; without opts.Files, one pool of
+// descriptors (however many paths there are).
 func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 	if opts.Cache == nil {
 		opts.Cache = unityfs.NewCache(0)
 	}
 	if opts.Trees == nil {
 		opts.Trees = serialized.NewTrees()
+	}
+	if opts.Files == nil {
+		opts.Files = filepool.New(0)
 	}
 	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mecanim/mecanim/unity/filepool"
 	"github.com/mecanim/mecanim/unity/layouts"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -65,6 +67,11 @@ type Options struct {
 	// once. Pass one Trees to every Open of a process so that a game's many
 	// bundles share them; nil gives each container a Trees of its own.
 	Trees *serialized.Trees
+	// Files keeps the files opened within a number of open descriptors,
+	// reopening a file when it is read again: a game can hold more files
+	// than a process may keep open. Pass one Pool to every Open of a
+	// process; nil keeps each file open until its container is closed.
+	Files *filepool.Pool
 }
 
 // Kind is the kind of a container.
@@ -146,13 +153,8 @@ func Open(name string, opts Options) (*Container, error) {
 	if c, ok, err := openSplit(name, opts); ok {
 		return c, err
 	}
-	f, err := os.Open(name)
+	f, st, err := openFile(name, opts)
 	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	if st.IsDir() {
@@ -167,6 +169,33 @@ func Open(name string, opts Options) (*Container, error) {
 	c.closer = multiCloser{c.closer, f}
 	c.dir = filepath.Dir(name)
 	return c, nil
+}
+
+// fileReader is an open file as the containers read it.
+type fileReader interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// openFile opens name for reading, through opts.Files when set.
+func openFile(name string, opts Options) (fileReader, fs.FileInfo, error) {
+	if opts.Files != nil {
+		f, err := opts.Files.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, f.Stat(), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
 }
 
 // OpenReader opens a Unity file held in the first size bytes of r; name is
@@ -396,10 +425,9 @@ func (c *Container) Resource(name string) (*io.SectionReader, error) {
 	if c.dir != "" {
 		base := path.Base(filepath.ToSlash(n))
 		p := filepath.Join(c.dir, base)
-		if f, err := os.Open(p); err == nil {
-			st, err := f.Stat()
-			if err == nil && !st.IsDir() {
-				// Keep it open for the container's life.
+		if f, st, err := openFile(p, c.opts); err == nil {
+			if !st.IsDir() {
+				// Keep it for the container's life.
 				r := io.NewSectionReader(f, 0, st.Size())
 				c.resources[base] = r
 				c.closer = multiCloser{c.closer, f}

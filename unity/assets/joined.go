@@ -64,7 +64,7 @@ func openSplit(name string, opts Options) (c *Container, ok bool, err error) {
 	} else if part != 0 {
 		return nil, true, &Error{Container: name, Err: fmt.Errorf("part %d of the split file %s: open %s.split0 (its parts are joined)", part, filepath.Base(base), filepath.Base(base))}
 	}
-	j, err := joinParts(base)
+	j, err := joinParts(base, opts)
 	if err != nil {
 		return nil, true, &Error{Container: name, Err: err}
 	}
@@ -80,29 +80,23 @@ func openSplit(name string, opts Options) (c *Container, ok bool, err error) {
 
 // joined is the parts of a split file read as one.
 type joined struct {
-	parts []*os.File
+	parts []fileReader
 	ends  []int64 // end offset of each part in the whole
 	size  int64
 }
 
 // joinParts opens base.split0, base.split1, ... up to the first missing.
-func joinParts(base string) (*joined, error) {
+func joinParts(base string, opts Options) (*joined, error) {
 	j := &joined{}
 	for i := 0; ; i++ {
 		p := fmt.Sprintf("%s.split%d", base, i)
-		f, err := os.Open(p)
+		f, st, err := openFile(p, opts)
 		if errors.Is(err, os.ErrNotExist) && i > 0 {
 			break
 		}
 		if err == nil && i >= maxSplitParts {
 			f.Close()
 			err = fmt.Errorf("more than %d parts", maxSplitParts)
-		}
-		var st os.FileInfo
-		if err == nil {
-			if st, err = f.Stat(); err != nil {
-				f.Close()
-			}
 		}
 		if err != nil {
 			j.Close()

@@ -142,37 +142,28 @@ type origin interface {
 // from their human bone map, their animations as clips), model importer
 // settings (.fbx.meta: the avatar their human description builds), the
 // editor's text assets (.anim, .controller, .overrideController, .mask,
-// .prefab, .unity, avatar .asset), project folders (every such asset below
-// them, references followed through the GUIDs their .meta files give) and
-// editor packages (.unitypackage, read as a project). An input that cannot be opened is
-// reported in the returned errors and left out; the set holds the others.
-// The same file given twice, or two files of the same content, count once
-// (see Duplicates).
+// .prefab, .unity, avatar .asset), editor packages (.unitypackage, read as
+// a project) and folders: a game's data folder or a mod's (every input
+// found in it, see Discover), a project (its editor assets, references
+// followed through the GUIDs their .meta files give). An input that
+// cannot be opened is reported in the returned errors and left out; the
+// set holds the others. The same file given twice, or two files of the
+// same content, count once (see Duplicates).
 func Open(paths []string, opts Options) (*Set, []error) {
 	s := newSet()
 	s.opts = opts
 	var unity []string
-	var errs []error
-	seen := map[string]bool{}
-	var same samefile.Index
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err == nil && seen[abs] {
+	found, passed, errs := Discover(paths, "")
+	for _, f := range found {
+		if f.Built {
+			unity = append(unity, f.Path)
 			continue
 		}
-		seen[abs] = true
-		st, err := os.Stat(p)
-		if err == nil && !st.IsDir() && sameAs(&same, p, st.Size()) {
-			s.duplicates = append(s.duplicates, p)
-			continue
-		}
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case !st.IsDir() && InputKind(p) == "":
-			unity = append(unity, p)
-		default:
-			errs = append(errs, s.addInput(p, st.IsDir())...)
+		errs = append(errs, s.addInput(f.Path, f.Kind == InputProject)...)
+	}
+	for _, p := range passed {
+		if p.Same != "" {
+			s.duplicates = append(s.duplicates, p.Path)
 		}
 	}
 	cat, cerrs := catalog.Open(unity, opts.Reader)
@@ -267,7 +258,7 @@ type InputError struct {
 // Error says the input, once.
 func (e *InputError) Error() string {
 	msg := e.Err.Error()
-	if strings.HasPrefix(msg, e.Input) {
+	if strings.Contains(msg, e.Input) {
 		return msg
 	}
 	return e.Input + ": " + msg

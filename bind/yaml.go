@@ -97,7 +97,7 @@ func (s *Set) addProject(dir string) []error {
 			return nil
 		}
 		if d.IsDir() {
-			if n := d.Name(); p != dir && (strings.HasPrefix(n, ".") || n == "Library" || n == "Temp" || n == "obj") {
+			if p != dir && notWalked(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -116,9 +116,11 @@ type Container struct {
 	// inside a WebData container).
 	Bundles []*unityfs.Archive
 
+	dir  string // directory of Path, for side files of plain files
+	opts Options
+
+	mu        sync.Mutex                   // guards what side files opened later change
 	resources map[string]*io.SectionReader // by entry name and by base name
-	dir       string                       // directory of Path, for side files of plain files
-	opts      Options
 	closer    io.Closer
 
 	// Expanded is how many bytes a compressed file (gzip or brotli WebGL
@@ -395,6 +397,8 @@ func (c *Container) addSerialized(r io.ReaderAt, size int64, name string) error 
 
 // Close releases the underlying file (for containers made by Open).
 func (c *Container) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closer != nil {
 		return c.closer.Close()
 	}
@@ -416,6 +420,8 @@ func (c *Container) File(name string) (*File, bool) {
 // "level0.resS", "sharedassets0.resource"): an entry of the container, or a
 // file beside a plain serialized file.
 func (c *Container) Resource(name string) (*io.SectionReader, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	n := strings.TrimPrefix(name, "archive:/")
 	for _, k := range []string{n, path.Base(n)} {
 		if r, ok := c.resources[k]; ok {

@@ -175,10 +175,10 @@ func printUsage(w io.Writer) {
 Files given together form one set: a clip in one bundle can play on a
 character from another. Inputs: built Unity files (bundles, level and
 .assets files, WebGL .data), glTF/VRM characters, the editor's YAML assets
-(.anim, .controller, .prefab, ...), project folders and .unitypackage
-files. Every command that reads files takes --layouts,
---unity-version, --human-map and --block-cache (see 'mecanim help ls'), and
---quiet.
+(.anim, .controller, .prefab, ...), .unitypackage files, and folders: a
+game's data or a mod's (every Unity file in it) or a Unity project. Every
+command that reads files takes --layouts, --unity-version, --human-map and
+--block-cache (see 'mecanim help ls'), and --quiet.
 
 stdout carries only the output asked for (--json: see docs/json.md for the
 schema of each command's JSON); notes go to stderr and --quiet silences

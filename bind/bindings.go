@@ -3,6 +3,7 @@ package bind
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mecanim/mecanim/bound"
@@ -299,6 +300,57 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 	return nil, KindCharacter, fmt.Errorf("%w: no character in the inputs has the paths clip %q animates (characters: %s)", ErrNoCharacter, c.Name, strings.Join(have, ", "))
 }
 
+// preferPlayers narrows several candidates (characters, or avatars) to
+// those of the characters that play the clip — their Animator's
+// controller or their Animation component lists it — when any do: a clip
+// plays where the game plays it, though other characters of the same
+// paths or avatars could.
+func (s *Set) preferPlayers(clip int, cands []*entry, k Kind) []*entry {
+	if len(cands) < 2 {
+		return cands
+	}
+	var out []*entry
+	for _, e := range cands {
+		users := []*entry{e}
+		if k == KindAvatar {
+			users = s.avatarUsers(e)
+		}
+		for _, ce := range users {
+			if s.plays(ce, clip) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
+}
+
+// plays reports whether character ce's controller or Animation component
+// lists clip i (or an identical copy of it).
+func (s *Set) plays(ce *entry, i int) bool {
+	want, err := s.entry(KindClip, i)
+	if err != nil {
+		return false
+	}
+	same := func(j int) bool {
+		if j == i {
+			return true
+		}
+		e, err := s.entry(KindClip, j)
+		return err == nil && e.origin != nil && want.origin != nil && e.origin.identical(want.origin)
+	}
+	if ctl := s.characterController(ce); ctl != nil {
+		if cc, err := s.Controller(ctl.index); err == nil && slices.ContainsFunc(cc.Clips, same) {
+			return true
+		}
+	}
+	clips, _ := s.CharacterAnimations(ce.index)
+	return slices.ContainsFunc(clips, same)
+}
+
 // channelsOn counts a clip's Transform channels whose paths a character's
 // GameObjects have.
 func (s *Set) channelsOn(c *model.Clip, ce *entry) int {
@@ -364,6 +416,7 @@ func (s *Set) characterFor(clip int, on On, first bool) (*bound.Character, error
 	if err != nil {
 		return nil, err
 	}
+	cands = s.preferPlayers(clip, cands, k)
 	if !first && len(cands) > 1 && distinct(cands) {
 		what := fmt.Sprintf("clip %q animates as many paths of %d characters", c.Name, len(cands))
 		if k == KindAvatar {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -48,8 +49,12 @@ func serveView(ctx context.Context, e *env, args []string, ready func(addr strin
 		return err
 	}
 	defer set.Close()
-	if failed == len(files) {
-		return &failedError{failed}
+	clips, ctls, chars := len(set.Clips()), len(set.Controllers()), len(set.Characters())
+	if clips+ctls+chars == 0 {
+		if failed > 0 {
+			return &failedError{failed}
+		}
+		return errors.New("nothing to view: the inputs hold no clip, controller or character")
 	}
 	srv, err := view.New(set, view.Options{Public: *public && !loopback, Logf: func(format string, a ...any) {
 		fmt.Fprintf(e.stderr, "mecanim view: "+format+"\n", a...)
@@ -64,7 +69,8 @@ func serveView(ctx context.Context, e *env, args []string, ready func(addr strin
 	if *public && !loopback {
 		fmt.Fprintf(e.stderr, "mecanim view: warning: serving %s to the network without authentication\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stdout, "mecanim view: serving %d file(s) on http://%s/ (Ctrl-C stops)\n", len(files)-failed, ln.Addr())
+	fmt.Fprintf(e.stdout, "mecanim view: serving %s, %s and %s on http://%s/ (Ctrl-C stops)\n",
+		count(clips, "clip"), count(ctls, "controller"), count(chars, "character"), ln.Addr())
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
@@ -73,4 +79,12 @@ func serveView(ctx context.Context, e *env, args []string, ready func(addr strin
 	}
 	fmt.Fprintln(e.stdout, "mecanim view: stopped")
 	return nil
+}
+
+// count says n things: "1 clip", "3 clips".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +86,33 @@ func TestViewRefusesANetworkAddressWithoutPublic(t *testing.T) {
 	var ue *usageError
 	if !errors.As(err, &ue) {
 		t.Errorf("got %v, want a usage error", err)
+	}
+}
+
+// A folder with nothing to show is an error, not an empty viewer; what is
+// served is counted in what it holds (a folder is one input of many
+// files).
+func TestViewSaysWhatItServes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	e := &env{stdout: &stdout, stderr: &stderr}
+	err := serveView(context.Background(), e, []string{"--addr", "127.0.0.1:0", t.TempDir()}, nil)
+	if err == nil || !strings.Contains(err.Error(), "nothing to view") {
+		t.Errorf("an empty folder: %v", err)
+	}
+	dir := t.TempDir()
+	b, err := os.ReadFile(helloBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "hello-data"), b, 0o644)
+	stdout.Reset()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveView(ctx, e, []string{"--addr", "127.0.0.1:0", dir}, func(string) { cancel() }) }()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`serving 1 clip, 0 controllers and 1 character on http://`).MatchString(stdout.String()) {
+		t.Errorf("stdout %q", stdout.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
@@ -11,8 +12,9 @@ const lsSynopsis = "FILE... [--json] [--layouts auto|builtin] [--unity-version V
 
 const lsAbout = `
 Lists every object of the Unity files given (bundles, serialized files,
-WebGL .data): one line each with its container (the file as given), its
-serialized file, path id, class id, class name and name. --json prints one
+WebGL .data, and those in folders given, told by their first bytes): one
+line each with its container (the file as given or found), its serialized
+file, path id, class id, class name and name. --json prints one
 JSON object per line (docs/json.md, schema docs/schema/ls.json).
 
 Stripped game files have no type trees: --layouts builtin reads them with
@@ -50,9 +52,33 @@ func runLs(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	given := map[string]bool{}
+	for _, f := range files {
+		given[f] = true
+	}
+	found, passed, errs := bind.Discover(files, "")
+	for _, err := range errs {
+		e.fail(err)
+	}
+	for _, p := range passed {
+		if p.Same != "" {
+			e.notef("%s: the same content as %s: listed once", p.Path, p.Same)
+		}
+	}
+	var names []string
+	for _, f := range found {
+		switch {
+		case f.Built:
+			names = append(names, f.Path)
+		case given[f.Path] && f.Kind != bind.InputProject:
+			e.failf("%s: a %s, not a built Unity file: ls lists the objects of built files (clips, avatar and controller read it)", f.Path, f.Kind)
+		default:
+			e.notef("%s: a %s, not a built Unity file: not listed", f.Path, f.Kind)
+		}
+	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer w.Flush()
-	for _, name := range files {
+	for _, name := range names {
 		c, err := assets.Open(name, opts)
 		if err != nil {
 			e.fail(err)

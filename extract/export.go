@@ -194,18 +194,18 @@ func (r *run) release(j *job) {
 }
 
 // manifest puts together what was read and written.
-func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
+func (r *run) manifest(ins []bind.Found, skipped []bind.Passed) *Manifest {
 	s := r.set
 	m := &Manifest{Generator: stampVersion, Inputs: []Input{}, Characters: []Character{}, Clips: []Clip{}, Avatars: []Object{}, Controllers: []Object{}, Outputs: []OutputInfo{}}
 	for i, in := range ins {
-		x := Input{Path: in.path, Kind: in.kind, Size: in.size}
-		if in.other {
-			x.Objects = r.objectsOf(in.path)
+		x := Input{Path: in.Path, Kind: in.Kind, Size: in.Size}
+		if !in.Built {
+			x.Objects = r.objectsOf(in.Path)
 		}
 		if c := r.cts[i]; c != nil {
 			x.Kind, x.Expanded = string(c.Kind), c.Expanded
-			if in.kind != string(c.Kind) {
-				x.Kind = in.kind + " (" + string(c.Kind) + ")"
+			if in.Kind != string(c.Kind) {
+				x.Kind = in.Kind + " (" + string(c.Kind) + ")"
 			}
 			for _, f := range c.Files {
 				x.Files = append(x.Files, f.Name)
@@ -215,7 +215,7 @@ func (r *run) manifest(ins []input, skipped []ignored) *Manifest {
 		m.Inputs = append(m.Inputs, x)
 	}
 	for _, sk := range skipped {
-		m.Ignored = append(m.Ignored, Ignored{Path: sk.path, Why: sk.why})
+		m.Ignored = append(m.Ignored, Ignored{Path: sk.Path, Why: sk.Why})
 	}
 	humanoid := make([]bool, len(r.clips))
 	clipOut := make([][]string, len(r.clips))

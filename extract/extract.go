@@ -246,7 +246,7 @@ type run struct {
 
 	inputsStamp string
 	cts         []*assets.Container // by input, nil where it failed
-	ins         []input
+	ins         []bind.Found
 	set         *bind.Set
 	cat         *catalog.Catalog
 	failed      []Failure
@@ -394,7 +394,7 @@ func (r *run) parallel(n int, f func(i int)) {
 }
 
 // open opens every input on the workers and makes them one set.
-func (r *run) open(ins []input) {
+func (r *run) open(ins []bind.Found) {
 	r.ins = ins
 	r.pmu.Lock()
 	r.progress.FilesTotal = len(ins)
@@ -405,17 +405,17 @@ func (r *run) open(ins []input) {
 	errs := make([]error, len(ins))
 	var others []string // read by the set: glTF, YAML, projects
 	for _, in := range ins {
-		if in.other {
-			others = append(others, in.path)
+		if !in.Built {
+			others = append(others, in.Path)
 		}
 	}
 	r.parallel(len(ins), func(i int) {
-		if ins[i].other {
-			r.bytes.Add(ins[i].size)
+		if !ins[i].Built {
+			r.bytes.Add(ins[i].Size)
 			r.files.Add(1)
 			return
 		}
-		c, err := assets.Open(ins[i].path, r.o.Reader)
+		c, err := assets.Open(ins[i].Path, r.o.Reader)
 		if err != nil {
 			errs[i] = err
 			return
@@ -426,13 +426,13 @@ func (r *run) open(ins []input) {
 			n += len(f.Objects)
 		}
 		r.objects.Add(int64(n))
-		r.bytes.Add(ins[i].size)
+		r.bytes.Add(ins[i].Size)
 		r.files.Add(1)
 	})
 	var open []*assets.Container
 	for i, c := range cts {
 		if errs[i] != nil {
-			r.failed = append(r.failed, Failure{Input: ins[i].path, Error: errs[i].Error(), err: errs[i]})
+			r.failed = append(r.failed, Failure{Input: ins[i].Path, Error: errs[i].Error(), err: errs[i]})
 		}
 		if c != nil {
 			open = append(open, c)
@@ -488,13 +488,13 @@ func (r *run) close() {
 
 // stampInputs is the stamp of every input and option: equal stamps mean
 // an extraction would write the same.
-func (r *run) stampInputs(ins []input, skipped []ignored, failed []Failure) string {
+func (r *run) stampInputs(ins []bind.Found, skipped []bind.Passed, failed []Failure) string {
 	parts := []string{stampVersion, r.optionsString()}
 	for _, in := range ins {
-		parts = append(parts, in.path, fmt.Sprint(in.size), in.modTime.UTC().Format(time.RFC3339Nano))
+		parts = append(parts, in.Path, fmt.Sprint(in.Size), in.ModTime.UTC().Format(time.RFC3339Nano))
 	}
 	for _, s := range skipped {
-		parts = append(parts, "ignored", s.path)
+		parts = append(parts, "ignored", s.Path)
 	}
 	for _, f := range failed {
 		parts = append(parts, "failed", f.Input, f.Error)

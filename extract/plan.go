@@ -370,12 +370,12 @@ func (r *run) stampJob(j *job) string {
 		}
 	}
 	for _, in := range r.ins {
-		c := in.path
-		if base, _, ok := assets.SplitBase(in.path); ok {
+		c := in.Path
+		if base, _, ok := assets.SplitBase(in.Path); ok {
 			c = base
 		}
-		if containers[c] || containers[in.path] {
-			parts = append(parts, in.path, fmt.Sprint(in.size), in.modTime.UTC().String())
+		if containers[c] || containers[in.Path] {
+			parts = append(parts, in.Path, fmt.Sprint(in.Size), in.ModTime.UTC().String())
 		}
 	}
 	return stamp(parts...)

@@ -33,7 +33,6 @@ import (
 	"sync"
 
 	"github.com/mecanim/mecanim/decode/gltfchar"
-	"github.com/mecanim/mecanim/internal/samefile"
 
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -312,12 +311,6 @@ func New(cat *catalog.Catalog) *Set {
 // Duplicates lists the inputs left out because an earlier input has the
 // same content (the same file given twice, or copied): each counts once.
 func (s *Set) Duplicates() []string { return s.duplicates }
-
-// sameAs reports whether an earlier input has path's content.
-func sameAs(x *samefile.Index, path string, size int64) bool {
-	_, same := x.Seen(path, size)
-	return same
-}
 
 // Close closes every input.
 func (s *Set) Close() error {

@@ -70,14 +70,9 @@ func (p *Pool) Max() int { return p.max }
 func (p *Pool) Open(name string) (*File, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.makeRoom()
-	h, err := os.Open(name)
+	p.trim(p.max - 1)
+	h, st, err := openStat(name)
 	if err != nil {
-		return nil, err
-	}
-	st, err := h.Stat()
-	if err != nil {
-		h.Close()
 		return nil, err
 	}
 	f := &File{p: p, name: name, info: st, h: h}
@@ -93,21 +88,38 @@ func (p *Pool) Descriptors() int {
 	return p.open
 }
 
-// makeRoom closes the least recently used idle descriptors until one more
-// fits under max. p.mu is held.
-func (p *Pool) makeRoom() {
-	for p.open >= p.max && p.idle.Len() > 0 {
-		p.evict(p.idle.Back().Value.(*File))
+// openStat opens name and reads its information.
+func openStat(name string) (*os.File, fs.FileInfo, error) {
+	h, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := h.Stat()
+	if err != nil {
+		h.Close()
+		return nil, nil, err
+	}
+	return h, st, nil
+}
+
+// trim closes the least recently used idle descriptors until the pool
+// holds at most keep (or none is idle). p.mu is held.
+func (p *Pool) trim(keep int) {
+	for p.open > keep && p.idle.Len() > 0 {
+		p.closeHandle(p.idle.Back().Value.(*File))
 	}
 }
 
-// evict closes f's descriptor; f is idle. p.mu is held.
-func (p *Pool) evict(f *File) {
-	p.idle.Remove(f.elem)
-	f.elem = nil
-	f.h.Close()
+// closeHandle closes f's descriptor (idle or not). p.mu is held.
+func (p *Pool) closeHandle(f *File) error {
+	if f.elem != nil {
+		p.idle.Remove(f.elem)
+		f.elem = nil
+	}
+	err := f.h.Close()
 	f.h = nil
 	p.open--
+	return err
 }
 
 // File is a file read through a Pool. Its ReadAt may be called from many
@@ -155,14 +167,9 @@ func (f *File) acquire() (*os.File, error) {
 		return nil, &fs.PathError{Op: "read", Path: f.name, Err: ErrClosed}
 	}
 	if f.h == nil {
-		p.makeRoom()
-		h, err := os.Open(f.name)
+		p.trim(p.max - 1)
+		h, st, err := openStat(f.name)
 		if err != nil {
-			return nil, &fs.PathError{Op: "reopen", Path: f.name, Err: err}
-		}
-		st, err := h.Stat()
-		if err != nil {
-			h.Close()
 			return nil, &fs.PathError{Op: "reopen", Path: f.name, Err: err}
 		}
 		if !os.SameFile(st, f.info) || st.Size() != f.info.Size() || !st.ModTime().Equal(f.info.ModTime()) {
@@ -190,15 +197,11 @@ func (f *File) release() {
 		return
 	}
 	if f.closed {
-		f.h.Close()
-		f.h = nil
-		p.open--
+		p.closeHandle(f)
 		return
 	}
 	f.elem = p.idle.PushFront(f)
-	for p.open > p.max && p.idle.Len() > 0 {
-		p.evict(p.idle.Back().Value.(*File))
-	}
+	p.trim(p.max)
 }
 
 // Close gives up the file for good: its descriptor is closed (after the
@@ -214,10 +217,5 @@ func (f *File) Close() error {
 	if f.h == nil || f.users > 0 {
 		return nil
 	}
-	p.idle.Remove(f.elem)
-	f.elem = nil
-	err := f.h.Close()
-	f.h = nil
-	p.open--
-	return err
+	return p.closeHandle(f)
 }

@@ -1,11 +1,11 @@
 #!/bin/bash
 # One invocation: (re)build what is missing, time ozz-animation 0.16 (SIMD and
-# scalar builds) and mecanim (before: BEFORE commit; now: PROJECT, its default
-# build (SSE on amd64) and its scalar one, -tags purego) interleaved over ROUNDS rounds, count instructions with
-# callgrind, and write results/table.md.
+# scalar builds) and mecanim (PROJECT, its default build (SSE on amd64) and its
+# scalar one, -tags purego) interleaved over ROUNDS rounds, count instructions
+# with callgrind, and write results/table.md.
 #
 #   WORK=/work/ozzbench PROJECT=/work/wt/perf CORPUS=/work/shared/corpus \
-#   OZZ_GIT=/work/.mirror/guillaumeblanc+ozz-animation/repo BEFORE=3e1f59a ROUNDS=5 ./run_all.sh
+#   OZZ_GIT=/work/.mirror/guillaumeblanc+ozz-animation/repo ROUNDS=5 ./run_all.sh
 #
 # Nothing is pinned; every measure is thread CPU time (medians of 5
 # repetitions of ~100 ms each, per round), and the table gives the median over
@@ -13,7 +13,7 @@
 set -eu
 cd "${WORK:?set WORK to this folder}"
 : "${PROJECT:?set PROJECT to the project checkout}" "${CORPUS:?set CORPUS to shared/corpus}"
-: "${OZZ_GIT:?set OZZ_GIT to a git directory of ozz-animation 0.16}" "${BEFORE:=3e1f59a}" "${ROUNDS:=5}"
+: "${OZZ_GIT:?set OZZ_GIT to a git directory of ozz-animation 0.16}" "${ROUNDS:=5}"
 export CORPUS
 
 # ozz-animation: source, both builds, the converted clips, ozzbench.
@@ -26,9 +26,7 @@ fi
 [ -f data/dab_Dab.ozz ] || WORK=$PWD PROJECT="$PROJECT" CORPUS="$CORPUS" sh convert.sh
 [ -x cpp/ozzbench_simd ] || WORK=$PWD sh cpp/build.sh
 
-# mecanim, three ways.
-rm -rf before-src && mkdir before-src && git -C "$PROJECT" archive "$BEFORE" | tar -x -C before-src
-(cd gobench-before && go build -o gobench .)
+# mecanim, two ways.
 (cd gobench && sed -i "s#=> .*#=> $PROJECT#" go.mod && go build -o gobench . && go build -tags purego -o gobench-purego .)
 
 mkdir -p results
@@ -39,7 +37,7 @@ OUT=results/raw.txt
   echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) nproc=$(nproc) flags:$(grep -m1 flags /proc/cpuinfo | grep -o 'avx2\|avx512f' | tr '\n' ' ')"
   echo "# go: $(go version)  g++: $(g++ --version | head -1)"
   echo "# ozz: $(git --git-dir="$OZZ_GIT" log -1 --format='%h %s')"
-  echo "# mecanim now: $(git -C "$PROJECT" log -1 --format='%h %s')  before: $(git -C "$PROJECT" log -1 --format='%h %s' "$BEFORE")"
+  echo "# mecanim: $(git -C "$PROJECT" log -1 --format='%h %s')"
 } >> $OUT
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 run_ozz() { # impl binary
@@ -53,13 +51,12 @@ run_go() { # impl binary
   echo "# round=$ROUND impl=$1 load=$(load) $(date -u +%T)" >> $OUT
   $2 bench --impl $1 | sed "s/^/round=$ROUND /" >> $OUT
 }
-I=(ozz-simd ozz-scalar mecanim-before mecanim mecanim-purego)
+I=(ozz-simd ozz-scalar mecanim mecanim-purego)
 for ROUND in $(seq 1 $ROUNDS); do
-  for k in 0 1 2 3 4; do # the order rotated each round
-    case ${I[$(( (k + ROUND - 1) % 5 ))]} in
+  for k in 0 1 2 3; do # the order rotated each round
+    case ${I[$(( (k + ROUND - 1) % 4 ))]} in
       ozz-simd) run_ozz ozz-simd ozzbench_simd ;;
       ozz-scalar) run_ozz ozz-scalar ozzbench_ref ;;
-      mecanim-before) run_go mecanim-before ./gobench-before/gobench ;;
       mecanim) run_go mecanim ./gobench/gobench ;;
       mecanim-purego) run_go mecanim-purego ./gobench/gobench-purego ;;
     esac
@@ -96,7 +93,6 @@ for w in local model; do
   cgozz ozz-simd enemy_walk $w ozzbench_simd enemy_skeleton.ozz enemy_walkCycle.ozz
   cgozz ozz-scalar enemy_walk $w ozzbench_ref enemy_skeleton.ozz enemy_walkCycle.ozz
 done
-cggo mecanim-before gobench-before/gobench
 cggo mecanim gobench/gobench
 cggo mecanim-purego gobench/gobench-purego
 python3 summarize.py results/raw.txt results/callgrind.txt > results/table.md

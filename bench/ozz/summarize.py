@@ -29,9 +29,8 @@ for line in open(raw):
         if "impl" in kv and "clip" in kv:
             info[(kv["impl"], kv["clip"])].update(kv)
 
-IMPLS = ["ozz-simd", "ozz-scalar", "mecanim-before", "mecanim", "mecanim-purego"]
-NAMES = {"ozz-simd": "ozz SIMD", "ozz-scalar": "ozz scalar", "mecanim-before": "mecanim before",
-         "mecanim": "mecanim", "mecanim-purego": "mecanim, -tags purego (scalar)"}
+IMPLS = ["ozz-simd", "ozz-scalar", "mecanim", "mecanim-purego"]
+NAMES = {"ozz-simd": "ozz SIMD", "ozz-scalar": "ozz scalar", "mecanim": "mecanim", "mecanim-purego": "mecanim, -tags purego (scalar)"}
 
 
 def med(v):
@@ -133,7 +132,7 @@ print("State per character: ozz SamplingJob::Context "
 print()
 print("| baked clip memory | Stats().Bytes | heap it keeps |")
 print("|---|---|---|")
-for impl in ["mecanim-before", "mecanim"]:
+for impl in ["mecanim"]:
     for clip in ["enemy_walk", "dab_dense30", "dab", "dab_bones"]:
         kv = info.get((impl, clip))
         if not kv:

@@ -1,3 +1,5 @@
-// Package archtest checks the pipeline's layering: each stage imports only
-// the stages before it, and the runtime never imports the file readers.
+// Package archtest checks the pipeline's layering: every package of the
+// module is placed in a stage, and each stage imports only the stages it may
+// (an allow-list, so a package added later fails until it is placed); the
+// runtime never imports the file readers.
 package archtest

@@ -96,7 +96,7 @@ func readAllow(name string) ([]string, error) {
 // read consumes the event stream, echoing output (unless quiet) and counting.
 func read(r io.Reader, w io.Writer, quiet bool) (*outcome, error) {
 	o := &outcome{}
-	testFailed := map[string]bool{} // packages with a failed test
+	testFailed := map[string]bool{}         // packages with a failed test
 	output := map[string]*strings.Builder{} // per test, for skip reasons
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)

@@ -105,9 +105,10 @@ func (f *File) Decode(o *Object) (*typetree.Value, error) {
 }
 
 // DecodeOptions returns the typetree options for decoding this file's
-// objects: managed-reference types resolve to the file's RefTypes.
+// objects: managed-reference types resolve to the file's RefTypes, and
+// every PPtr's m_FileID must name this file or one of its externals.
 func (f *File) DecodeOptions() typetree.Options {
-	return typetree.Options{RefTypes: f.refLayout}
+	return typetree.Options{RefTypes: f.refLayout, CheckFileIDs: true, Externals: len(f.Externals)}
 }
 
 // refLayout resolves a managed-reference type among the file's RefTypes.

@@ -62,7 +62,19 @@ type Options struct {
 	// tree outside the object's own. Without it such data fails with
 	// ErrUnknownLayout unless the reference is null.
 	RefTypes RefResolver
+	// CheckFileIDs makes every PPtr's m_FileID a place in the file's
+	// externals table: 0 (this file) up to Externals. Any other value
+	// points into no file (damage), and the decode fails with ErrFileID
+	// naming the field, rather than a reference that silently leads
+	// nowhere.
+	CheckFileIDs bool
+	// Externals is the size of the file's externals table (CheckFileIDs).
+	Externals int
 }
+
+// ErrFileID is wrapped when a PPtr's m_FileID is outside the file's
+// externals table: the reference names no file at all.
+var ErrFileID = errors.New("PPtr m_FileID outside the file's externals table")
 
 // maxRefDepth bounds nested managed-reference decoding.
 const maxRefDepth = 8
@@ -105,7 +117,10 @@ func (l *Layout) DecodePrefix(data []byte, order binary.ByteOrder, opt Options) 
 
 func (l *Layout) decodePrefix(data []byte, order binary.ByteOrder, opt Options) (*Value, int, error) {
 	d := decoder{l: l, data: data, big: order == binary.BigEndian, refs: opt.RefTypes,
-		budget: valueBudget(len(data))}
+		budget: valueBudget(len(data)), fileIDs: -1}
+	if opt.CheckFileIDs {
+		d.fileIDs = int64(opt.Externals)
+	}
 	v := new(Value)
 	if err := d.value(0, v); err != nil {
 		return nil, 0, err
@@ -122,6 +137,7 @@ type decoder struct {
 	refDepth int
 	budget   int // Values that may still be allocated
 	slab     []Value
+	fileIDs  int64 // largest valid m_FileID; -1: not checked
 }
 
 // valueBudget bounds the Values one decode may allocate: real objects hold
@@ -278,6 +294,11 @@ func (d *decoder) value(i int32, v *Value) error {
 				}
 				if err != nil {
 					return within(err, c.node.Name)
+				}
+			}
+			if c.pptr && d.fileIDs >= 0 {
+				if id := v.elems[0].Int(); id < 0 || id > d.fileIDs {
+					return d.fail(i, fmt.Errorf("%w: m_FileID %d (m_PathID %d), the file has %d externals", ErrFileID, id, v.elems[1].Int(), d.fileIDs))
 				}
 			}
 		}

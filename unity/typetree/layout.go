@@ -3,6 +3,7 @@ package typetree
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // MaxDepth bounds the nesting depth of a type tree (and so the recursion of
@@ -117,6 +118,7 @@ type cnode struct {
 	elem     int32   // opArray: the data child; opWrap: the array child
 	minSize  int64   // smallest number of bytes the value can occupy
 	synth    *Node   // opRegistryV1: the node of the synthesized RefIds array
+	pptr     bool    // opStruct: a PPtr (m_FileID, m_PathID integers)
 }
 
 // Layout is a type tree compiled for decoding: built once per tree and
@@ -226,5 +228,8 @@ func (l *Layout) classify(i int32) {
 		for _, k := range c.children {
 			c.minSize += l.nodes[k].minSize
 		}
+		c.pptr = strings.HasPrefix(n.Type, "PPtr<") && len(c.children) == 2 &&
+			l.tree.Nodes[c.children[0]].Name == "m_FileID" && l.nodes[c.children[0]].op == opPrim &&
+			l.nodes[c.children[1]].op == opPrim
 	}
 }

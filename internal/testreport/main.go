@@ -1,6 +1,7 @@
 // Command testreport reads `go test -json` on standard input and says what ran:
-// it prints the tests' own output as plain text, then every test that skipped
-// with its reason, and fails (exit 1) when a test failed, a package did not
+// it prints what plain `go test` would (each package's result line, and the
+// output of the tests that failed), then every test that skipped with its
+// reason, and fails (exit 1) when a test failed, a package did not
 // build, or a test skipped that the allow-list does not name. CI runs it so a
 // test that quietly skips (a missing tool, a corpus file lacking what a test
 // expects) is a failure there, not a pass.
@@ -32,6 +33,9 @@ type event struct {
 	Package string
 	Test    string
 	Output  string
+	// ImportPath names the package of the build-output and build-fail
+	// events (which have no Package).
+	ImportPath string
 }
 
 // outcome counts what the stream reported.
@@ -49,7 +53,7 @@ type skip struct {
 
 func main() {
 	allowPath := flag.String("allow", "", "file of PACKAGE.TEST patterns allowed to skip")
-	quiet := flag.Bool("quiet", false, "print only the summary, not the tests' output")
+	quiet := flag.Bool("quiet", false, "print only the summary, not the packages' results and failed tests' output")
 	flag.Parse()
 	var allow []string
 	if *allowPath != "" {
@@ -93,11 +97,12 @@ func readAllow(name string) ([]string, error) {
 	return pats, nil
 }
 
-// read consumes the event stream, echoing output (unless quiet) and counting.
+// read consumes the event stream, printing (unless quiet) the packages'
+// output and the output of failed tests, and counting.
 func read(r io.Reader, w io.Writer, quiet bool) (*outcome, error) {
 	o := &outcome{}
 	testFailed := map[string]bool{}         // packages with a failed test
-	output := map[string]*strings.Builder{} // per test, for skip reasons
+	output := map[string]*strings.Builder{} // per test, for failures and skip reasons
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -108,21 +113,25 @@ func read(r io.Reader, w io.Writer, quiet bool) (*outcome, error) {
 			fmt.Fprintf(w, "%s\n", line)
 			continue
 		}
+		if e.Package == "" && e.ImportPath != "" {
+			e.Package = e.ImportPath
+		}
 		key := e.Package + "." + e.Test
 		switch e.Action {
 		case "output", "build-output":
-			if !quiet {
-				io.WriteString(w, e.Output)
+			if e.Test == "" {
+				if !quiet {
+					io.WriteString(w, e.Output)
+				}
+				continue
 			}
-			if e.Test != "" {
-				b := output[key]
-				if b == nil {
-					b = &strings.Builder{}
-					output[key] = b
-				}
-				if b.Len() < 4096 {
-					b.WriteString(e.Output)
-				}
+			b := output[key]
+			if b == nil {
+				b = &strings.Builder{}
+				output[key] = b
+			}
+			if b.Len() < 64<<10 {
+				b.WriteString(e.Output)
 			}
 		case "pass":
 			if e.Test != "" {
@@ -134,6 +143,9 @@ func read(r io.Reader, w io.Writer, quiet bool) (*outcome, error) {
 				o.failed++
 				o.failures = append(o.failures, key)
 				testFailed[e.Package] = true
+				if b := output[key]; b != nil && !quiet {
+					io.WriteString(w, b.String())
+				}
 			} else if !testFailed[e.Package] {
 				o.broken = append(o.broken, e.Package)
 			}

@@ -11,7 +11,7 @@ func TestReportStatus(t *testing.T) {
 		pass    = `{"Action":"pass","Package":"p","Test":"TestA"}`
 		fail    = `{"Action":"output","Package":"p","Test":"TestB","Output":"boom\n"}` + "\n" + `{"Action":"fail","Package":"p","Test":"TestB"}` + "\n" + `{"Action":"fail","Package":"p"}`
 		skipped = `{"Action":"output","Package":"p","Test":"TestC","Output":"=== RUN   TestC\n"}` + "\n" + `{"Action":"output","Package":"p","Test":"TestC","Output":"    x_test.go:9: no blender\n"}` + "\n" + `{"Action":"skip","Package":"p","Test":"TestC"}`
-		broken  = `{"Action":"build-fail","Package":"q"}`
+		broken  = `{"ImportPath":"q.test","Action":"build-output","Output":"# q.test\n"}` + "\n" + `{"ImportPath":"q.test","Action":"build-fail"}`
 	)
 	tests := []struct {
 		name   string
@@ -25,7 +25,7 @@ func TestReportStatus(t *testing.T) {
 		{"a skip not allowed fails", pass + "\n" + skipped, nil, 1, "NOT ALLOWED  p.TestC: x_test.go:9: no blender"},
 		{"an allowed skip passes", pass + "\n" + skipped, []string{"p.TestC"}, 0, "allowed  p.TestC"},
 		{"a pattern allows subtests", pass + "\n" + strings.ReplaceAll(skipped, "TestC", "TestC/sub"), []string{"p.TestC/*"}, 0, "1 skipped"},
-		{"a package that does not build fails", pass + "\n" + broken, nil, 1, "failed outside a test"},
+		{"a package that does not build fails", pass + "\n" + broken, nil, 1, "failed outside a test (build errors, panics in init, TestMain)\nq.test"},
 		{"no test is a failure", `{"Action":"pass","Package":"p"}`, nil, 1, "no test ran"},
 	}
 	for _, tc := range tests {
@@ -50,5 +50,20 @@ func TestAFailedTestIsNotAlsoABrokenPackage(t *testing.T) {
 	o, _ := read(strings.NewReader(s), io.Discard, true)
 	if len(o.broken) != 0 {
 		t.Errorf("broken = %v, want none", o.broken)
+	}
+}
+
+func TestOnlyFailedTestsAndPackagesArePrinted(t *testing.T) {
+	s := `{"Action":"output","Package":"p","Test":"TestA","Output":"quiet pass\n"}
+{"Action":"pass","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Test":"TestB","Output":"loud failure\n"}
+{"Action":"fail","Package":"p","Test":"TestB"}
+{"Action":"output","Package":"p","Output":"FAIL\tp\t0.1s\n"}`
+	var b strings.Builder
+	if _, err := read(strings.NewReader(s), &b, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); strings.Contains(got, "quiet pass") || !strings.Contains(got, "loud failure") || !strings.Contains(got, "FAIL\tp") {
+		t.Errorf("printed %q", got)
 	}
 }

@@ -228,6 +228,9 @@ type Clip struct {
 	// generic avatar.
 	Humanoid   bool
 	SampleRate float32
+	// UseHighQualityCurve is Unity's m_UseHighQualityCurve: when set, the
+	// clip's compiled curves are never stored as dense samples.
+	UseHighQualityCurve bool
 	// Start and Stop bound the clip in seconds; its length is Stop-Start.
 	Start, Stop float32
 	WrapMode    WrapMode

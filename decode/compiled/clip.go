@@ -29,6 +29,7 @@ func Clip(v *typetree.Value, unityVersion string) (*model.Clip, error) {
 		SampleRate: v.Field("m_SampleRate").Float32(),
 		WrapMode:   model.WrapMode(v.Field("m_WrapMode").Int()),
 	}
+	c.UseHighQualityCurve = v.Field("m_UseHighQualityCurve").Bool()
 	fail := func(field string, err error) (*model.Clip, error) {
 		if unityVersion != "" {
 			err = fmt.Errorf("%w (Unity %s)", err, unityVersion)

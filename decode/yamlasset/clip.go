@@ -50,6 +50,7 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 		SampleRate: d.f32(b, "m_SampleRate"),
 		WrapMode:   model.WrapMode(d.i32(b, "m_WrapMode")),
 	}
+	c.UseHighQualityCurve = d.bool(b, "m_UseHighQualityCurve")
 	if comp := d.seq(b, "m_CompressedRotationCurves"); len(comp) > 0 {
 		return nil, &FieldError{File: f.Name, Line: comp[0].Line, Object: "AnimationClip " + c.Name,
 			Field: "m_CompressedRotationCurves", Err: errors.New("compressed rotation curves are not supported")}

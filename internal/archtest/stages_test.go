@@ -49,6 +49,11 @@ var stages = []stage{
 	{"bind", []string{"bind"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "decode",
 		"runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "tools"}},
 
+	// encode: the model into Unity's compiled forms and files a game loads
+	// (reading the target game's file for its version and type trees).
+	{"encode", []string{"encode/..."}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files",
+		"read: objects", "encode"}},
+
 	// present and export take what bind made.
 	{"present", []string{"present/...", "export/..."}, []string{"geometry", "model", "runtime: clips", "runtime: humanoid",
 		"runtime: controllers", "bound", "present", "tools"}},
@@ -56,7 +61,7 @@ var stages = []stage{
 	// applications: flags or a whole game in, one library call each.
 	{"applications", []string{"cmd/...", "extract"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files",
 		"read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind", "present",
-		"applications", "tools"}},
+		"applications", "tools", "encode"}},
 
 	// Small helpers with no place in the pipeline: they import none of it.
 	{"tools", []string{"internal/atomicfile", "internal/samefile", "internal/fuzzcount", "internal/corpustest", "internal/archtest",
@@ -68,7 +73,7 @@ var stages = []stage{
 	// whole project, as a user's program would.
 	{"programs", []string{"examples/...", "robustness/..."}, []string{"geometry", "model", "read: bytes", "read: layouts",
 		"read: files", "read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind",
-		"present", "applications", "tools", "test inputs", "programs"}},
+		"present", "applications", "tools", "test inputs", "programs", "encode"}},
 }
 
 // stageOf returns the stage a package belongs to (the most specific

@@ -37,6 +37,9 @@ type Definition struct {
 	synced   [][]int
 	numTrig  int
 	defaults []float64
+	// shape hashes what an Animator's state refers to (see shapeOf), so
+	// that a snapshot restores only onto its own kind of controller.
+	shape uint64
 }
 
 // Controller returns the controller the definition was compiled from.
@@ -183,6 +186,7 @@ func Compile(c *model.Controller, clips []Clip) (*Definition, error) {
 	}
 	d.order = append(d.order, synced...)
 	d.rootW = rootWeights(c, d.clips)
+	d.shape = shapeOf(c, d.clips)
 	d.timing = make([][]int, len(c.Layers))
 	d.synced = make([][]int, len(c.Layers))
 	for _, li := range synced {

@@ -9,7 +9,10 @@
 // are shared and never written; an Animator holds only its own small state
 // (parameter values and per layer two state slots, a frozen interrupted
 // blend and the transition's progress), so thousands of instances can play
-// one controller. Tick allocates nothing.
+// one controller. Tick allocates nothing. That state is a value: Snapshot
+// and Restore copy it whole, MarshalBinary and UnmarshalBinary encode it
+// (versioned, checksummed), and a History keeps the last ticks' snapshots
+// for rewinding (lag compensation) without touching the live Animator.
 //
 // # Semantics
 //

@@ -27,3 +27,28 @@ func TestControllerKindsNameThemselves(t *testing.T) {
 		}
 	}
 }
+
+func TestTargetsAreNamedOneWay(t *testing.T) {
+	tests := []struct {
+		name       string
+		target     Target
+		path, prop string
+	}{
+		{"a known path and property", Target{Path: "Hips/Spine", PathHash: PathHash("Hips/Spine"), PathKnown: true, Property: "m_LocalRotation.x"}, "Hips/Spine", "m_LocalRotation.x"},
+		{"the root", Target{PathKnown: false, PathHash: 0, Property: "m_IsActive"}, "", "m_IsActive"},
+		{"a path known by its hash", Target{PathHash: 1234, Attribute: 99}, "#1234", "#99"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.target.PathName(); got != tc.path {
+				t.Errorf("PathName = %q, want %q", got, tc.path)
+			}
+			if got := tc.target.PropertyName(); got != tc.prop {
+				t.Errorf("PropertyName = %q, want %q", got, tc.prop)
+			}
+			if tc.path != "" && tc.path[0] == '#' && HashOfPath(tc.path) != tc.target.PathHash {
+				t.Errorf("HashOfPath(%q) = %d, want %d", tc.path, HashOfPath(tc.path), tc.target.PathHash)
+			}
+		})
+	}
+}

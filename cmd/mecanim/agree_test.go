@@ -109,7 +109,13 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 				viewSkipped++
 			}
 			for name, ps := range ways {
+				if len(ps) != len(times) {
+					t.Fatalf("%s: %s gave %d frames for %d times", where, name, len(ps), len(times))
+				}
 				for k := range times {
+					if len(ps[k]) != ch.Skeleton().Len() {
+						t.Fatalf("%s: %s placed %d joints at t=%g, the skeleton has %d", where, name, len(ps[k]), times[k], ch.Skeleton().Len())
+					}
 					for j := range ps[k] {
 						want := ways["pose"][k][j]
 						d := float64(ps[k][j].Sub(want).Len()) / height
@@ -133,6 +139,9 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 	}
 	if pairs < 50 {
 		t.Fatalf("only %d clip-character pairs compared", pairs)
+	}
+	if viewSkipped > pairs/4 {
+		t.Fatalf("the viewer was compared on only %d of %d pairs", pairs-viewSkipped, pairs)
 	}
 	t.Logf("%d clip-character pairs (%d too long for the viewer's frame cap at the clip's rate), %d joint tracks, 3 times each: worst disagreement %.3g of the height, scaled to its tolerance at 1e-5 (%s)", pairs, viewSkipped, joints, worst, worstAt)
 }

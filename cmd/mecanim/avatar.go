@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
@@ -147,7 +146,7 @@ func nodePath(names model.Names, h uint32) string {
 	if p, ok := names.Lookup(h); ok {
 		return p
 	}
-	return "#" + strconv.FormatUint(uint64(h), 10)
+	return model.UnnamedPath(h)
 }
 
 func axesOf(ax model.Axes) axesJSON {

@@ -38,7 +38,7 @@ type curveJSON struct {
 }
 
 func curveOf(t *model.Target) curveJSON {
-	return curveJSON{Path: targetPath(t), ClassID: t.ClassID, Property: targetProperty(t), Curve: render.CurveName(t)}
+	return curveJSON{Path: t.PathName(), ClassID: t.ClassID, Property: t.PropertyName(), Curve: render.CurveName(t)}
 }
 
 // valuesFrame is one time of a sampled table: the value of each curve.
@@ -52,22 +52,6 @@ type sampleJSON struct {
 	Clip   objectRef     `json:"clip"`
 	Curves []curveJSON   `json:"curves"`
 	Frames []valuesFrame `json:"frames"`
-}
-
-// targetPath is a target's path, or "#<hash>" when it could not be named.
-func targetPath(t *model.Target) string {
-	if t.PathKnown {
-		return t.Path
-	}
-	return "#" + strconv.FormatUint(uint64(t.PathHash), 10)
-}
-
-// targetProperty is a target's property, or "#<attribute>" when unknown.
-func targetProperty(t *model.Target) string {
-	if t.Property != "" {
-		return t.Property
-	}
-	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
 }
 
 // sampleTimes returns the times to sample: the --at list, or every 1/rate

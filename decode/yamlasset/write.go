@@ -56,7 +56,7 @@ func WriteClip(w io.Writer, c *model.Clip) error {
 			k := t.Path + "\x00" + strconv.Itoa(int(t.Transform))
 			g := byKey[k]
 			if g == nil {
-				g = &group{path: targetPath(t), prop: t.Transform, order: int32(t.RotationOrder)}
+				g = &group{path: t.PathName(), prop: t.Transform, order: int32(t.RotationOrder)}
 				byKey[k] = g
 				groups = append(groups, g)
 			}
@@ -97,7 +97,7 @@ func WriteClip(w io.Writer, c *model.Clip) error {
 			p("  - curve:\n      serializedVersion: 2\n")
 			writeVectorKeys(bw, c, []*model.Curve{cv})
 			p("      m_PreInfinity: 2\n      m_PostInfinity: 2\n      m_RotationOrder: 4\n")
-			p("    attribute: %s\n    path: %s\n    classID: %d\n    script: {fileID: 0}\n", scalar(floatAttribute(&cv.Target)), scalar(targetPath(&cv.Target)), cv.Target.ClassID)
+			p("    attribute: %s\n    path: %s\n    classID: %d\n    script: {fileID: 0}\n", scalar(cv.Target.PropertyName()), scalar(cv.Target.PathName()), cv.Target.ClassID)
 		}
 	}
 	rate := c.SampleRate
@@ -247,24 +247,6 @@ func sortFloats(x []float32) {
 			x[j], x[j-1] = x[j-1], x[j]
 		}
 	}
-}
-
-// targetPath is a target's path (model.UnnamedPath when only its hash is
-// known).
-func targetPath(t *model.Target) string {
-	if t.PathKnown || t.PathHash == 0 {
-		return t.Path
-	}
-	return model.UnnamedPath(t.PathHash)
-}
-
-// floatAttribute is a float curve's attribute as the editor writes it: the
-// property's name.
-func floatAttribute(t *model.Target) string {
-	if t.Property != "" {
-		return t.Property
-	}
-	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
 }
 
 // rotationOrder is the m_RotationOrder of a curve group: Euler curves keep

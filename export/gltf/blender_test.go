@@ -193,9 +193,17 @@ func TestBlenderImportsCorpusExports(t *testing.T) {
 		c := &cases[i]
 		st := c.check(t, &got[i])
 		t.Logf("%s: %s", c.id, st)
+		if st.checks < len(c.anims) {
+			t.Errorf("%s: %d bone positions checked over %d animations: Blender's import was hardly compared", c.id, st.checks, len(c.anims))
+		}
 		all.add(st)
 	}
 	t.Logf("%d files: %s", len(cases), all)
+	// A floor far below what the corpus gives, so that a change that
+	// silently drops rigs, animations or times from the comparison fails.
+	if len(cases) < 10 || all.checks < 10_000 || all.weights == 0 {
+		t.Fatalf("only %d files, %d bone positions and %d shape key values compared", len(cases), all.checks, all.weights)
+	}
 }
 
 // blenderStats sums up the checks of one or more files.

@@ -35,31 +35,13 @@ func SplitCurveList(s string) []string {
 	return out
 }
 
-// curvePath is a target's path as the plot names it: "#<hash>" when the
-// path could not be named.
-func curvePath(t *model.Target) string {
-	if t.PathKnown {
-		return t.Path
-	}
-	return "#" + strconv.FormatUint(uint64(t.PathHash), 10)
-}
-
-// curveProperty is a target's property as the plot names it:
-// "#<attribute>" when no name table names it.
-func curveProperty(t *model.Target) string {
-	if t.Property != "" {
-		return t.Property
-	}
-	return "#" + strconv.FormatUint(uint64(t.Attribute), 10)
-}
-
 // CurveName names a curve the way SelectCurves takes it back:
 // "PATH:PROPERTY", the path "" for the root, "#<hash>" for a path no name
 // table or rig names and "#<attribute>" for such a property. Listings
 // (mecanim sample) name curves by it, so that any curve they show can be
 // plotted.
 func CurveName(t *model.Target) string {
-	return curvePath(t) + ":" + curveProperty(t)
+	return t.PathName() + ":" + t.PropertyName()
 }
 
 // SelectCurves finds the clip's curves named by specs. A spec is a curve's
@@ -93,10 +75,10 @@ func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
 			var hits []int
 			for i := range c.Curves {
 				t := &c.Curves[i].Target
-				if hasPath && curvePath(t) != path {
+				if hasPath && t.PathName() != path {
 					continue
 				}
-				if p := curveProperty(t); p == prop || (fold && strings.EqualFold(p, prop)) {
+				if p := t.PropertyName(); p == prop || (fold && strings.EqualFold(p, prop)) {
 					hits = append(hits, i)
 				}
 			}
@@ -114,7 +96,7 @@ func SelectCurves(c *model.Clip, specs []string) ([]Series, error) {
 		}
 		for _, i := range hits {
 			t := &c.Curves[i].Target
-			label := curveProperty(t)
+			label := t.PropertyName()
 			if len(hits) > 1 || hasPath {
 				label = CurveName(t)
 			}

@@ -33,7 +33,7 @@ import (
 // set to a wrong value, a serialized file cut short inside its bundle, or
 // a NaN or an infinity in a float the animation depends on. For every
 // copy and every command that reads something from the undamaged file, the
-// rule of issue 20 holds: exit status 0 only with the undamaged file's
+// project's rule holds: exit status 0 only with the undamaged file's
 // output, else exit status 1 with a message that names the file and an
 // object or an offset, and no output file left behind.
 

@@ -164,7 +164,7 @@ func TestCorpusRebuild(t *testing.T) {
 }
 
 // centreOfMass is the centre-of-mass rule written out on its own (package
-// humanoid's buildCentres, with its last case as issue 15 states it): each
+// humanoid's buildCentres, with its last case as the spec states it): each
 // body bone's mass at its segment's centre, the mean of its origin and its
 // children's (the nearest mapped descendants, toes, eyes and jaw counting
 // as no one's children); the hips' at their children's mean; the head,
@@ -173,7 +173,7 @@ func TestCorpusRebuild(t *testing.T) {
 // to the upper arms' middle; with a chest but not the neck and both
 // shoulders, the top trunk bone at the mean of its origin and the two
 // upper arms'. withNeck averages the neck in as well in that last case
-// (the rule before issue 15's).
+// (an earlier form of the rule).
 func centreOfMass(h *model.Human, withNeck bool) vec {
 	g := humanGlobals(h)
 	has := func(b int) bool { return h.BoneIndex[b] >= 0 }
@@ -241,7 +241,7 @@ func presentParentBody(b int, has func(int) bool) int {
 	return -1
 }
 
-// Issue 15's last case of the centre-of-mass rule: a chest and a neck
+// The last case of the centre-of-mass rule: a chest and a neck
 // without both shoulders. No corpus avatar lacks its shoulders but keeps
 // its neck, so Unity's answer for one is not at hand (the rule rests on an
 // avatar outside the corpus, fitted to 2e-7). What this test holds: on

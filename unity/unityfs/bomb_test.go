@@ -22,7 +22,7 @@ import (
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
-// Decompression bombs (issue 20): a bundle whose one block holds a real
+// Decompression bombs: a bundle whose one block holds a real
 // serialized file and a run of zeros up to the largest block size allowed
 // (1 GiB), compressed with LZMA (about 150 KB for the gigabyte) or LZ4
 // (about 4 MB). The bombs are built at test time, never committed, and

@@ -10,7 +10,7 @@ import (
 	"github.com/mecanim/mecanim/unity/unityfs"
 )
 
-// benchBundles are the two LZMA bundles issue 16 compares with liblzma.
+// benchBundles are the two LZMA bundles BENCHMARKS.md compares with liblzma.
 var benchBundles = []struct{ name, file string }{
 	{"customemotespackage", "lethal-emotes/customemotespackage"},
 	{"dlc3emoteskeletons", "ror2-skeletons/dlc3emoteskeletons"},

@@ -1,5 +1,5 @@
 // Command sidebyside measures, in one run, the CPU time three LZMA decoders
-// take to decode every LZMA block of the bundles issue 16 names: this
+// take to decode every LZMA block of the bundles BENCHMARKS.md names: this
 // project's unity/internal/lzma, github.com/ulikunitz/xz/lzma, and liblzma
 // through Python 3's lzma module. It prints the median of several rounds
 // for each, and the Go decoders' allocations per round. The decoders take
@@ -7,7 +7,7 @@
 //
 //	go run ./unity/internal/lzma/testdata/sidebyside [-rounds 9] [bundle...]
 //
-// Bundles default to the two issue 16 measured, found in the corpus
+// Bundles default to the two BENCHMARKS.md measures, found in the corpus
 // (MECANIM_CORPUS or ../shared/corpus beside the checkout).
 package main
 

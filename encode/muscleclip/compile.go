@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -530,7 +531,9 @@ func bindingFields(b *binding) unitywrite.Fields {
 		if _, ok := model.HumanAttributeName(t.Attribute); ok {
 			custom = customAnimator
 		}
-	case t.ClassID == model.ClassSkinnedMeshRenderer && len(t.Property) > len("blendShape.") && t.Property[:len("blendShape.")] == "blendShape.":
+	case t.ClassID == model.ClassSkinnedMeshRenderer && (t.Property == "" || strings.HasPrefix(t.Property, "blendShape.")):
+		// A renderer's float curve whose name a compiled clip no longer
+		// says is taken for a blend shape, what such curves are in games.
 		custom = customBlendShape
 	}
 	return unitywrite.Fields{

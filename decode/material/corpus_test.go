@@ -11,9 +11,8 @@ import (
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
-// Corpus materials: a BC7-textured HDRP material, an ASTC-textured one
-// (skipped by format name, factor kept), and plain colours converted from
-// the sRGB Unity stores to linear.
+// Corpus materials: a BC7-textured HDRP material, an ASTC-textured one,
+// and plain colours converted from the sRGB Unity stores to linear.
 func TestCorpusMaterials(t *testing.T) {
 	dir := corpustest.Dir(t)
 	for _, c := range []struct {
@@ -23,7 +22,7 @@ func TestCorpusMaterials(t *testing.T) {
 		color      [4]float32 // as stored (sRGB)
 	}{
 		{"lethal-emotes/scavbody", "Material.003", "PlayerLevelStickers", 0, [4]float32{1, 1, 1, 1}},
-		{"sekai/ladies_s_31_0001", "mtl_bdy_00", "", texture.ASTC_6x6, [4]float32{1, 1, 1, 1}},
+		{"sekai/ladies_s_31_0001", "mtl_bdy_00", "tex_bdy_MIK_05_C", 0, [4]float32{1, 1, 1, 1}},
 		{"lc-example-enemy/modassets", "hat-red", "", 0, [4]float32{0.9064264297485352, 0.3178626000881195, 0.35723936557769775, 1}},
 		{"beatsaber-avatars/Template.avatar", "Right Hand", "", 0, [4]float32{0, 0.5862069129943848, 1, 1}},
 	} {

@@ -142,9 +142,9 @@ func rgba(r, g, b, a float32) F { return F{"r": r, "g": g, "b": b, "a": a} }
 // scene writes a serialized file of materials and textures and opens it:
 // 10 "painted" (URP: _BaseColor and _Color, _BaseMap tiled, _Smoothness),
 // 11 "plain" (built-in: _Color, _MainTex on the same texture, _Glossiness,
-// _Metallic), 12 "mobile" (its texture is ASTC), 13 "mobile too" (the
-// same ASTC texture), 14 "bare" (no properties); textures 20 (a 2×2
-// RGBA32) and 21 (ASTC_6x6).
+// _Metallic), 12 "mobile" (its texture is PVRTC), 13 "mobile too" (the
+// same PVRTC texture), 14 "bare" (no properties); textures 20 (a 2×2
+// RGBA32) and 21 (PVRTC_RGBA4, a format not decoded).
 func scene(t *testing.T, old bool) *assets.File {
 	t.Helper()
 	mt, tt := materialTree(old), textureTree()
@@ -179,7 +179,7 @@ func scene(t *testing.T, old bool) *assets.File {
 		{PathID: 20, ClassID: texture.ClassTexture2D, Tree: tt, Data: enc(tt, F{"m_Name": "checker", "m_Width": int32(2), "m_Height": int32(2),
 			"m_TextureFormat": int32(texture.RGBA32), "m_MipCount": int32(1), "image data": pixels})},
 		{PathID: 21, ClassID: texture.ClassTexture2D, Tree: tt, Data: enc(tt, F{"m_Name": "phone", "m_Width": int32(6), "m_Height": int32(6),
-			"m_TextureFormat": int32(texture.ASTC_6x6), "m_MipCount": int32(1), "image data": make([]byte, 16)})},
+			"m_TextureFormat": int32(texture.PVRTC_RGBA4), "m_MipCount": int32(1), "image data": make([]byte, 32)})},
 	}
 	b, err := unitywrite.SerializedFile("2022.3.9f1", 19, objs, nil, false)
 	if err != nil {
@@ -232,14 +232,14 @@ func TestMaterialsReadFactorsAndTextures(t *testing.T) {
 		if plain.BaseColorTexture != painted.BaseColorTexture || !near(plain.BaseColor[0], 0.04045/12.92) || plain.Metallic != 1 || !near(plain.Roughness, 0.7) {
 			t.Errorf("old %v: plain %+v", old, plain)
 		}
-		// ASTC: the factor stays, the texture is skipped by format name,
+		// PVRTC: the factor stays, the texture is skipped by format name,
 		// once for both materials that use it.
 		mobile, err := get(12)
 		var te *TextureError
 		var ue *texture.UnsupportedError
-		if !errors.As(err, &te) || !errors.As(err, &ue) || ue.Format != texture.ASTC_6x6 || te.Texture != "phone" || te.Material != "mobile" ||
-			!strings.Contains(err.Error(), "ASTC_6x6") {
-			t.Errorf("old %v: ASTC: err %v", old, err)
+		if !errors.As(err, &te) || !errors.As(err, &ue) || ue.Format != texture.PVRTC_RGBA4 || te.Texture != "phone" || te.Material != "mobile" ||
+			!strings.Contains(err.Error(), "PVRTC_RGBA4") {
+			t.Errorf("old %v: PVRTC: err %v", old, err)
 		}
 		if mobile.BaseColorTexture != nil || mobile.BaseColor != [4]float32{1, 0, 0, 1} {
 			t.Errorf("old %v: mobile %+v", old, mobile)

@@ -16,9 +16,8 @@ import (
 )
 
 // Attach gives each sub-mesh its material with base colour and texture:
-// the scav rig's suit is textured by a BC7 texture; the sekai body's
-// ASTC texture is left out with a note naming the format, once, and its
-// material keeps its factor.
+// the scav rig's suit is textured by a BC7 texture, the sekai body by an
+// ASTC one.
 func TestAttachFillsMaterials(t *testing.T) {
 	dir := corpustest.Dir(t)
 	for _, c := range []struct {
@@ -26,7 +25,7 @@ func TestAttachFillsMaterials(t *testing.T) {
 		skipped                      texture.Format
 	}{
 		{"lethal-emotes/scavbody", "scavEmoteSkeleton", "Material.003", "PlayerLevelStickers", 0},
-		{"sekai/ladies_s_31_0001", "body", "mtl_bdy_00", "", texture.ASTC_6x6},
+		{"sekai/ladies_s_31_0001", "body", "mtl_bdy_00", "tex_bdy_MIK_05_C", 0},
 	} {
 		ct, err := assets.Open(filepath.Join(dir, filepath.FromSlash(c.file)), assets.Options{})
 		if err != nil {

@@ -107,7 +107,7 @@ func TestCorpusTexturesDecodeOrNameTheirFormat(t *testing.T) {
 	}
 	sort.Strings(names)
 	t.Logf("corpus Texture2D formats: %s; %d in a stripped file without a layout", strings.Join(names, ", "), noLayout)
-	for _, f := range []Format{Alpha8, RGBA32, DXT1, DXT5, BC7} {
+	for _, f := range []Format{Alpha8, RGBA32, DXT1, DXT5, BC7, ASTC_4x4, ASTC_6x6} {
 		if decoded[f] == 0 {
 			t.Errorf("no %v texture decoded", f)
 		}
@@ -115,7 +115,8 @@ func TestCorpusTexturesDecodeOrNameTheirFormat(t *testing.T) {
 }
 
 // A few pixels of corpus textures equal what Pillow (Debian's
-// python3-pil 9.4, an independent decoder) makes of the same mip-0 bytes.
+// python3-pil 9.4, an independent decoder) or, for ASTC, Mesa makes of the
+// same mip-0 bytes.
 // x and y count from the first stored row (Unity's bottom row, Pillow's
 // top one): the pixel is at image row height−1−y here.
 func TestCorpusPixelsMatchAnIndependentDecoder(t *testing.T) {
@@ -136,6 +137,12 @@ func TestCorpusPixelsMatchAnIndependentDecoder(t *testing.T) {
 		{"jotunn/kitbash", "piece_odin_statue", RGBA32, 24, 46, [4]uint8{30, 35, 41, 202}},
 		{"jotunn/kitbash", "piece_odin_statue", RGBA32, 20, 33, [4]uint8{70, 82, 97, 29}},
 		{"lethal-emotes/customemotespackage", "LiberationSans SDF Atlas", Alpha8, 835, 6, [4]uint8{0, 0, 0, 83}},
+		// ASTC pixels as Mesa's llvmpipe decodes them (testdata/reference/gldec.c).
+		{"sekai/ladies_s_31_0001", "tex_bdy_MIK_05_H", ASTC_4x4, 900, 700, [4]uint8{0, 0, 113, 26}},
+		{"sekai/ladies_s_31_0001", "tex_bdy_MIK_05_H", ASTC_4x4, 517, 33, [4]uint8{0, 0, 94, 0}},
+		{"sekai/ladies_s_31_0001", "tex_bdy_MIK_05_C", ASTC_6x6, 100, 200, [4]uint8{254, 246, 236, 255}},
+		{"sekai/ladies_s_31_0001", "tex_bdy_MIK_05_C", ASTC_6x6, 517, 33, [4]uint8{172, 178, 184, 255}},
+		{"sekai/ladies_s_31_0001", "tex_bdy_MIK_05_C", ASTC_6x6, 900, 700, [4]uint8{44, 44, 44, 255}},
 	} {
 		ct, err := assets.Open(filepath.Join(dir, filepath.FromSlash(c.file)), assets.Options{})
 		if err != nil {

@@ -107,10 +107,11 @@ func (f Format) String() string {
 }
 
 // layout is how a format decoded here stores its pixels: bytes per pixel,
-// or, for block formats, bytes per 4×4 block.
+// or, for block formats, bytes per block of bw×bh texels.
 type layout struct {
-	pixel int // bytes per pixel (0 for block formats)
-	block int // bytes per 4×4 block (0 for pixel formats)
+	pixel  int // bytes per pixel (0 for block formats)
+	block  int // bytes per block (0 for pixel formats)
+	bw, bh int // block footprint in texels
 }
 
 var layouts = map[Format]layout{
@@ -121,14 +122,33 @@ var layouts = map[Format]layout{
 	RGB48:    {pixel: 6},
 	RGBAHalf: {pixel: 8}, RGFloat: {pixel: 8}, RGBA64: {pixel: 8},
 	RGBAFloat: {pixel: 16},
-	DXT1:      {block: 8}, BC4: {block: 8},
-	DXT5: {block: 16}, BC5: {block: 16}, BC7: {block: 16},
+	DXT1:      {block: 8, bw: 4, bh: 4}, BC4: {block: 8, bw: 4, bh: 4},
+	DXT5: {block: 16, bw: 4, bh: 4}, BC5: {block: 16, bw: 4, bh: 4}, BC7: {block: 16, bw: 4, bh: 4},
+	ETC_RGB4: {block: 8, bw: 4, bh: 4}, ETC2_RGB: {block: 8, bw: 4, bh: 4}, ETC2_RGBA1: {block: 8, bw: 4, bh: 4},
+	ETC2_RGBA8: {block: 16, bw: 4, bh: 4},
+	EAC_R:      {block: 8, bw: 4, bh: 4}, EAC_R_SIGNED: {block: 8, bw: 4, bh: 4},
+	EAC_RG: {block: 16, bw: 4, bh: 4}, EAC_RG_SIGNED: {block: 16, bw: 4, bh: 4},
+	ASTC_4x4: {block: 16, bw: 4, bh: 4}, ASTC_5x5: {block: 16, bw: 5, bh: 5}, ASTC_6x6: {block: 16, bw: 6, bh: 6},
+	ASTC_8x8: {block: 16, bw: 8, bh: 8}, ASTC_10x10: {block: 16, bw: 10, bh: 10}, ASTC_12x12: {block: 16, bw: 12, bh: 12},
+	ASTC_RGBA_4x4: {block: 16, bw: 4, bh: 4}, ASTC_RGBA_5x5: {block: 16, bw: 5, bh: 5}, ASTC_RGBA_6x6: {block: 16, bw: 6, bh: 6},
+	ASTC_RGBA_8x8: {block: 16, bw: 8, bh: 8}, ASTC_RGBA_10x10: {block: 16, bw: 10, bh: 10}, ASTC_RGBA_12x12: {block: 16, bw: 12, bh: 12},
 }
 
 // Supported reports whether this package decodes the format's pixels.
 func (f Format) Supported() bool {
 	_, ok := layouts[f]
 	return ok
+}
+
+// Crunched reports whether the format is one of Unity's crunch-compressed
+// ones (a second, variable-length compression over DXT or ETC blocks),
+// which this package does not decode.
+func (f Format) Crunched() bool {
+	switch f {
+	case DXT1Crunched, DXT5Crunched, ETC_RGB4Crunched, ETC2_RGBA8Crunched:
+		return true
+	}
+	return false
 }
 
 // Size returns the bytes of one w×h image of the format (a mip level), and
@@ -140,7 +160,7 @@ func (f Format) Size(w, h int) (int, bool) {
 		return 0, false
 	}
 	if l.block > 0 {
-		return ((w + 3) / 4) * ((h + 3) / 4) * l.block, true
+		return ((w + l.bw - 1) / l.bw) * ((h + l.bh - 1) / l.bh) * l.block, true
 	}
 	return w * h * l.pixel, true
 }

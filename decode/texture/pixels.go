@@ -42,7 +42,7 @@ func Pixels(f Format, w, h int, data []byte) (*image.NRGBA, error) {
 	// Unity's row y (from the bottom) is the image's row h-1-y.
 	row := func(y int) []uint8 { o := (h - 1 - y) * img.Stride; return img.Pix[o : o+4*w] }
 	if l := layouts[f]; l.block > 0 {
-		decodeBlocks(f, w, h, data, l.block, row)
+		decodeBlocks(f, w, h, data, l, row)
 		return img, nil
 	}
 	le := binary.LittleEndian
@@ -142,37 +142,27 @@ func half(h uint16) float32 {
 	return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
 }
 
-// decodeBlocks decodes the 4×4 blocks of a block-compressed image, block
-// rows from the bottom as Unity stores them (each block's own first row
-// is its lowest), clipping the blocks at the image's edges.
-func decodeBlocks(f Format, w, h int, data []byte, bs int, row func(y int) []uint8) {
+// decodeBlocks decodes the blocks of a block-compressed image, block rows
+// from the bottom as Unity stores them (each block's own first row is its
+// lowest), clipping the blocks at the image's edges.
+func decodeBlocks(f Format, w, h int, data []byte, l layout, row func(y int) []uint8) {
 	var px [16][4]uint8
-	bw := (w + 3) / 4
-	for by := 0; by < (h+3)/4; by++ {
+	var texels [4 * astcMaxFootprint]uint8
+	bw := (w + l.bw - 1) / l.bw
+	for by := 0; by < (h+l.bh-1)/l.bh; by++ {
 		for bx := 0; bx < bw; bx++ {
-			blk := data[(by*bw+bx)*bs : (by*bw+bx+1)*bs]
-			switch f {
-			case DXT1:
-				decodeBC1(blk, &px, true)
-			case DXT5:
-				decodeBC1(blk[8:], &px, false)
-				decodeBC4(blk, &px, 3)
-			case BC4:
-				px = [16][4]uint8{}
-				decodeBC4(blk, &px, 0)
-				for i := range px {
-					px[i][3] = 255
+			blk := data[(by*bw+bx)*l.block : (by*bw+bx+1)*l.block]
+			if isASTC(f) {
+				decodeASTC(blk, l.bw, l.bh, false, texels[:])
+				for j := 0; j < l.bh && l.bh*by+j < h; j++ {
+					dst := row(l.bh*by + j)
+					for i := 0; i < l.bw && l.bw*bx+i < w; i++ {
+						copy(dst[4*(l.bw*bx+i):4*(l.bw*bx+i)+4], texels[4*(j*l.bw+i):])
+					}
 				}
-			case BC5:
-				px = [16][4]uint8{}
-				decodeBC4(blk, &px, 0)
-				decodeBC4(blk[8:], &px, 1)
-				for i := range px {
-					px[i][3] = 255
-				}
-			case BC7:
-				decodeBC7(blk, &px)
+				continue
 			}
+			decode4x4(f, blk, &px)
 			for j := 0; j < 4 && 4*by+j < h; j++ {
 				dst := row(4*by + j)
 				for i := 0; i < 4 && 4*bx+i < w; i++ {
@@ -180,5 +170,50 @@ func decodeBlocks(f Format, w, h int, data []byte, bs int, row func(y int) []uin
 				}
 			}
 		}
+	}
+}
+
+func isASTC(f Format) bool { return f >= ASTC_4x4 && f <= ASTC_RGBA_12x12 }
+
+// decode4x4 decodes one block of a 4×4-block format into px.
+func decode4x4(f Format, blk []byte, px *[16][4]uint8) {
+	opaque := func() {
+		for i := range px {
+			px[i][3] = 255
+		}
+	}
+	switch f {
+	case DXT1:
+		decodeBC1(blk, px, true)
+	case DXT5:
+		decodeBC1(blk[8:], px, false)
+		decodeBC4(blk, px, 3)
+	case BC4:
+		*px = [16][4]uint8{}
+		decodeBC4(blk, px, 0)
+		opaque()
+	case BC5:
+		*px = [16][4]uint8{}
+		decodeBC4(blk, px, 0)
+		decodeBC4(blk[8:], px, 1)
+		opaque()
+	case BC7:
+		decodeBC7(blk, px)
+	case ETC_RGB4, ETC2_RGB:
+		decodeETC2(blk, px, false)
+	case ETC2_RGBA1:
+		decodeETC2(blk, px, true)
+	case ETC2_RGBA8:
+		decodeETC2(blk[8:], px, false)
+		decodeEACAlpha(blk, px, 3)
+	case EAC_R, EAC_R_SIGNED:
+		*px = [16][4]uint8{}
+		decodeEACChannel(blk, px, 0, f == EAC_R_SIGNED)
+		opaque()
+	case EAC_RG, EAC_RG_SIGNED:
+		*px = [16][4]uint8{}
+		decodeEACChannel(blk, px, 0, f == EAC_RG_SIGNED)
+		decodeEACChannel(blk[8:], px, 1, f == EAC_RG_SIGNED)
+		opaque()
 	}
 }

@@ -1,10 +1,13 @@
 // Package texture decodes Unity textures (Texture2D, class 28) into 8-bit
-// RGBA pixels, for exporters: the uncompressed formats and the common
-// desktop block formats (BC1/DXT1, BC3/DXT5, BC4, BC5, BC7), each decoded
-// here from its public specification (the Khronos Data Format
-// Specification's S3TC and BPTC chapters). Other formats (ASTC, ETC,
-// PVRTC, crunched...) are refused with an UnsupportedError naming the
-// format as Unity's TextureFormat does.
+// RGBA pixels, for exporters: the uncompressed formats, the desktop block
+// formats (BC1/DXT1, BC3/DXT5, BC4, BC5, BC7) and the mobile ones (ASTC
+// LDR at every footprint, ETC1, ETC2 RGB/RGBA1/RGBA8, EAC R11/RG11
+// unsigned and signed), each decoded here from its public specification
+// (the Khronos Data Format Specification's S3TC, BPTC, ETC and ASTC
+// chapters; no maintained Go decoder of the mobile formats exists to
+// depend on). Other formats (ASTC HDR, PVRTC, ATC, the 3DS ETC variants,
+// Unity's crunch-compressed ones) are refused with an UnsupportedError
+// naming the format as Unity's TextureFormat does.
 //
 // Only the first image's mip level 0 is read, from the object (image
 // data) or from its streamed resource (m_StreamData, a .resS beside the
@@ -43,8 +46,11 @@ type UnsupportedError struct {
 	Format Format
 }
 
-// Error names the format.
+// Error names the format (and, for a crunched one, why).
 func (e *UnsupportedError) Error() string {
+	if e.Format.Crunched() {
+		return fmt.Sprintf("texture: format %s is not decoded (crunch compression)", e.Format)
+	}
 	return fmt.Sprintf("texture: format %s is not decoded", e.Format)
 }
 

@@ -232,12 +232,11 @@ func (s *Set) characterController(ce *entry) *entry {
 	return nil
 }
 
-// characterFor returns the characters a clip may play on, best first, when
-// nothing was asked for: for a humanoid clip the characters of every
-// distinct humanoid avatar; for a generic clip the characters whose paths
-// its Transform channels name most often (else avatars whose name tables
-// name them). Several distinct candidates are the caller's to refuse (the
-// command line) or to take the first of (the viewer).
+// candidates returns the characters a clip may play on when nothing was
+// asked for: for a humanoid clip the distinct humanoid avatars; for a
+// generic clip the characters whose paths its Transform channels name most
+// often (else avatars whose name tables name them). Several distinct
+// candidates are refused by CharacterFor, everywhere.
 func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 	if c.Humanoid {
 		var avs []*entry
@@ -397,17 +396,66 @@ func (s *Set) characterRig(ce *entry) *model.Rig {
 	}
 }
 
-// CharacterFor returns the character clip i plays on: the one on names,
-// else the one the binding chooses (see candidates); several equally good
-// candidates that differ are ErrAmbiguous.
-func (s *Set) CharacterFor(clip int, on On) (*bound.Character, error) {
-	return s.characterFor(clip, on, false)
-}
-
-func (s *Set) characterFor(clip int, on On, first bool) (*bound.Character, error) {
+// CharacterFor is the one rule that chooses what clips play on, for
+// every command, the viewer and extract alike: the character on names
+// (asked for by name or reference); else, for clips, the character each
+// of them plays on (see candidates: the characters whose Animator or
+// Animation component plays it first, then the best fits), which must be
+// the same for all of them; else, with no clip, the only character of the
+// inputs. Several candidates that differ are refused (a *ChoiceError
+// listing each by a reference that chooses it); none is ErrNoCharacter.
+func (s *Set) CharacterFor(on On, clips ...int) (*bound.Character, error) {
 	if ch, err := s.CharacterOn(on); ch != nil || err != nil {
 		return ch, err
 	}
+	if len(clips) == 0 {
+		return s.onlyCharacter()
+	}
+	var ch *bound.Character
+	var first string
+	for _, clip := range clips {
+		c, err := s.characterFor(clip)
+		if err != nil {
+			return nil, err
+		}
+		it, _ := s.Entry(KindClip, clip)
+		switch {
+		case ch == nil:
+			ch, first = c, it.Name
+		case c != ch:
+			e := &ChoiceError{Kind: KindCharacter, What: fmt.Sprintf("clip %q plays on %s and clip %q on %s", first, ch.Describe(), it.Name, c.Describe())}
+			for _, x := range []*bound.Character{ch, c} {
+				e.Candidates = append(e.Candidates, s.itemOf(x))
+			}
+			return nil, e
+		}
+	}
+	return ch, nil
+}
+
+// itemOf is the listing of a character the set made (a character of the
+// inputs, or an avatar's own skeleton).
+func (s *Set) itemOf(ch *bound.Character) bound.Item {
+	src := ch.Source()
+	return bound.Item{Name: ch.Name(), Source: src, Label: ch.Name(), Ref: Ref(src)}
+}
+
+// onlyCharacter is the character of inputs that hold one (copies of one
+// asset count once).
+func (s *Set) onlyCharacter() (*bound.Character, error) {
+	es := s.entries[KindCharacter]
+	switch {
+	case len(es) == 0:
+		return nil, fmt.Errorf("%w: the inputs hold no character (Animator rig)", ErrNoCharacter)
+	case len(es) > 1 && distinct(es):
+		return nil, ambiguous(KindCharacter, fmt.Sprintf("the inputs hold %d characters", len(es)), es)
+	}
+	return s.Character(es[0].index)
+}
+
+// characterFor is the character clip i plays on when nothing was asked
+// for (see CharacterFor).
+func (s *Set) characterFor(clip int) (*bound.Character, error) {
 	c, err := s.Clip(clip)
 	if err != nil {
 		return nil, err
@@ -417,7 +465,7 @@ func (s *Set) characterFor(clip int, on On, first bool) (*bound.Character, error
 		return nil, err
 	}
 	cands = s.preferPlayers(clip, cands, k)
-	if !first && len(cands) > 1 && distinct(cands) {
+	if len(cands) > 1 && distinct(cands) {
 		what := fmt.Sprintf("clip %q animates as many paths of %d characters", c.Name, len(cands))
 		if k == KindAvatar {
 			what = fmt.Sprintf("clip %q is humanoid and the inputs hold %d humanoid avatars", c.Name, len(cands))
@@ -425,25 +473,24 @@ func (s *Set) characterFor(clip int, on On, first bool) (*bound.Character, error
 		return nil, ambiguous(k, what, cands)
 	}
 	if k == KindAvatar {
-		ch, err := s.AvatarCharacter(cands[0].index)
-		if err != nil && first {
-			var users []*entry
-			if users = s.avatarUsers(cands[0]); len(users) > 0 {
-				return s.Character(users[0].index)
-			}
-		}
-		return ch, err
+		return s.AvatarCharacter(cands[0].index)
 	}
 	return s.Character(cands[0].index)
 }
 
-// Motion binds clip i to what on names, or to the character the binding
+// MotionOn binds clip i to what on names, or to the character the binding
 // chooses for it (see CharacterFor).
 func (s *Set) MotionOn(clip int, on On) (*bound.Motion, error) {
-	ch, err := s.CharacterFor(clip, on)
+	ch, err := s.CharacterFor(on, clip)
 	if err != nil {
 		return nil, err
 	}
+	return s.bindClip(clip, ch)
+}
+
+// Bind binds clip i to a character the set made (chosen with
+// CharacterFor, Character or AvatarCharacter).
+func (s *Set) Bind(clip int, ch *bound.Character) (*bound.Motion, error) {
 	return s.bindClip(clip, ch)
 }
 
@@ -458,8 +505,9 @@ func (s *Set) bindClip(clip int, ch *bound.Character) (*bound.Motion, error) {
 
 // ControllerOn binds controller i: its clips (across the inputs, an
 // override controller's replacements applied) on the character on names,
-// else on the character whose Animator plays it (the first when several
-// do), else on none (its state machines only).
+// else on the character whose Animator plays it, else on none (its state
+// machines only). Several different characters playing it are refused
+// (a *ChoiceError listing them), as for a clip.
 func (s *Set) ControllerOn(i int, on On) (*bound.Controller, error) {
 	ch, err := s.CharacterOn(on)
 	if err != nil {
@@ -467,27 +515,34 @@ func (s *Set) ControllerOn(i int, on On) (*bound.Controller, error) {
 	}
 	var notes []string
 	if ch == nil {
-		ch, notes = s.controllerCharacter(i)
+		if ch, notes, err = s.controllerCharacter(i); err != nil {
+			return nil, err
+		}
 	}
 	return s.bindController(i, ch, notes)
 }
 
-// controllerCharacter is the character whose Animator plays controller i.
-func (s *Set) controllerCharacter(i int) (*bound.Character, []string) {
+// controllerCharacter is the character whose Animator plays controller i
+// (nil, with a note, for none; several that differ are refused).
+func (s *Set) controllerCharacter(i int) (*bound.Character, []string, error) {
 	ce, err := s.entry(KindController, i)
 	if err != nil {
-		return nil, nil
+		return nil, nil, err
 	}
+	var users []*entry
 	for _, c := range s.entries[KindCharacter] {
 		if x := s.characterController(c); x != nil && (x == ce || x.origin.identical(ce.origin)) {
-			ch, err := s.Character(c.index)
-			if err != nil {
-				return nil, []string{err.Error()}
-			}
-			return ch, nil
+			users = append(users, c)
 		}
 	}
-	return nil, []string{fmt.Sprintf("no Animator in the inputs plays controller %q: states, events and timing only (no pose, no root motion)", ce.name)}
+	switch {
+	case len(users) == 0:
+		return nil, []string{fmt.Sprintf("no Animator in the inputs plays controller %q: states, events and timing only (no pose, no root motion)", ce.name)}, nil
+	case len(users) > 1 && distinct(users):
+		return nil, nil, ambiguous(KindCharacter, fmt.Sprintf("controller %q is played by %d characters", ce.name, len(users)), users)
+	}
+	ch, err := s.Character(users[0].index)
+	return ch, nil, err
 }
 
 // bindController binds controller i's clips to ch (nil: none).
@@ -525,15 +580,12 @@ func (s *Set) Clips() []bound.Item { return s.Items(KindClip) }
 func (s *Set) Controllers() []bound.Item { return s.Items(KindController) }
 
 // Motion implements bound.Library: clip i on character j, or (j < 0) on
-// the character the binding chooses, the first of several.
+// the character the binding chooses (see CharacterFor).
 func (s *Set) Motion(clip, character int) (*bound.Motion, error) {
-	var ch *bound.Character
-	var err error
-	if character >= 0 {
-		ch, err = s.Character(character)
-	} else {
-		ch, err = s.characterFor(clip, On{}, true)
+	if character < 0 {
+		return s.MotionOn(clip, On{})
 	}
+	ch, err := s.Character(character)
 	if err != nil {
 		return nil, err
 	}
@@ -576,7 +628,7 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 		if !c.Humanoid && !animatesSkeleton(c, ch) {
 			continue
 		}
-		m, err := bound.Bind(c, e.src, ch)
+		m, err := s.bindClip(i, ch)
 		if err != nil {
 			errs = append(errs, err)
 			continue

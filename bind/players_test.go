@@ -30,7 +30,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, err := set.CharacterFor(i, On{})
+		ch, err := set.CharacterFor(On{}, i)
 		if err != nil {
 			t.Errorf("%s: %v", clip, err)
 			continue
@@ -43,7 +43,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.CharacterFor(i, On{}); !errors.Is(err, ErrAmbiguous) {
+	if _, err := set.CharacterFor(On{}, i); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("a clip no character plays, on three rigs of its paths: %v, want ErrAmbiguous", err)
 	}
 }

@@ -27,13 +27,14 @@ type Library interface {
 	// CharacterController returns the controller character i plays (-1
 	// for none, or one the inputs lack).
 	CharacterController(i int) int
-	// Motion binds clip i to character j; j < 0 lets the binding choose
-	// (the first of several equally good characters).
+	// Motion binds clip i to character j; j < 0 lets the binding choose,
+	// and refuses (listing the candidates) when several characters fit.
 	Motion(clip, character int) (*Motion, error)
 	// ControllerModel decodes controller i (for an override controller,
 	// its base with the clips replaced).
 	ControllerModel(i int) (*model.Controller, error)
 	// BindController binds controller i to character j; j < 0 lets the
-	// binding choose (the character whose Animator plays it, if any).
+	// binding choose (the character whose Animator plays it, if any; a
+	// refusal listing them when several do).
 	BindController(ctl, character int) (*Controller, error)
 }

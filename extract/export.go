@@ -88,13 +88,13 @@ func (r *run) write(j *job, out *Output) {
 	var motions []*bound.Motion
 	for _, u := range j.uses {
 		it, _ := s.Entry(bind.KindClip, u.clip)
-		c, err := s.Clip(u.clip)
+		_, err := s.Clip(u.clip)
 		if err != nil {
 			j.res.Broken = append(j.res.Broken, it.Ref)
 			j.res.causes[it.Ref] = err
 		} else {
 			var m *bound.Motion
-			if m, err = bound.Bind(c, it.Source, ch); err == nil {
+			if m, err = s.Bind(u.clip, ch); err == nil {
 				motions = append(motions, m)
 				continue
 			}
@@ -333,7 +333,7 @@ func (r *run) manifest(ins []bind.Found, skipped []bind.Passed) *Manifest {
 		if cl.broken != nil {
 			broken(it, cl.broken.Error(), cl.broken)
 		}
-		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid || humanoid[k], Outputs: sortedUnique(clipOut[k]), Note: cl.note}
+		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid || humanoid[k], Outputs: sortedUnique(clipOut[k])}
 		if cl.played && len(c.Outputs) == 0 {
 			// Played, but written nowhere: decode it to say what it is.
 			if x, err := s.Clip(k); err == nil {

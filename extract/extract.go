@@ -295,7 +295,6 @@ type clipPlan struct {
 	played   bool
 	sameAs   int // index of an identical clip exported in its place, -1
 	skipped  string
-	note     string
 	broken   error // why the clip does not decode, when planning found it
 }
 

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -11,15 +10,6 @@ import (
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 )
-
-// firstLine is the first line of an error's message.
-func firstLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
 
 // Why a clip is on an output (ClipUse.Why).
 const (
@@ -188,16 +178,7 @@ func (r *run) plan() {
 		if c.Humanoid {
 			return // placed below, on --avatar
 		}
-		ch, err := s.CharacterFor(k, bind.On{})
-		if errors.Is(err, bind.ErrAmbiguous) {
-			// Several characters alike: the first, as the viewer does.
-			amb := err
-			var m *bound.Motion
-			if m, err = s.Motion(k, -1); err == nil {
-				ch = m.On()
-				cl.note = "binds as well to other characters; exported on the first: " + firstLine(amb)
-			}
-		}
+		ch, err := s.CharacterFor(bind.On{}, k)
 		if err != nil {
 			cl.skipped = err.Error()
 			return

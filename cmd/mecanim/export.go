@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
@@ -176,32 +175,25 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	return failed, nil
 }
 
-// chooseCharacter finds the character to export: the one --animator or
-// --avatar names, else the only one of the inputs, else the one the named
-// clips play on.
+// chooseCharacter asks bind for the character to export: the one
+// --animator or --avatar names, else the one the named clips play on, else
+// the only one of the inputs (bind.Set.CharacterFor, the rule every
+// command follows).
 func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) {
-	if ch, err := set.CharacterOn(bind.On{Character: o.animator, Avatar: o.avatar}); ch != nil || err != nil {
-		return ch, err
-	}
-	if set.Len(bind.KindCharacter) == 1 {
-		return set.Character(0)
-	}
-	if len(o.clips) > 0 {
-		i, err := set.Find(bind.KindClip, o.clips[0])
+	var clips []int
+	for _, name := range o.clips {
+		i, err := set.Find(bind.KindClip, name)
 		if err != nil {
 			return nil, err
 		}
-		return set.CharacterFor(i, bind.On{})
+		clips = append(clips, i)
 	}
-	var have []string
-	for _, it := range set.Items(bind.KindCharacter) {
-		have = append(have, fmt.Sprintf("%q", it.Label))
+	ch, err := set.CharacterFor(bind.On{Character: o.animator, Avatar: o.avatar}, clips...)
+	var ce *bind.ChoiceError
+	if errors.As(err, &ce) && len(clips) == 0 {
+		ce.What += " (or export them all with --all)"
 	}
-	sort.Strings(have)
-	if len(have) == 0 {
-		return nil, errors.New("no character (Animator rig) in the inputs (give --avatar to export an avatar's skeleton)")
-	}
-	return nil, usagef("%d characters in the inputs; choose one with --animator (%s) or export them all with --all", len(have), strings.Join(have, ", "))
+	return ch, err
 }
 
 // exportJSON is the summary of one file export wrote (export --json).
@@ -257,7 +249,7 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			if err != nil {
 				return failed, err // nothing is written for a clip that is not there
 			}
-			m, err := bindOn(set, i, ch)
+			m, err := set.Bind(i, ch)
 			if err != nil {
 				if o.someClips != nil { // --all: it may play on others
 					sum.Notes = append(sum.Notes, err.Error())
@@ -357,16 +349,6 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		e.notef("%s", m)
 	}
 	return failed, nil
-}
-
-// bindOn binds clip i to ch.
-func bindOn(set *bind.Set, i int, ch *bound.Character) (*bound.Motion, error) {
-	c, err := set.Clip(i)
-	if err != nil {
-		return nil, err
-	}
-	it, _ := set.Entry(bind.KindClip, i)
-	return bound.Bind(c, it.Source, ch)
 }
 
 // writeScene writes a scene to path (.gltf: with a .bin beside it; else

@@ -92,7 +92,7 @@ type playJSON struct {
 func runPlay(e *env, args []string) error {
 	fs := newFlags(e, "play", playSynopsis)
 	animatorName := fs.String("animator", "", "GameObject name of the Animator to run (its controller, rig and root motion); with --controller, the character to run that controller on")
-	ctlName := fs.String("controller", "", "controller to run (on the character whose Animator plays it, if any)")
+	ctlName := fs.String("controller", "", "controller to run (on the character whose Animator plays it, if any; when several do, choose one with --animator)")
 	avatarName := fs.String("avatar", "", "with --controller: the avatar whose character runs it (name or FILE#PATHID)")
 	onto := fs.String("onto", "", "with --controller: a glTF or VRM character (.glb, .gltf, .vrm) to run it on, read with the inputs")
 	scriptPath := fs.String("script", "", "the JSON script of parameter changes (see above)")

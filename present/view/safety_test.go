@@ -265,7 +265,7 @@ func TestConcurrentFirstRequestsBindOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			s.Motion(0, -1)
-			s.session(0)
+			s.session(0, -1)
 		}()
 	}
 	wg.Wait()

@@ -220,18 +220,18 @@ func (s *Server) start(loads []bool) Start {
 			break
 		}
 		m, err := s.Motion(j, -1)
+		if ch0 != nil && ch0.Human() != nil && (err != nil || m.On() != ch0) {
+			// A humanoid clip plays on every humanoid character; the
+			// binding chose another for it, or refused to choose.
+			if h, err := s.Motion(j, first); err == nil && h.Humanoid() {
+				return Start{Rig: first, Clip: j, Controller: -1}
+			}
+		}
 		if err != nil {
 			continue
 		}
 		if ch0 != nil && m.On() == ch0 {
 			return Start{Rig: first, Clip: j, Controller: -1}
-		}
-		if ch0 != nil && m.Humanoid() && ch0.Human() != nil {
-			// A humanoid clip plays on every humanoid character; the
-			// binding chose another for it.
-			if _, err := s.Motion(j, first); err == nil {
-				return Start{Rig: first, Clip: j, Controller: -1}
-			}
 		}
 		if anyClip < 0 {
 			anyClip = j
@@ -454,7 +454,7 @@ func (b *boxer) result() *Box {
 var errNotPlayable = errors.New("not playable")
 
 // Motion returns clip id bound to character rig (-1: the character the
-// binding chooses, the first of several). Results are cached; concurrent
+// binding chooses; a refusal when several fit). Results are cached; concurrent
 // callers for one pair bind it once.
 func (s *Server) Motion(clip, rig int) (*bound.Motion, error) {
 	if clip < 0 || clip >= len(s.clips) || rig < -1 || rig >= len(s.rigs) {
@@ -642,14 +642,9 @@ func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {
 		}
 		rate = x
 	}
-	rig := -1
-	if v := q.Get("rig"); v != "" && v != "-1" {
-		i, err := strconv.Atoi(v)
-		if err != nil || i < 0 || i >= len(s.rigs) {
-			writeError(w, http.StatusNotFound, "no such rig")
-			return
-		}
-		rig = i
+	rig, ok := s.rigParam(w, r)
+	if !ok {
+		return
 	}
 	meshes, ok := meshParam(w, r)
 	if !ok {
@@ -729,4 +724,19 @@ func (s *Server) streamFrames(a *answer, p *framesPlan, mr *meshResult) {
 	}
 	a.raw("}\n")
 	a.finish()
+}
+
+// rigParam reads the rig a request asks to play on (?rig=R): -1 when it
+// names none (the binding chooses, or refuses listing the candidates).
+func (s *Server) rigParam(w http.ResponseWriter, r *http.Request) (int, bool) {
+	v := r.URL.Query().Get("rig")
+	if v == "" || v == "-1" {
+		return -1, true
+	}
+	i, err := strconv.Atoi(v)
+	if err != nil || i < 0 || i >= len(s.rigs) {
+		writeError(w, http.StatusNotFound, "no such rig")
+		return 0, false
+	}
+	return i, true
 }

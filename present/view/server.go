@@ -13,9 +13,12 @@
 //	GET  /api/clip/{id}/frames?rate=30&rig=R&mesh=1
 //	                                         the skeleton and its joints' positions
 //	                                         per frame (Frames); the page plays them
-//	GET  /api/controller/{id}?mesh=1         start (once) and describe a controller
-//	POST /api/controller/{id}/tick           set parameters, step, get the state
+//	GET  /api/controller/{id}?rig=R&mesh=1   start (once) and describe a controller
+//	POST /api/controller/{id}/tick?rig=R     set parameters, step, get the state
 //	                                         and pose (Tick, TickResult)
+//
+// rig=R plays on character R; without it (or -1) the binding chooses, and
+// refuses when several characters fit, as every command does.
 //
 // Poses are in model space (see package bound: the space of the
 // character's root GameObject's parent), in Unity's left-handed frame; the
@@ -139,7 +142,7 @@ type Server struct {
 	mu        sync.Mutex
 	playables map[playKey]*playResult
 	meshCache map[*bound.Character]*meshResult
-	sessions  map[int]*sessionSlot
+	sessions  map[sessionKey]*sessionSlot
 }
 
 type asset struct {
@@ -180,7 +183,7 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 		admitWait: admitWait, chunkTimeout: chunkTimeout,
 		playables: map[playKey]*playResult{},
 		meshCache: map[*bound.Character]*meshResult{},
-		sessions:  map[int]*sessionSlot{},
+		sessions:  map[sessionKey]*sessionSlot{},
 	}
 	s.paths = containerPaths(s.rigs, s.clips, s.ctls)
 	var containers []string

@@ -167,29 +167,36 @@ type sessionSlot struct {
 	err  error
 }
 
-// session returns the running controller id, starting it on first use.
-func (s *Server) session(id int) (*session, error) {
+// sessionKey names a session: a controller on a rig (-1: the character
+// the binding chooses for it).
+type sessionKey struct{ ctl, rig int }
+
+// session returns the running controller id on rig, starting it on first
+// use.
+func (s *Server) session(id, rig int) (*session, error) {
+	k := sessionKey{id, rig}
 	s.mu.Lock()
-	slot, ok := s.sessions[id]
+	slot, ok := s.sessions[k]
 	if !ok {
 		slot = &sessionSlot{}
-		s.sessions[id] = slot
+		s.sessions[k] = slot
 	}
 	s.mu.Unlock()
-	slot.once.Do(func() { slot.se, slot.err = s.newSession(id) })
+	slot.once.Do(func() { slot.se, slot.err = s.newSession(id, rig) })
 	return slot.se, slot.err
 }
 
-// started reports whether controller id's session was asked for before.
-func (s *Server) started(id int) bool {
+// started reports whether controller id's session on rig was asked for
+// before.
+func (s *Server) started(id, rig int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.sessions[id]
+	_, ok := s.sessions[sessionKey{id, rig}]
 	return ok
 }
 
-func (s *Server) newSession(id int) (*session, error) {
-	bc, err := s.lib.BindController(id, -1)
+func (s *Server) newSession(id, rig int) (*session, error) {
+	bc, err := s.lib.BindController(id, rig)
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +323,10 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such controller")
 		return
 	}
+	rig, ok := s.rigParam(w, r)
+	if !ok {
+		return
+	}
 	meshes, ok := meshParam(w, r)
 	if !ok {
 		return
@@ -325,7 +336,7 @@ func (s *Server) handleController(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	se, err := s.session(id)
+	se, err := s.session(id, rig)
 	if err != nil {
 		s.logf("%v", err)
 		writeError(w, http.StatusUnprocessableEntity, s.public(err.Error()))
@@ -362,11 +373,15 @@ func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such controller")
 		return
 	}
+	rig, ok := s.rigParam(w, r)
+	if !ok {
+		return
+	}
 	var t Tick
 	if !readJSON(w, r, &t) {
 		return
 	}
-	if !s.started(id) {
+	if !s.started(id, rig) {
 		// starting a controller binds its clips: heavy work
 		release, ok := s.admit(w, r)
 		if !ok {
@@ -374,7 +389,7 @@ func (s *Server) handleTick(w http.ResponseWriter, r *http.Request) {
 		}
 		defer release()
 	}
-	se, err := s.session(id)
+	se, err := s.session(id, rig)
 	if err != nil {
 		s.logf("%v", err)
 		writeError(w, http.StatusUnprocessableEntity, s.public(err.Error()))

@@ -18,7 +18,14 @@ func controllerSession(t *testing.T, s *Server, name string) *session {
 		if it.Name != name {
 			continue
 		}
-		se, err := s.session(id)
+		rig := -1 // a character whose Animator plays it, when several do
+		for i := range s.rigs {
+			if s.lib.CharacterController(i) == id {
+				rig = i
+				break
+			}
+		}
+		se, err := s.session(id, rig)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -227,8 +227,26 @@ func TestHumanoidClipPlaysOnAnAvatar(t *testing.T) {
 		if c.Name != "Dab" {
 			continue
 		}
+		// Two humanoid avatars fit: the viewer, as every command, refuses
+		// to choose and lists them; on a rig chosen, the clip plays.
+		r, err := get(t, fmt.Sprintf("%s/api/clip/%d/frames?rate=10", ts.URL, c.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), "choose one") {
+			t.Errorf("Dab with no rig chosen: %s %s, want a refusal listing the avatars", r.Status, body)
+		}
+		rig := -1
+		for _, r := range sc.Rigs {
+			if r.Error == "" && strings.Contains(r.Name, "bandit") {
+				rig = r.ID
+				break
+			}
+		}
 		var f Frames
-		getJSON(t, fmt.Sprintf("%s/api/clip/%d/frames?rate=10", ts.URL, c.ID), &f)
+		getJSON(t, fmt.Sprintf("%s/api/clip/%d/frames?rate=10&rig=%d", ts.URL, c.ID, rig), &f)
 		checkFrames(t, &f)
 		if !f.Humanoid {
 			t.Errorf("Dab is humanoid, frames say not")

@@ -610,8 +610,12 @@
     st.meshes = [];
   }
 
+  // loadController runs controller id on opts.rig (default: the rig chosen
+  // in the list, -1 the binding's choice).
   async function loadController(id, opts) {
+    opts = opts || {};
     const token = ++st.token;
+    const rig = opts.rig !== undefined ? Number(opts.rig) : Number($('rig').value);
     st.mode = null;
     freeMeshes();
     setPlaying(false);
@@ -621,13 +625,14 @@
     selectItem('controllers', document.querySelector('#controllers li[data-id="' + id + '"]'));
     let info;
     try {
-      info = await getJSON('api/controller/' + id + ($('showmesh').checked ? '?mesh=1' : ''));
+      info = await getJSON('api/controller/' + id + '?rig=' + rig + ($('showmesh').checked ? '&mesh=1' : ''));
     } catch (e) {
       if (token === st.token) status('error', 'controller: ' + e.message);
       return;
     }
     if (token !== st.token) return;
     st.ctl = info;
+    st.ctlRig = rig;
     st.look = info.parents.length ? lookOf(info) : null;
     st.pose = st.rot = st.scl = null;
     st.moved = null;
@@ -781,7 +786,7 @@
     st.layerWeights = null;
     st.reset = false;
     try {
-      const r = await postJSON('api/controller/' + st.ctl.id + '/tick', req);
+      const r = await postJSON('api/controller/' + st.ctl.id + '/tick?rig=' + st.ctlRig, req);
       if (token !== st.token) return;
       if (r.positions.length) {
         st.pose = new Float32Array(r.positions);
@@ -849,7 +854,7 @@
   $('speed').addEventListener('change', () => { st.speed = Number($('speed').value) || 1; });
   $('showmesh').addEventListener('change', () => {
     if ($('showmesh').checked && st.mode === 'clip' && st.clip && !st.clip.rot) loadClip(st.clip.id, { autoplay: st.playing, t: st.t, rig: st.clipRig });
-    if ($('showmesh').checked && st.mode === 'controller' && !st.meshes.length) loadController(st.ctl.id, { autoplay: st.playing });
+    if ($('showmesh').checked && st.mode === 'controller' && !st.meshes.length) loadController(st.ctl.id, { autoplay: st.playing, rig: st.ctlRig });
   });
   $('rig').addEventListener('change', () => {
     if (st.mode === 'clip' && st.clip) loadClip(st.clip.id, { autoplay: st.playing, t: st.t });
@@ -973,7 +978,7 @@
     } else if (s && s.clip >= 0) {
       await loadClip(s.clip, { autoplay: true, rig: s.rig });
     } else if (s && s.controller >= 0) {
-      await loadController(s.controller, { autoplay: true });
+      await loadController(s.controller, { autoplay: true, rig: s.rig });
     }
   }
   start();

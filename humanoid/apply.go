@@ -247,7 +247,7 @@ func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []g
 // give muscles beyond ±1. The goals are left as they are.
 func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 	var ab [256]geom.Transform
-	ag := ab[:0]
+	var ag []geom.Transform
 	if len(local) <= len(ab) {
 		ag = ab[:len(local)]
 	} else {

@@ -76,8 +76,7 @@ func yscalar(v string) any {
 }
 
 type ywalk struct {
-	t   testing.TB
-	err error
+	t testing.TB
 }
 
 func (w *ywalk) get(v any, path ...string) any {

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -67,7 +66,8 @@ func mecanimBinary(t *testing.T) string {
 		}
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			binErr = fmt.Errorf("the go tool, to build the command: %w", err)
+			return
 		}
 		binPath = filepath.Join(binDir, "mecanim")
 		out, err := exec.Command(goTool, "build", "-o", binPath, "github.com/mecanim/mecanim/cmd/mecanim").CombinedOutput()

@@ -77,14 +77,12 @@ func exercise(data []byte, name string) (errs int) {
 	cat := catalog.New(ct)
 	rigs, rerrs := cat.Rigs()
 	errs += len(rerrs)
-	var avatars []*model.Avatar
 	for _, o := range cat.ByClass(model.ClassAvatar) {
 		a, err := cat.Avatar(o)
 		if err != nil {
 			errs++
 			continue
 		}
-		avatars = append(avatars, a)
 		if a.IsHuman() {
 			if r, err := humanoid.NewRig(a); err == nil {
 				r.Check()

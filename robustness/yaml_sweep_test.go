@@ -145,9 +145,9 @@ func exerciseYAML(data []byte, name string, human *humanoid.Rig) (errs int) {
 			fail(err)
 		}
 	}
-	_, err = f.HumanDescription()
-	_, err = f.ClipImports()
-	_, err = f.AvatarMask()
+	_, _ = f.HumanDescription()
+	_, _ = f.ClipImports()
+	_, _ = f.AvatarMask()
 	if ctl, err := f.Controller(); err == nil {
 		a, err := animator.New(ctl, nil)
 		fail(err)

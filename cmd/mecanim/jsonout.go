@@ -74,15 +74,6 @@ func (f *jsonFloat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// floats converts float32s for JSON ([] for none).
-func floats(v []float32) []jsonFloat {
-	out := make([]jsonFloat, len(v))
-	for i, x := range v {
-		out[i] = jsonFloat(x)
-	}
-	return out
-}
-
 // objectRef names an object read from a file: its name and where it is.
 type objectRef struct {
 	Name      string `json:"name"`

@@ -32,12 +32,12 @@ func openUnityClip(t *testing.T, bundle, name string) unityClip {
 	}
 	t.Cleanup(func() { c.Close() })
 	for _, f := range c.Files {
-		for _, o := range f.Find(name, model.ClassAnimationClip) {
-			v, err := f.Decode(o)
+		if found := f.Find(name, model.ClassAnimationClip); len(found) > 0 {
+			v, err := f.Decode(found[0])
 			if err != nil {
 				t.Fatal(err)
 			}
-			return unityClip{v, f.TypeOf(o).Tree, f.UnityVersion}
+			return unityClip{v, f.TypeOf(found[0]).Tree, f.UnityVersion}
 		}
 	}
 	t.Fatalf("%s: no clip %q", bundle, name)

@@ -30,7 +30,6 @@ func xformOf(t geom.Transform) xform {
 func (a vec) add(b vec) vec       { return vec{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func (a vec) sub(b vec) vec       { return vec{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 func (a vec) scale(s float64) vec { return vec{a[0] * s, a[1] * s, a[2] * s} }
-func (a vec) mul(b vec) vec       { return vec{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }
 func (a vec) dot(b vec) float64   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func (a vec) length() float64     { return math.Sqrt(a.dot(a)) }
 func (a vec) unit() vec           { return a.scale(1 / a.length()) }
@@ -65,10 +64,6 @@ func (q quat) rotate(v vec) vec {
 
 func (q quat) geom() geom.Quat {
 	return geom.Quat{X: float32(q[0]), Y: float32(q[1]), Z: float32(q[2]), W: float32(q[3])}
-}
-
-func (p xform) mul(c xform) xform {
-	return xform{p.t.add(p.r.rotate(p.s.mul(c.t))), p.r.mul(c.r), p.s.mul(c.s)}
 }
 
 // frame returns the rotation whose matrix has the orthonormal columns x,

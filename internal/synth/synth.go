@@ -245,8 +245,6 @@ func descriptionFields(d *model.HumanDescription) F {
 
 func v3(v geom.Vec3) F { return F{"x": v.X, "y": v.Y, "z": v.Z} }
 
-func v4(v geom.Vec3) F { return F{"x": v.X, "y": v.Y, "z": v.Z, "w": float32(0)} }
-
 func quat(q geom.Quat) F { return F{"x": q.X, "y": q.Y, "z": q.Z, "w": q.W} }
 
 func xform(t geom.Transform) F { return F{"t": v3(t.T), "q": quat(t.R), "s": v3(t.S)} }

@@ -132,7 +132,6 @@ func TestReadsDecompressOnlyTheBlocksTheyTouch(t *testing.T) {
 		t.Fatalf("%d blocks, want 10", len(a.Blocks))
 	}
 	r := a.NodeReader(0)
-	buf := make([]byte, 1)
 	steps := []struct {
 		off                int64
 		n                  int
@@ -149,7 +148,7 @@ func TestReadsDecompressOnlyTheBlocksTheyTouch(t *testing.T) {
 	}
 	for _, s := range steps {
 		if s.off >= 0 {
-			buf = make([]byte, s.n)
+			buf := make([]byte, s.n)
 			if _, err := r.ReadAt(buf, s.off); err != nil {
 				t.Fatalf("ReadAt(%d): %v", s.off, err)
 			}

@@ -307,8 +307,8 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 			euler[lj], order[lj] = true, chans[i].order
 		}
 	}
-	last := map[int32]int{}
-	var keep []lc
+	last := make([]int32, len(base)) // per slot: 1 + its channel's index in keep
+	keep := make([]lc, 0, len(chans))
 	for i := range chans {
 		c := chans[i]
 		lj := local(c.joint)
@@ -317,10 +317,13 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 		}
 		c.joint = lj
 		sl := c.slot()
-		if k, ok := last[sl]; ok {
-			keep[k].lj = -1 // superseded
+		if sl < 0 || int(sl) >= len(last) {
+			continue
 		}
-		last[sl] = len(keep)
+		if k := last[sl]; k > 0 {
+			keep[k-1].lj = -1 // superseded
+		}
+		last[sl] = int32(len(keep) + 1)
 		keep = append(keep, lc{c, lj})
 	}
 	for j := range euler {

@@ -38,6 +38,8 @@ type Character struct {
 	noRig     bool
 	noAvatar  string // why the character has no avatar, when it should
 
+	in CharacterInput
+
 	meshOnce   sync.Once
 	loadMeshes func() ([]model.MeshInstance, []error)
 	meshes     []model.MeshInstance
@@ -74,7 +76,7 @@ var ErrNoSkeleton = errors.New("bound: no skeleton")
 // avatar is humanoid, and the joint root motion comes from.
 func NewCharacter(in CharacterInput) (*Character, error) {
 	c := &Character{name: in.Name, src: in.Source, rig: in.Rig, avatar: in.Avatar, avatarSrc: in.AvatarSource,
-		loadMeshes: in.Meshes, noAvatar: in.AvatarMissing}
+		loadMeshes: in.Meshes, noAvatar: in.AvatarMissing, in: in}
 	var err error
 	switch {
 	case in.Rig != nil:
@@ -98,6 +100,11 @@ func NewCharacter(in CharacterInput) (*Character, error) {
 	c.rootJoint = rootMotionJoint(in.Avatar, c.skel)
 	return c, nil
 }
+
+// Input returns what the character was built from (NewCharacter of it
+// builds the same character again): how a character is saved and loaded
+// without its files. Shared: do not modify.
+func (c *Character) Input() CharacterInput { return c.in }
 
 // AvatarMissing says why the character has no avatar though its Animator
 // names one (the avatar is not in the inputs, or does not decode); empty

@@ -20,6 +20,7 @@ type Controller struct {
 	notes   []string
 	on      *Character
 	def     *animator.Definition
+	in      ControllerInput
 }
 
 // ControllerInput is what NewController builds a bound controller from.
@@ -48,6 +49,10 @@ func NewController(in ControllerInput) (*Controller, error) {
 		clips:   make([]*Motion, len(in.Controller.Clips)),
 		sources: make([]model.Source, len(in.Controller.Clips)),
 		notes:   append([]string(nil), in.Notes...)}
+	c.in = in
+	c.in.Clips = append([]*model.Clip(nil), in.Clips...)
+	c.in.ClipSources = append([]model.Source(nil), in.ClipSources...)
+	c.in.Notes = append([]string(nil), in.Notes...)
 	copy(c.sources, in.ClipSources)
 	ac := make([]animator.Clip, len(c.clips))
 	seen := map[*model.Clip]*Motion{}
@@ -80,6 +85,11 @@ func NewController(in ControllerInput) (*Controller, error) {
 	c.def = def
 	return c, nil
 }
+
+// Input returns what the controller was built from (NewController of it
+// builds the same controller again): how a controller is saved and loaded
+// without its files. Shared: do not modify.
+func (c *Controller) Input() ControllerInput { return c.in }
 
 // Model returns the decoded controller (for an override controller, the
 // base controller with its clips replaced). Shared: do not modify.

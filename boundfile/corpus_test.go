@@ -1,0 +1,135 @@
+package boundfile_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/boundfile"
+	"github.com/mecanim/mecanim/internal/corpustest"
+)
+
+// servers are the corpus characters a server loads: the example enemy
+// (generic, three layers, six clips) and a humanoid dancer (four
+// humanoid clips on its avatar).
+var servers = []struct {
+	name, file, character string
+}{
+	{"enemy", "lc-example-enemy/modassets", "ExampleEnemyModel"},
+	{"dancer", "lethal-emotes/customemotespackage", "bandit"},
+}
+
+// loadFromBundle is a server's startup from the Unity files: open them,
+// bind the character's controller, close them.
+func loadFromBundle(tb testing.TB, path, character string) boundfile.Assets {
+	set, errs := bind.Open([]string{path}, bind.Options{})
+	if len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	defer set.Close()
+	ci, err := set.Find(bind.KindCharacter, character)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := set.BindController(set.CharacterController(ci), ci)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return boundfile.Assets{Controllers: []*bound.Controller{c}}
+}
+
+// corpusSeeds are the corpus servers saved, for seeding the fuzzer (none
+// without the corpus).
+func corpusSeeds(tb testing.TB) [][]byte {
+	dir, ok := corpustest.Lookup()
+	if !ok {
+		return nil
+	}
+	var out [][]byte
+	for _, s := range servers {
+		b, err := boundfile.Marshal(loadFromBundle(tb, filepath.Join(dir, s.file), s.character))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestCorpusServersLoadAsTheirBundles: the enemy and the dancer, saved and
+// loaded, pose as bound from their bundles, bit for bit.
+func TestCorpusServersLoadAsTheirBundles(t *testing.T) {
+	for _, s := range servers {
+		a := loadFromBundle(t, corpustest.Path(t, s.file), s.character)
+		b, err := boundfile.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := boundfile.Unmarshal(context.Background(), b)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		samePoses(t, a, got)
+	}
+}
+
+// BenchmarkLoad compares a server's startup from its bundle with loading
+// the same character and controller saved: ns per load, and the heap the
+// loaded values keep (after a collection, the bundle closed).
+func BenchmarkLoad(b *testing.B) {
+	for _, s := range servers {
+		path := corpustest.Path(b, s.file)
+		saved := filepath.Join(b.TempDir(), s.name+".bound")
+		data, err := boundfile.Marshal(loadFromBundle(b, path, s.character))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(saved, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s.name+"/bundle", func(b *testing.B) {
+			var keep boundfile.Assets
+			cpu := processCPU()
+			for b.Loop() {
+				keep = loadFromBundle(b, path, s.character)
+			}
+			reportCPU(b, cpu)
+			b.ReportMetric(heapMiB(), "MiB-kept")
+			runtime.KeepAlive(keep)
+		})
+		b.Run(s.name+"/saved", func(b *testing.B) {
+			var keep boundfile.Assets
+			cpu := processCPU()
+			for b.Loop() {
+				if keep, err = boundfile.ReadFile(context.Background(), saved); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+			b.ReportMetric(heapMiB(), "MiB-kept")
+			b.ReportMetric(float64(len(data))/1024, "KiB-file")
+			runtime.KeepAlive(keep)
+		})
+	}
+}
+
+// reportCPU reports the process CPU time per load since start (the
+// collector's included): on a shared machine wall time counts the waits
+// for a core too.
+func reportCPU(b *testing.B, start int64) {
+	if start > 0 {
+		b.ReportMetric(float64(processCPU()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	}
+}
+
+// heapMiB is the live heap after a collection.
+func heapMiB() float64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc) / (1 << 20)
+}

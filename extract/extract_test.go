@@ -90,6 +90,7 @@ func checkOutput(t *testing.T, mods, path string, animations []string) {
 // there and valid.
 func checkComplete(t *testing.T, mods, out string, m *extract.Manifest) {
 	t.Helper()
+	checkManifestSchema(t, filepath.Join(out, "manifest.json"))
 	for _, c := range m.Characters {
 		if c.Output == "" {
 			t.Errorf("character %q (%s): no output: %s", c.Name, c.Source.Ref, c.Error)

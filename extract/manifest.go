@@ -7,8 +7,10 @@ import (
 // Manifest says what an extraction read and wrote: every input file, every
 // character, clip, avatar and controller of the inputs with where it was
 // read (container, serialized file, path id) and the outputs it went into,
-// or why it went into none. It is written as OUT/manifest.json; the same
-// inputs and options give the same manifest, byte for byte.
+// or why it went into none. It is written as OUT/manifest.json, in the JSON
+// vocabulary of every command (docs/json.md; its schema is
+// docs/schema/manifest.json); the same inputs and options give the same
+// manifest, byte for byte.
 type Manifest struct {
 	Generator   string       `json:"generator"`
 	Inputs      []Input      `json:"inputs"`
@@ -46,8 +48,8 @@ type Ignored struct {
 // chooses it on a command line (FILE#PATHID).
 type Source struct {
 	Container string `json:"container"`
-	File      string `json:"file,omitempty"`
-	PathID    int64  `json:"pathID"`
+	File      string `json:"file"`
+	PathID    int64  `json:"path_id"`
 	Ref       string `json:"ref"`
 }
 
@@ -92,7 +94,7 @@ type Clip struct {
 	Outputs  []string `json:"outputs,omitempty"`
 	// SameAs is the reference of an identical clip (the same bytes in
 	// another file) exported in its place.
-	SameAs string `json:"sameAs,omitempty"`
+	SameAs string `json:"same_as,omitempty"`
 	// Skipped says why the clip is in no output.
 	Skipped string `json:"skipped,omitempty"`
 	// Note says what else there is to know (several characters it binds

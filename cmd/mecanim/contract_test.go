@@ -165,6 +165,12 @@ func TestEveryCommandKeepsTheOutputContract(t *testing.T) {
 			{args: []string{"export", scene, "--clip", "Run", "-o", filepath.Join(out, "x.glb")}, code: exitFailed, reason: "clip \"Run\""},
 			{args: []string{"export", scene}, code: exitUsage},
 		},
+		"pack": {
+			{args: []string{"pack", scene, "--like", scene, "-o", filepath.Join(out, "packed.bundle")}, noStdout: true, notes: true},
+			{args: []string{"pack", scene, "--clip", "Run", "--like", scene, "-o", filepath.Join(out, "x.bundle")}, code: exitFailed, reason: "no clip \"Run\""},
+			{args: []string{"pack", scene, "-o", filepath.Join(out, "y.bundle")}, code: exitUsage},
+			{args: []string{"pack", scene, "--like", scene, "-o", filepath.Join(out, "z.bundle"), "--compression", "zip"}, code: exitUsage},
+		},
 		"view": {
 			{args: []string{"view", scene, "--addr", "0.0.0.0:0"}, code: exitUsage},
 		},

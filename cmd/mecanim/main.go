@@ -83,6 +83,7 @@ func commands() []command {
 		{"controller", "show animator controllers: parameters, layers, states, transitions", "FILE... [--name N] [--json]", controllerAbout, runController},
 		{"pose", "pose a rig with a clip at given times (generic or humanoid)", poseSynopsis, poseAbout, runPose},
 		{"retarget", "record a clip playing on a humanoid avatar as a humanoid clip (muscles)", retargetSynopsis, retargetAbout, runRetarget},
+		{"pack", "compile clips as Unity does and write them into a bundle a game loads (--like a file of the game)", packSynopsis, packAbout, runPack},
 		{"play", "run a controller headless on a script of parameter changes", playSynopsis, playAbout, runPlay},
 		{"view", "serve a local web page that plays the clips (WebGL)", "FILE... [--addr 127.0.0.1:8080] [--public]", "", runView},
 		{"render", "draw a clip as a contact sheet of skeleton poses, or plot its curves (PNG)", renderSynopsis, renderAbout, runRender},

@@ -29,8 +29,9 @@ type Asset struct {
 	// ("assets/emotes/dance.anim"); Unity lower-cases the paths it writes.
 	Path    string
 	ClassID int32
-	// PathID is the object's path id; 0 chooses one from the path (the
-	// first 8 bytes of its MD5, never 0 or 1).
+	// PathID is the object's path id; 0 chooses one: the path id of the
+	// asset at the same container path in the target bundle, else one from
+	// the path (the first 8 bytes of its MD5, never 0 or 1).
 	PathID int64
 	Fields unitywrite.Fields
 	// Preload lists path ids of other packed objects the game must load
@@ -43,7 +44,8 @@ type Options struct {
 	// Name is the bundle's name (the AssetBundle object's m_Name and
 	// m_AssetBundleName).
 	Name string
-	// CAB is the serialized file's name; "": "CAB-" and the MD5 of Name.
+	// CAB is the serialized file's name; "": the target bundle's when Name
+	// is its name, else "CAB-" and the MD5 of Name.
 	CAB         string
 	Compression unitywrite.Compression
 }
@@ -79,9 +81,23 @@ func Pack(t *Target, list []Asset, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("%w: nothing to pack", ErrAssets)
 	}
 	cab := opts.CAB
+	if cab == "" && opts.Name == t.bundleName && t.cab != "" {
+		cab = t.cab
+	}
 	if cab == "" {
 		cab = CABFor(opts.Name)
 	}
+	// Assets the target bundle holds keep its preload order, before the
+	// others.
+	list = append([]Asset(nil), list...)
+	sort.SliceStable(list, func(i, j int) bool {
+		a, aok := t.existing[list[i].Path]
+		b, bok := t.existing[list[j].Path]
+		if aok != bok {
+			return aok
+		}
+		return aok && a.preload < b.preload
+	})
 	type obj struct {
 		pathID int64
 		class  int32
@@ -108,7 +124,11 @@ func Pack(t *Target, list []Asset, opts Options) ([]byte, error) {
 		seenPath[a.Path] = true
 		id := a.PathID
 		if id == 0 {
-			id = PathIDFor(a.Path)
+			if e, ok := t.existing[a.Path]; ok {
+				id = e.pathID
+			} else {
+				id = PathIDFor(a.Path)
+			}
 		}
 		if other, dup := seenID[id]; dup {
 			return nil, fmt.Errorf("%w: %q and %s share path id %d", ErrAssets, a.Path, other, id)

@@ -35,6 +35,16 @@ type Target struct {
 	archive  unitywrite.BundleSpec
 	types    map[int32]unitywrite.Type // the game's own, by class (scripts left out)
 	notes    []string
+	// The target bundle's own AssetBundle object, when it has one: its
+	// name, its serialized file's name and its assets by container path.
+	bundleName, cab string
+	existing        map[string]existingAsset
+}
+
+// existingAsset is an asset the target bundle already holds.
+type existingAsset struct {
+	pathID  int64
+	preload int
 }
 
 // Version is the Unity version the bundle is written for.
@@ -85,6 +95,7 @@ func TargetOf(path string) (*Target, error) {
 		t.types[ty.ClassID] = unitywrite.Type{ClassID: ty.ClassID, Stripped: ty.Stripped, ScriptTypeIndex: -1,
 			OldTypeHash: ty.OldTypeHash, Tree: ty.Tree, Dependencies: ty.Dependencies}
 	}
+	t.readAssetBundle(f)
 	t.archive = unitywrite.BundleSpec{Format: archiveFormatFor(f.Version), EngineVersion: t.version}
 	if len(c.Bundles) > 0 {
 		a := c.Bundles[0]
@@ -153,4 +164,29 @@ func (t *Target) typeFor(classID int32) (unitywrite.Type, *typetree.Tree, error)
 		ty.Tree = tree
 	}
 	return ty, tree, nil
+}
+
+// readAssetBundle records the target file's AssetBundle object, if any: a
+// bundle packed again under its name keeps its serialized file's name, and
+// assets packed at its container paths keep their path ids and preload
+// order (so that other bundles' references to them still resolve).
+func (t *Target) readAssetBundle(f *assets.File) {
+	for i := range f.Objects {
+		o := &f.Objects[i]
+		if o.ClassID != classAssetBundle {
+			continue
+		}
+		v, err := f.Decode(o)
+		if err != nil {
+			t.notes = append(t.notes, fmt.Sprintf("%s: its AssetBundle object does not read (%v): its path ids are not reused", t.source, err))
+			return
+		}
+		t.bundleName, t.cab = v.Field("m_AssetBundleName").Str(), f.Name
+		t.existing = map[string]existingAsset{}
+		for _, e := range v.Field("m_Container").Elems() {
+			_, id, _ := e.Path("second", "asset").PPtr()
+			t.existing[e.Field("first").Str()] = existingAsset{id, int(e.Path("second", "preloadIndex").Int())}
+		}
+		return
+	}
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/internal/corpustest"
+)
+
+// dumpObject is `mecanim dump --path-id ID FILE` without the container
+// (the file's own path), which differs between the two files compared.
+func dumpObject(t *testing.T, file string, id string) string {
+	t.Helper()
+	out, stderr, code := runCLI("dump", "--path-id="+id, file)
+	if code != exitOK {
+		t.Fatalf("dump %s %s: exit %d: %s", file, id, code, stderr)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "container")
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// objectIDs lists the path ids `mecanim ls` prints for a file.
+func objectIDs(t *testing.T, file string) []string {
+	t.Helper()
+	out, stderr, code := runCLI("ls", file)
+	if code != exitOK {
+		t.Fatalf("ls %s: exit %d: %s", file, code, stderr)
+	}
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		ids = append(ids, strings.Split(l, "\t")[2])
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Unpacking a Unity-built bundle's clips and packing them again --like that
+// bundle gives a bundle whose every object dumps as the original's: the
+// same path ids and serialized file (taken from the bundle packed again
+// under its own name), the same clips field for field.
+func TestPackAgainLikeItsBundleDumpsEveryObjectEqual(t *testing.T) {
+	orig := corpustest.Path(t, "lethal-emotes/customemotespackage2")
+	packed := filepath.Join(t.TempDir(), "customemotespackage2")
+	if _, stderr, code := runCLI("pack", orig, "--like", orig, "--folder", "assets/animationreplacements", "-o", packed); code != exitOK {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	want, got := objectIDs(t, orig), objectIDs(t, packed)
+	if strings.Join(want, ",") != strings.Join(got, ",") {
+		t.Fatalf("objects %v, want %v", got, want)
+	}
+	for _, id := range want {
+		if g, w := dumpObject(t, packed, id), dumpObject(t, orig, id); g != w {
+			n := 0
+			for n < len(g) && n < len(w) && g[n] == w[n] {
+				n++
+			}
+			t.Errorf("object %s dumps differently from byte %d: %.120q vs %.120q", id, n, g[n:], w[n:])
+		}
+	}
+}
+
+// A clip made on a glTF character (a corpus clip exported onto a VRM, as
+// Blender would hand it over), retargeted to a humanoid clip and packed
+// --like the game's bundle, reads back equal to the retargeted clip and is
+// listed by `mecanim clips` as the game's own humanoid clips are.
+func TestRetargetedClipPackedLikeAGameIsListedAsTheGamesClips(t *testing.T) {
+	vrm := corpustest.Path(t, "characters/cryptovoxels.vrm")
+	game := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	dir := t.TempDir()
+	glb, anim, bundle := filepath.Join(dir, "dab.glb"), filepath.Join(dir, "Dance.anim"), filepath.Join(dir, "dance")
+	for _, args := range [][]string{
+		{"export", game, "--clip", "Dab", "--onto", vrm, "-o", glb},
+		{"retarget", glb, "--clip", "Dab", "--onto", vrm, "-o", anim},
+		{"pack", anim, "--like", game, "--folder", "assets/emotes", "-o", bundle},
+	} {
+		if _, stderr, code := runCLI(args...); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
+		}
+	}
+	out, stderr, code := runCLI("clips", "--json", bundle, game)
+	if code != exitOK {
+		t.Fatalf("clips: exit %d: %s", code, stderr)
+	}
+	var ours map[string]any
+	var games []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(m["container"].(string), "dance") {
+			ours = m
+		} else if m["humanoid"] == true {
+			games = append(games, m)
+		}
+	}
+	if ours == nil || len(games) == 0 {
+		t.Fatalf("clips listed: ours %v, the game's humanoid %d", ours, len(games))
+	}
+	for k, v := range games[0] {
+		if _, ok := ours[k]; !ok {
+			t.Errorf("our clip lacks %q", k)
+		}
+		switch k {
+		case "legacy", "humanoid", "keyframed_curves", "unresolved_paths", "unresolved_properties", "keys_past_curve_count":
+			if ours[k] != v {
+				t.Errorf("%s: %v, the game's clips %v", k, ours[k], v)
+			}
+		}
+	}
+	// RootT, RootQ, the four goals and the 95 muscles, as the game's clips
+	// without blend shapes have them.
+	if ours["bindings"] != float64(130) {
+		t.Errorf("bindings %v, want 130", ours["bindings"])
+	}
+
+	// The packed clip samples as the retargeted one.
+	set, errs := bind.Open([]string{anim, bundle}, bind.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	defer set.Close()
+	a, err := set.Find(bind.KindClip, "Dance.anim#7400000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := set.Clips()
+	b := -1
+	for i, it := range items {
+		if it.Source.Container == bundle {
+			b = i
+		}
+	}
+	ca, _ := set.Clip(a)
+	cb, err := set.Clip(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i := range ca.Curves {
+		for j := range cb.Curves {
+			if cb.Curves[j].Target.Attribute != ca.Curves[i].Target.Attribute {
+				continue
+			}
+			for k := 0; k <= 400; k++ {
+				tm := ca.Start + (ca.Stop-ca.Start)*float32(k)/400
+				worst = math.Max(worst, math.Abs(float64(ca.Curves[i].Eval(tm)-cb.Curves[j].Eval(tm))))
+			}
+		}
+	}
+	if worst > 1e-4 {
+		t.Errorf("the packed clip differs from the retargeted one by up to %g", worst)
+	}
+}

@@ -1,16 +1,23 @@
 package unitywrite
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // LZMA coding parameters of the streams written: lc=3, lp=0, pb=2 (the
 // properties byte 0x5D every Unity LZMA bundle of the corpus has).
 const (
-	lzmaLC         = 3
-	lzmaPB         = 2
-	lzmaProbInit   = 1024
-	lzmaTopValue   = 1 << 24
-	lzmaMinDict    = 1 << 16
-	lzmaLiteralLen = 0x300
+	lzmaLC       = 3
+	lzmaPB       = 2
+	lzmaProbInit = 1024
+	lzmaTopValue = 1 << 24
+	lzmaMinDict  = 1 << 16
+	lzmaLitProbs = 0x300
+	lzmaMinMatch = 3   // shortest match searched for (a 2-byte match rarely pays)
+	lzmaMaxMatch = 273 // the longest LZMA codes
+	lzmaHashBits = 16
+	lzmaDepth    = 48 // candidates tried per position
 )
 
 // rangeEncoder is LZMA's binary arithmetic coder.
@@ -56,42 +63,247 @@ func (e *rangeEncoder) bit(p *uint16, b uint32) {
 	}
 }
 
+// direct codes the low n bits of v, most significant first, with a fixed
+// probability of one half.
+func (e *rangeEncoder) direct(v uint32, n int) {
+	for i := n - 1; i >= 0; i-- {
+		e.rng >>= 1
+		if v>>uint(i)&1 != 0 {
+			e.low += uint64(e.rng)
+		}
+		for e.rng < lzmaTopValue {
+			e.rng <<= 8
+			e.shiftLow()
+		}
+	}
+}
+
+// tree codes an n-bit symbol most significant bit first with p[1:1<<n].
+func (e *rangeEncoder) tree(p []uint16, n int, sym uint32) {
+	m := uint32(1)
+	for i := n - 1; i >= 0; i-- {
+		b := sym >> uint(i) & 1
+		e.bit(&p[m], b)
+		m = m<<1 | b
+	}
+}
+
+// reverseTree codes an n-bit symbol least significant bit first with
+// p[1:1<<n].
+func (e *rangeEncoder) reverseTree(p []uint16, n int, sym uint32) {
+	m := uint32(1)
+	for i := 0; i < n; i++ {
+		b := sym >> uint(i) & 1
+		e.bit(&p[m], b)
+		m = m<<1 | b
+	}
+}
+
+// lenCoder holds the probabilities of match lengths.
+type lenCoder struct {
+	choice, choice2 uint16
+	low, mid        [1 << lzmaPB][8]uint16
+	high            [256]uint16
+}
+
+func (l *lenCoder) init() {
+	l.choice, l.choice2 = lzmaProbInit, lzmaProbInit
+	for p := range l.low {
+		for i := range l.low[p] {
+			l.low[p][i], l.mid[p][i] = lzmaProbInit, lzmaProbInit
+		}
+	}
+	for i := range l.high {
+		l.high[i] = lzmaProbInit
+	}
+}
+
+// encode codes a match length minus two.
+func (l *lenCoder) encode(e *rangeEncoder, n uint32, posState int) {
+	switch {
+	case n < 8:
+		e.bit(&l.choice, 0)
+		e.tree(l.low[posState][:], 3, n)
+	case n < 16:
+		e.bit(&l.choice, 1)
+		e.bit(&l.choice2, 0)
+		e.tree(l.mid[posState][:], 3, n-8)
+	default:
+		e.bit(&l.choice, 1)
+		e.bit(&l.choice2, 1)
+		e.tree(l.high[:], 8, n-16)
+	}
+}
+
+// lzmaEncoder is the coder's state and probability model.
+type lzmaEncoder struct {
+	rc         rangeEncoder
+	state      uint32
+	rep0       uint32
+	isMatch    [12 << lzmaPB]uint16
+	isRep      [12]uint16
+	lit        []uint16
+	length     lenCoder
+	posSlot    [4][64]uint16
+	posSpecial [128]uint16
+	align      [16]uint16
+}
+
+func fill(p []uint16) {
+	for i := range p {
+		p[i] = lzmaProbInit
+	}
+}
+
+// literal codes the byte at pos: after a match, in the context of the byte
+// at the match distance.
+func (z *lzmaEncoder) literal(data []byte, pos int) {
+	posState := pos & (1<<lzmaPB - 1)
+	z.rc.bit(&z.isMatch[z.state<<lzmaPB|uint32(posState)], 0)
+	prev := byte(0)
+	if pos > 0 {
+		prev = data[pos-1]
+	}
+	probs := z.lit[lzmaLitProbs*int(prev>>(8-lzmaLC)):][:lzmaLitProbs]
+	b := uint32(data[pos])
+	sym := uint32(1)
+	if z.state >= 7 {
+		mb := uint32(data[pos-int(z.rep0)-1])
+		offs := uint32(0x100)
+		for i := 7; i >= 0; i-- {
+			bit := b >> uint(i) & 1
+			mb <<= 1
+			z.rc.bit(&probs[offs+mb&offs+sym], bit)
+			sym = sym<<1 | bit
+			offs &^= mb ^ bit<<8
+		}
+	} else {
+		for i := 7; i >= 0; i-- {
+			bit := b >> uint(i) & 1
+			z.rc.bit(&probs[sym], bit)
+			sym = sym<<1 | bit
+		}
+	}
+	switch {
+	case z.state < 4:
+		z.state = 0
+	case z.state < 10:
+		z.state -= 3
+	default:
+		z.state -= 6
+	}
+}
+
+// match codes a new match of length n at distance dist (≥ 1).
+func (z *lzmaEncoder) match(pos, n int, dist uint32) {
+	posState := pos & (1<<lzmaPB - 1)
+	z.rc.bit(&z.isMatch[z.state<<lzmaPB|uint32(posState)], 1)
+	z.rc.bit(&z.isRep[z.state], 0)
+	l := uint32(n - 2)
+	z.length.encode(&z.rc, l, posState)
+	d := dist - 1
+	var slot uint32
+	if d < 4 {
+		slot = d
+	} else {
+		top := uint32(bits.Len32(d) - 1)
+		slot = top<<1 | d>>(top-1)&1
+	}
+	z.rc.tree(z.posSlot[min(l, 3)][:], 6, slot)
+	if slot >= 4 {
+		footer := int(slot>>1 - 1)
+		base := (2 | slot&1) << uint(footer)
+		reduced := d - base
+		if slot < 14 {
+			z.rc.reverseTree(z.posSpecial[base-slot:], footer, reduced)
+		} else {
+			z.rc.direct(reduced>>4, footer-4)
+			z.rc.reverseTree(z.align[:], 4, reduced&15)
+		}
+	}
+	z.rep0 = d
+	if z.state < 7 {
+		z.state = 7
+	} else {
+		z.state = 10
+	}
+}
+
 // compressLZMA encodes data as Unity stores an LZMA block: the five
 // property bytes, then the range-coded stream, no size and no end marker
-// (the block table holds the size). Every byte is coded as a literal in the
-// context of the previous one: a valid stream any LZMA decoder reads, smaller
-// than the data when its bytes are skewed, but without LZ77 matches.
+// (the block table holds the size). Matches are found greedily through
+// hash chains of three-byte prefixes; the rest is coded as literals.
 func compressLZMA(data []byte) ([]byte, error) {
 	dict := uint32(lzmaMinDict)
 	for dict < uint32(len(data)) && dict < 1<<26 {
 		dict <<= 1
 	}
-	props := make([]byte, 5)
+	props := make([]byte, 5, 5+len(data)/2)
 	props[0] = byte((lzmaPB*5+0)*9 + lzmaLC)
 	binary.LittleEndian.PutUint32(props[1:], dict)
-	e := &rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1, out: props}
-	var isMatch [1 << lzmaPB]uint16 // state stays 0: only literals
-	for i := range isMatch {
-		isMatch[i] = lzmaProbInit
+	z := &lzmaEncoder{rc: rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1, out: props}, lit: make([]uint16, lzmaLitProbs<<lzmaLC)}
+	fill(z.isMatch[:])
+	fill(z.isRep[:])
+	fill(z.lit)
+	z.length.init()
+	for i := range z.posSlot {
+		fill(z.posSlot[i][:])
 	}
-	lit := make([]uint16, lzmaLiteralLen<<lzmaLC)
-	for i := range lit {
-		lit[i] = lzmaProbInit
+	fill(z.posSpecial[:])
+	fill(z.align[:])
+
+	head := make([]int32, 1<<lzmaHashBits)
+	for i := range head {
+		head[i] = -1
 	}
-	prev := byte(0)
-	for pos, b := range data {
-		e.bit(&isMatch[pos&(1<<lzmaPB-1)], 0)
-		probs := lit[lzmaLiteralLen*int(prev>>(8-lzmaLC)):]
-		sym := uint32(1)
-		for i := 7; i >= 0; i-- {
-			bit := uint32(b>>uint(i)) & 1
-			e.bit(&probs[sym], bit)
-			sym = sym<<1 | bit
+	prev := make([]int32, len(data))
+	hash := func(p int) uint32 {
+		return (uint32(data[p]) | uint32(data[p+1])<<8 | uint32(data[p+2])<<16) * 2654435761 >> (32 - lzmaHashBits)
+	}
+	insert := func(p int) {
+		if p+lzmaMinMatch <= len(data) {
+			h := hash(p)
+			prev[p] = head[h]
+			head[h] = int32(p)
 		}
-		prev = b
+	}
+	for pos := 0; pos < len(data); {
+		bestLen, bestDist := 0, 0
+		if pos+lzmaMinMatch <= len(data) {
+			limit := min(lzmaMaxMatch, len(data)-pos)
+			cand := head[hash(pos)]
+			for depth := 0; cand >= 0 && depth < lzmaDepth; depth++ {
+				c := int(cand)
+				if pos-c > int(dict) {
+					break
+				}
+				n := 0
+				for n < limit && data[c+n] == data[pos+n] {
+					n++
+				}
+				if n > bestLen {
+					bestLen, bestDist = n, pos-c
+					if n == limit {
+						break
+					}
+				}
+				cand = prev[c]
+			}
+		}
+		if bestLen >= lzmaMinMatch && !(bestLen == lzmaMinMatch && bestDist > 1<<14) {
+			z.match(pos, bestLen, uint32(bestDist))
+			for i := 0; i < bestLen; i++ {
+				insert(pos + i)
+			}
+			pos += bestLen
+			continue
+		}
+		z.literal(data, pos)
+		insert(pos)
+		pos++
 	}
 	for i := 0; i < 5; i++ {
-		e.shiftLow()
+		z.rc.shiftLow()
 	}
-	return e.out, nil
+	return z.rc.out, nil
 }

@@ -1,6 +1,8 @@
 package humanoid
 
 import (
+	"math"
+
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
 )
@@ -245,6 +247,15 @@ func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []g
 // bones' rotations (as Unity's GetHumanPose, it reads the rotations; the
 // translations are the human skeleton's). Angles outside a bone's limits
 // give muscles beyond ±1. The goals are left as they are.
+//
+// A pose the muscles cannot hold exactly (from another rig, a generic
+// clip) is read as Unity's retargeting reads it: every bone keeps its
+// direction and the hands and feet their whole rotation; what a bone
+// cannot hold goes into twist. Each bone is read against its parent as
+// the muscles will pose the parent; a lower arm or leg's sideways bend
+// and a hand or foot's twist become the twist of the limb bone above
+// (then shared down the chain by the avatar's twist settings), and a
+// shoulder's or finger's twist is dropped.
 func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 	var ab [256]geom.Transform
 	var ag []geom.Transform
@@ -273,42 +284,91 @@ func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 			g[i] = g[n.parent].Mul(n.pose)
 		}
 	}
-	var qb [MaxHumanNodes]geom.Quat
-	var pass [MaxHumanNodes]float32
+	var qb, base [MaxHumanNodes]geom.Quat
+	var ang [MaxHumanNodes][3]float32
+	var child [MaxHumanNodes]int // the chain child that takes a bone's passed-on twist, -1 none
 	q := qb[:len(r.nodes)]
+	for i := range child[:len(r.nodes)] {
+		child[i] = -1
+	}
 	p.Muscles = [model.MuscleCount]float32{}
+	// Each bone is read relative to its parent as the pose will put the
+	// parent (base: the parent's rotation from the angles it can hold,
+	// with the whole of its twist), so that what a parent cannot hold
+	// (a shoulder's twist, an elbow's sideways bend) does not turn its
+	// children: every bone keeps its direction.
 	for i := range r.nodes {
 		n := &r.nodes[i]
-		if n.parent < 0 {
+		if n.parent < 0 || i == r.hips || !n.body {
+			base[i] = g[i].R
 			q[i] = g[i].R
+			if n.parent >= 0 {
+				q[i] = g[n.parent].R.Conj().Mul(g[i].R).Normalize()
+			}
 			continue
 		}
 		q[i] = g[n.parent].R.Conj().Mul(g[i].R).Normalize()
-		if n.bone < 0 || n.axes < 0 || i == r.hips {
+		if n.bone < 0 || n.axes < 0 {
+			base[i] = base[n.parent].Mul(n.pose.R)
 			continue
 		}
 		ax := &r.axes[n.axes]
-		rot := q[i]
+		rot := base[n.parent].Conj().Mul(g[i].R).Normalize()
+		turn := geom.IdentityQuat
 		if n.from >= 0 {
-			rot = axisRotation(r.axes[r.nodes[n.from].axes].Post, pass[n.from]).Conj().Mul(rot)
+			// The twist about the parent's axis this bone cannot hold
+			// itself belongs to the parent's twist (see passedTwist).
+			post := r.axes[r.nodes[n.from].axes].Post
+			// The hint: the pass that leaves the parent's twist as read
+			// (what a pose this rig made passed on).
+			kp := r.nodes[n.from].keep
+			hint := float32(0)
+			if kp > 0 {
+				hint = ang[n.from][0] * (1 - kp) / kp
+			}
+			pass := r.passedTwist(n, post, rot, hint)
+			turn = axisRotation(post, pass)
+			rot = turn.Conj().Mul(rot)
+			ang[n.from][0] += pass
+			child[n.from] = i
 		}
 		x, y, z := SplitInner(ax.Pre.Conj().Mul(rot).Mul(ax.Post))
-		if n.keep != 1 {
-			total := float32(0)
-			if n.keep > 0 {
-				total = WrapAngle(x / n.keep)
+		var held [3]float32
+		for k, a := range [3]float32{x, y, z} {
+			if mi := n.muscle[k]; mi >= 0 {
+				lo, hi, sg := comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k)
+				held[k] = MuscleAngle(AngleMuscle(a, lo, hi, sg), lo, hi, sg)
 			}
-			pass[i] = total - x
-			x = total
 		}
-		ang := [3]float32{x, y, z}
+		ang[i] = held
+		base[i] = base[n.parent].Mul(turn).Mul(ax.Pre.Mul(Inner(held[0], held[1], held[2])).Mul(ax.Post.Conj())).Normalize()
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		if n.bone < 0 || n.axes < 0 || i == r.hips || n.parent < 0 || !n.body {
+			continue
+		}
+		ax := &r.axes[n.axes]
+		a := ang[i]
+		switch {
+		case child[i] >= 0:
+			// Its own twist and what its child took: the whole twist.
+			a[0] = WrapAngle(a[0])
+		case n.keep != 1:
+			// A share kept with no child in the chain to take the rest.
+			a[0] = 0
+			if n.keep > 0 {
+				a[0] = WrapAngle(ang[i][0] / n.keep)
+			}
+		}
 		for k, mi := range n.muscle {
 			if mi >= 0 {
-				p.Muscles[mi] = AngleMuscle(ang[k], comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k))
+				p.Muscles[mi] = AngleMuscle(a[k], comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k))
 			}
 		}
 	}
-	// The body: rotations as read, translations the human skeleton's.
+	// The body as read (GetHumanPose reads the bones' rotations):
+	// rotations as read, translations the human skeleton's.
 	r.composeFromHips(g[r.hips], q, g)
 	com := r.centreOfMass(g)
 	bf := r.bodyFrame(g)
@@ -316,4 +376,73 @@ func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 		p.RootT = com.Scale(1 / r.scale)
 	}
 	p.RootQ = bf.Mul(r.rootX.R.Conj()).Normalize()
+}
+
+// Bends (radians) of a lower arm or leg from its parent's twist axis
+// below which it counts as straight and above which as bent (see
+// passedTwist).
+const (
+	straightBend = 5 * math.Pi / 180
+	bentBend     = 15 * math.Pi / 180
+)
+
+// passedTwist returns how much of a limb bone's local rotation rot is a
+// twist about its chain parent's axis (post: the parent's post rotation):
+// the angle p such that, with post·Rx(p)·post⁻¹ taken off rot, what
+// remains has no component on the degree of freedom the bone lacks. A
+// lower arm or leg has no y (its one swing is the bend): the remainder's
+// twist axis must stay in its pre frame's x-y plane, which the parent's
+// twist solves (of the two angles that do, the one nearer hint: the
+// two are a half turn apart where the bend axis is square to the
+// parent's twist axis, nearer on rigs whose frames are not). A hand or
+// foot has no twist: the remainder's twist must be 0. So a bone's
+// direction and the end bone's whole rotation stay as read, and the twist
+// goes to the bone that has one, as Unity's retargeting does.
+func (r *Rig) passedTwist(n *hnode, post geom.Quat, rot geom.Quat, hint float32) float32 {
+	ax := &r.axes[n.axes]
+	if n.muscle[AxisX] < 0 {
+		// q(p) = B·Rx(−p)·Q with B = pre⁻¹·post, Q = post⁻¹·rot·post_n;
+		// its x component is c·X1 − s·X2 (c, s: cos and sin of p/2).
+		b := ax.Pre.Conj().Mul(post)
+		qq := post.Conj().Mul(rot).Mul(ax.Post)
+		x1 := b.Mul(qq).X
+		x2 := b.Mul(geom.Quat{X: 1}).Mul(qq).X
+		sh, ch := math.Sincos(float64(hint) / 2)
+		if math.Abs(ch*float64(x1)-sh*float64(x2)) <= 1e-6 {
+			// As a pose this rig made passed it on, or a frame where the
+			// parent's twist cannot undo the bone's own.
+			return hint
+		}
+		return WrapAngle(float32(2 * math.Atan2(float64(x1), float64(x2))))
+	}
+	if n.muscle[AxisY] >= 0 {
+		return hint
+	}
+	// The remainder's x axis ⊥ its pre frame's z: (Rx(p)·a)·w = 0 with
+	// a = post⁻¹·pre·e_z and w = post⁻¹·rot·post_n·e_x.
+	a := post.Conj().Mul(ax.Pre).Rotate(geom.Vec3{Z: 1})
+	w := post.Conj().Mul(rot).Mul(ax.Post).Rotate(geom.Vec3{X: 1})
+	c := float64(a.Y*w.Y + a.Z*w.Z)
+	s := float64(a.Y*w.Z - a.Z*w.Y)
+	d := float64(a.X * w.X)
+	h := math.Hypot(c, s)
+	if h < 1e-9 {
+		return hint
+	}
+	if f := c*math.Cos(float64(hint)) + s*math.Sin(float64(hint)) + d; math.Abs(f) <= 1e-6 {
+		return hint // as a pose this rig made passed it on (the roots are ill-conditioned where they meet)
+	}
+	phi := math.Atan2(s, c)
+	dp := math.Acos(max(-1, min(1, -d/h)))
+	p1, p2 := WrapAngle(float32(phi+dp)), WrapAngle(float32(phi-dp))
+	d1, d2 := WrapAngle(p1-hint), WrapAngle(p2-hint)
+	if abs(d2) < abs(d1) {
+		d1 = d2
+	}
+	// A straight limb's sideways bend says nothing of where it bends:
+	// fade the pass in over the first degrees of bend so that a limb
+	// near straight keeps its twist where it is read.
+	bend := math.Acos(math.Max(-1, math.Min(1, float64(w.X))))
+	fade := float32(math.Max(0, math.Min(1, (bend-straightBend)/(bentBend-straightBend))))
+	return WrapAngle(hint + fade*d1)
 }

@@ -84,13 +84,18 @@ func TestCorpusStoredPoseIsTheModelSpacePose(t *testing.T) {
 // (Arm Down-Up and Front-Back swapped: 0.3 and 0.4). Left out: vendor and
 // defective, whose skeleton pose is no T-pose (vendor's forearms are bent
 // to 0.63 and its legs straight out front), and solusWing, which has no
-// body frame (m_RootX.q is NaN).
+// body frame (m_RootX.q is NaN). Four ror2 rigs' T-pose knees bend
+// sideways; the sideways bend is read as the upper leg's twist (a lower
+// leg has no sideways degree of freedom; Unity's recording in
+// unity-humanoid-truth shows the limb keeping its direction that way), so
+// their Lower Leg Stretch is not the T-pose's 1 and is left out.
 func TestCorpusStoredPoseReadsBackAsTheTPose(t *testing.T) {
 	tpose := map[string]float32{
 		"Arm Down-Up": 0.4, "Arm Front-Back": 0.3, "Forearm Stretch": 1,
 		"Upper Leg Front-Back": 0.6, "Lower Leg Stretch": 1,
 	}
 	skip := map[string]bool{"vendorAvatar": true, "defectiveAvatar": true, "solusWingAvatar": true}
+	bentKnees := map[string]bool{"tankerAvatar": true, "extractorAvatar": true, "workerAvatar": true, "ironHaulerAvatar": true}
 	seen := 0
 	for _, r := range corpusRigs(t) {
 		if skip[r.name] {
@@ -121,6 +126,9 @@ func TestCorpusStoredPoseReadsBackAsTheTPose(t *testing.T) {
 		}
 		for _, side := range []string{"Left ", "Right "} {
 			for name, want := range tpose {
+				if name == "Lower Leg Stretch" && bentKnees[r.name] {
+					continue
+				}
 				a, ok := model.HumanAttributeByName(side + name)
 				if !ok {
 					t.Fatalf("no muscle %q", side+name)

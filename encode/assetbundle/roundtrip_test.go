@@ -191,3 +191,34 @@ func sameTree(a, b *typetree.Tree) bool {
 	}
 	return true
 }
+
+// A bundle packed --like every kind of game file of the corpus (bundles of
+// archive formats 6, 7 and 8, a player's level file, a WebGL data file, a
+// bundle whose Unity version is blanked) reads back with the file's Unity
+// version and the clip equal.
+func TestPackLikeEveryKindOfGameFile(t *testing.T) {
+	for _, rel := range []string{
+		"beatsaber-avatars/Template.avatar",        // 2019.3, archive 6
+		"plateup-emotes/customemotespackage",       // 2020.3, archive 7
+		"lc-example-enemy/modassets",               // 2022.3, archive 8
+		"unitydatatools/player-2022.1.20f1/level0", // a player's level file
+		"unitydatatools/webgl/HelloWorld.data",     // WebGL data
+		"sekai/ladies_s_31_0001",                   // version blanked
+		"unitydatatools/2023.1.0a16/assetbundle",   // 2023.1
+	} {
+		t.Run(rel, func(t *testing.T) {
+			like := corpustest.Path(t, rel)
+			target, err := TargetOf(like)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clips, _, c := readClips(t, packClips(t, target, unitywrite.StoreLZMA, "Wave"))
+			if clips["Wave"] == nil {
+				t.Fatal("clip not read back")
+			}
+			if got := c.Files[0].UnityVersion; got != target.Version() {
+				t.Errorf("Unity version %q, want the target's %q", got, target.Version())
+			}
+		})
+	}
+}

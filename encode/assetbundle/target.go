@@ -27,14 +27,18 @@ var ErrTarget = errors.New("assetbundle: not a usable target file")
 
 // Target is what a packed bundle copies from the game it is made for.
 type Target struct {
-	source   string
-	version  string
-	platform int32
-	format   uint32
-	embed    bool
-	archive  unitywrite.BundleSpec
-	types    map[int32]unitywrite.Type // the game's own, by class (scripts left out)
-	notes    []string
+	source  string
+	version string
+	// layoutVersion is the version built-in layouts are looked up by: the
+	// file's own, or the one inferred from its type trees when it is
+	// blanked.
+	layoutVersion unityversion.Version
+	platform      int32
+	format        uint32
+	embed         bool
+	archive       unitywrite.BundleSpec
+	types         map[int32]unitywrite.Type // the game's own, by class (scripts left out)
+	notes         []string
 	// The target bundle's own AssetBundle object, when it has one: its
 	// name, its serialized file's name and its assets by container path.
 	bundleName, cab string
@@ -73,7 +77,7 @@ func TargetOf(path string) (*Target, error) {
 		return nil, fmt.Errorf("%s: %w: it holds no serialized file", path, ErrTarget)
 	}
 	f := c.Files[0]
-	t := &Target{source: path, version: f.UnityVersion, platform: f.Platform, format: f.File.Version,
+	t := &Target{source: path, version: f.UnityVersion, layoutVersion: f.Version, platform: f.Platform, format: f.File.Version,
 		embed: f.EnableTypeTree, types: map[int32]unitywrite.Type{}}
 	if t.format < 17 || t.format > 22 {
 		return nil, fmt.Errorf("%s: %w: serialized file format %d (17 to 22 are written: Unity 5.5 on)", path, ErrTarget, t.format)
@@ -119,7 +123,7 @@ func TargetForVersion(version string, platform int32) (*Target, error) {
 	if v.Less(unityversion.MustParse("2019.1.0a1")) {
 		format = 17
 	}
-	return &Target{source: "Unity " + version, version: version, platform: platform, format: format, embed: true,
+	return &Target{source: "Unity " + version, version: version, layoutVersion: v, platform: platform, format: format, embed: true,
 		archive: unitywrite.BundleSpec{Format: archiveFormatFor(v), EngineVersion: version},
 		types:   map[int32]unitywrite.Type{}}, nil
 }
@@ -145,19 +149,18 @@ func (t *Target) typeFor(classID int32) (unitywrite.Type, *typetree.Tree, error)
 	if ok && ty.Tree != nil {
 		return ty, ty.Tree, nil
 	}
-	v, err := unityversion.Parse(t.version)
-	if err != nil {
-		return ty, nil, fmt.Errorf("class %d: %w: Unity version %q", classID, ErrNoLayout, t.version)
+	if t.layoutVersion.IsBlank() {
+		return ty, nil, fmt.Errorf("class %d (%s): %w: the target's Unity version %q is blanked and could not be inferred", classID, assets.ClassName(classID), ErrNoLayout, t.version)
 	}
-	tree, _, err := layouts.Lookup(v, classID)
+	tree, _, err := layouts.Lookup(t.layoutVersion, classID)
 	if err != nil {
-		return ty, nil, fmt.Errorf("class %d (%s) for Unity %s: %w: %v", classID, assets.ClassName(classID), t.version, ErrNoLayout, err)
+		return ty, nil, fmt.Errorf("class %d (%s) for Unity %s: %w: %v", classID, assets.ClassName(classID), t.layoutVersion, ErrNoLayout, err)
 	}
 	if !ok {
 		ty = unitywrite.Type{ClassID: classID, ScriptTypeIndex: -1}
 		if t.embed || len(t.types) > 0 {
 			t.notes = append(t.notes, fmt.Sprintf("%s has no %s: its layout is the built-in one of Unity %s, without the game's type hash",
-				t.source, assets.ClassName(classID), t.version))
+				t.source, assets.ClassName(classID), t.layoutVersion))
 		}
 	}
 	if t.embed {

@@ -257,7 +257,7 @@ func rebuildView(v *avatarJSON, a *model.Avatar) {
 		v.Problems = append(v.Problems, "rebuild: the avatar stores no human description")
 		return
 	}
-	b, err := avatarbuild.Build(a.Name, a.Description)
+	b, err := avatarbuild.Rebuild(a)
 	if err != nil {
 		v.Problems = append(v.Problems, "rebuild: "+err.Error())
 		return

@@ -19,8 +19,10 @@
 //
 // The skeleton: the description's bones depth first from its first bone
 // (the root, the empty path); a bone's parent is the bone of its parent
-// name listed last before it; a node rests where the last bone of its name
-// does. The human skeleton: the hips' parent (its
+// name listed last before it (a description that leaves every parent name
+// empty, as AvatarBuilder.BuildHumanAvatar and UniVRM write them, takes them
+// from the hierarchy it was built on: WithParents, Rebuild); a node rests
+// where the last bone of its name does. The human skeleton: the hips' parent (its
 // root, at the identity), the hips (at their transform in the frame above
 // the skeleton's root) and every node from the hips down to a human bone
 // (at their local transforms), in the skeleton's order.
@@ -107,6 +109,9 @@ func Build(name string, d *model.HumanDescription) (*model.Avatar, error) {
 	}
 	if d == nil {
 		return nil, bad("no description")
+	}
+	if NeedsParents(d) {
+		return nil, bad("every bone's parent is left to the hierarchy (m_ParentName empty, as AvatarBuilder.BuildHumanAvatar and UniVRM write it): the hierarchy must be given (WithParents)")
 	}
 	sk, err := newSkeleton(d)
 	if err != nil {

@@ -42,9 +42,11 @@ What was written is summarised on stderr (a note: --quiet silences it), or
 with --json on stdout, one JSON object per file written (schema
 docs/schema/export.json). The command exits 1 when anything asked for was
 left out: a clip named with --clip that cannot be exported or moves
-nothing on the rig, a mesh that could not be written (one of Unity's
-built-in meshes, a mesh in a file not given), a rig that failed. Clips left
-out of "every clip" and renderers without a mesh are notes.`
+nothing on the rig, a mesh that could not be decoded, a rig that failed.
+Clips left out of "every clip", renderers without a mesh and meshes outside
+the inputs (in a file not given, or built into Unity other than its
+primitives, which are made: Cube, Sphere, Capsule, Cylinder, Plane, Quad)
+are notes, as extract has them.`
 
 // exportOptions are the export command's options after parsing.
 type exportOptions struct {
@@ -317,7 +319,10 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		}
 	}
 	for _, err := range errs {
-		if errors.Is(err, mesh.ErrNoMesh) {
+		// A mesh outside the inputs (none named, Unity's own resources,
+		// a file not given) is a note, as extract has it; one that fails
+		// to decode is left out.
+		if errors.Is(err, mesh.ErrNoMesh) || errors.Is(err, mesh.ErrBuiltinMesh) || errors.Is(err, mesh.ErrMeshMissing) {
 			sum.Notes = append(sum.Notes, err.Error())
 			continue
 		}

@@ -232,9 +232,9 @@ func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
 
 // export exits 1 when something asked for was not written, saying what and
 // why on one line each: a clip named with --clip that moves nothing on the
-// rig; a mesh that is one of Unity's built-in resources (said so, not "not
-// found"). A clip exported without channels that name no GameObject is a
-// note, and the export succeeds; --no-meshes asks for no mesh.
+// rig. A clip exported without channels that name no GameObject is a
+// note, and the export succeeds; a renderer drawing Unity's built-in
+// sphere gets the sphere; --no-meshes asks for no mesh.
 func TestExportExitsOneWhenSomethingAskedForIsLeftOut(t *testing.T) {
 	dir := corpustest.Dir(t)
 	emotes := filepath.Join(dir, "lethal-emotes/customemotespackage")
@@ -249,8 +249,8 @@ func TestExportExitsOneWhenSomethingAskedForIsLeftOut(t *testing.T) {
 	}{
 		{"a legacy prop clip on a humanoid rig", []string{emotes, "--animator", "bandit", "--clip", "Join", "--no-meshes"}, exitFailed,
 			[]string{`clip "Join" moves nothing on rig "bandit"`}},
-		{"Unity's built-in sphere", []string{udt, "--animator", "Sphere"}, exitFailed,
-			[]string{"Unity's built-in mesh", "10207", "unity default resources"}},
+		{"Unity's built-in sphere", []string{udt, "--animator", "Sphere"}, exitOK,
+			[]string{`rig "Sphere": 1 nodes, 1 meshes`}},
 		{"no meshes asked for", []string{udt, "--animator", "Sphere", "--no-meshes"}, exitOK, nil},
 		{"channels of a path the rig lacks", []string{enemy, "--clip", "walkCycle", "--no-meshes"}, exitOK,
 			[]string{`note: clip "walkCycle": exported without its 10 Transform channels that name no GameObject`}},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mecanim/mecanim/decode/builtinmesh"
 	"github.com/mecanim/mecanim/decode/material"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
@@ -27,7 +28,10 @@ type Resolver = material.Resolver
 // SkinnedMeshRenderer, and every MeshFilter whose GameObject also has a
 // MeshRenderer — and decodes their meshes. rig must have been built from f
 // (its nodes' GameObject and Transform refs are path ids in f). Renderers
-// whose mesh cannot be found (ErrBuiltinMesh, ErrMeshMissing) or decoded
+// drawing one of Unity's built-in primitives (Cube, Sphere...: references
+// into Unity's own resources, which games never ship) get the primitive
+// made by decode/builtinmesh. Renderers whose mesh cannot be found
+// (ErrBuiltinMesh, ErrMeshMissing) or decoded
 // are reported in the errors, naming the renderer and its GameObject, and
 // left out; renderers that name no mesh are said once (ErrNoMesh); the others are returned in file order, each sub-mesh with its
 // material (decode/material: name, base colour and texture; textures
@@ -71,6 +75,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 	var out []model.MeshInstance
 	var noMesh []string // paths of renderers without a mesh
 	cache := map[*serialized.Object]*model.Mesh{}
+	builtins := map[builtinmesh.Shape]*model.Mesh{}
 	for i := range f.Objects {
 		o := &f.Objects[i]
 		if o.ClassID != ClassSkinnedMeshRenderer && o.ClassID != ClassMeshFilter {
@@ -116,12 +121,19 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		} else {
 			ok = false
 		}
+		var m *model.Mesh
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh)))
-			continue
-		}
-		m := cache[mo]
-		if m == nil {
+			// One of Unity's primitives, from its own resources: made here.
+			shape, prim := builtinShape(f, r.Mesh)
+			if !prim {
+				errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh)))
+				continue
+			}
+			if m = builtins[shape]; m == nil {
+				m = shape.Mesh()
+				builtins[shape] = m
+			}
+		} else if m = cache[mo]; m == nil {
 			if m, err = FromFile(mf, mo); err != nil {
 				errs = append(errs, fmt.Errorf("renderer %d on %q: %w", o.PathID, rig.Nodes[node].Path, err))
 				continue
@@ -172,11 +184,30 @@ func missingMesh(f *assets.File, ref model.Ref) error {
 		return fmt.Errorf("mesh %d:%d names no external file of %s", ref.FileID, ref.PathID, f.Name)
 	}
 	ext := f.Externals[ref.FileID-1].Path
+	if isBuiltinResources(ext) {
+		return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrBuiltinMesh)
+	}
+	return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrMeshMissing)
+}
+
+// isBuiltinResources reports whether an external file path names one of
+// Unity's built-in resource files.
+func isBuiltinResources(ext string) bool {
 	base := strings.ToLower(path.Base(strings.ReplaceAll(ext, "\\", "/")))
 	for _, b := range builtinResources {
 		if base == b {
-			return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrBuiltinMesh)
+			return true
 		}
 	}
-	return fmt.Errorf("mesh %d of %q: %w", ref.PathID, ext, ErrMeshMissing)
+	return false
+}
+
+// builtinShape returns the primitive a mesh reference names when it
+// points into Unity's built-in resources at one of the primitives'
+// path ids.
+func builtinShape(f *assets.File, ref model.Ref) (builtinmesh.Shape, bool) {
+	if ref.FileID <= 0 || int(ref.FileID) > len(f.Externals) || !isBuiltinResources(f.Externals[ref.FileID-1].Path) {
+		return 0, false
+	}
+	return builtinmesh.Lookup(ref.PathID)
 }

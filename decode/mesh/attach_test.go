@@ -97,7 +97,8 @@ func TestAttachSaysWhichRenderersNameNoMesh(t *testing.T) {
 	}
 }
 
-// A renderer drawing one of Unity's built-in meshes (held by Unity's own
+// A renderer drawing one of Unity's built-in primitives gets the primitive
+// made here; one drawing another built-in mesh (held by Unity's own
 // resource files, not given) says so, naming the renderer, its GameObject
 // and the file, not "not found"; so does a mesh in another file not given;
 // a renderer with no mesh is among the ones said once under ErrNoMesh.
@@ -107,8 +108,9 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 		sc.Add(pid, ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(int64(synth.GameObjectBase + bone)), "m_Mesh": mesh, "m_Enabled": true})
 	}
 	smr(900, 1, synth.F{"m_FileID": 0, "m_PathID": 0})
-	smr(901, 2, synth.F{"m_FileID": 1, "m_PathID": 10202})
+	smr(901, 2, synth.F{"m_FileID": 1, "m_PathID": 10205})
 	smr(902, 3, synth.F{"m_FileID": 2, "m_PathID": 77})
+	smr(903, 4, synth.F{"m_FileID": 1, "m_PathID": 10207})
 	p := sc.WriteWith("renderers.assets", []unitywrite.External{
 		{Path: "Library/unity default resources"}, {Path: "archive:/CAB-0123/CAB-0123"}})
 	c, err := assets.Open(p, assets.Options{})
@@ -122,14 +124,17 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 		t.Fatalf("%d rigs, %v", len(rigs), errs)
 	}
 	meshes, errs := Attach(rigs[0].File, rigs[0].Rig, cat.Resolver())
-	if len(meshes) != 0 || len(errs) != 3 {
-		t.Fatalf("%d meshes, errors %v: want 3 renderers reported", len(meshes), errs)
+	if len(meshes) != 1 || len(errs) != 3 {
+		t.Fatalf("%d meshes, errors %v: want the sphere and 3 renderers reported", len(meshes), errs)
+	}
+	if m := meshes[0]; m.Mesh.Name != "Sphere" || rigs[0].Rig.Nodes[m.Node].Path != synth.BonePath(4) || m.Joints != nil {
+		t.Errorf("the built-in sphere: %+v", m)
 	}
 	want := []struct {
 		err  error
 		says []string
 	}{
-		{ErrBuiltinMesh, []string{"renderer 901", synth.BonePath(2), "10202", "unity default resources", "built-in"}},
+		{ErrBuiltinMesh, []string{"renderer 901", synth.BonePath(2), "10205", "unity default resources", "built-in"}},
 		{ErrMeshMissing, []string{"renderer 902", "77", "CAB-0123", "no file given"}},
 		{ErrNoMesh, []string{"1 renderers", synth.BonePath(1)}},
 	}

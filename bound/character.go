@@ -169,6 +169,21 @@ func (c *Character) Avatar() (*model.Avatar, model.Source) { return c.avatar, c.
 // not humanoid).
 func (c *Character) Human() *humanoid.Rig { return c.human }
 
+// HumanJoint returns the joint of Skeleton that human bone b moves (where
+// a hitbox on the bone goes: the joint's model-space transform is the
+// bone's), or -1 when the character is not humanoid or its avatar lacks the
+// bone. (humanoid.Rig.HumanNode is the bone's index in the avatar's human
+// skeleton, not a joint.)
+func (c *Character) HumanJoint(b model.HumanBone) int {
+	if c.human == nil {
+		return -1
+	}
+	if j := c.human.AvatarNode(int(b)); j >= 0 && j < c.skel.Len() {
+		return j
+	}
+	return -1
+}
+
 // RootMotionJoint returns the joint root motion is taken from.
 func (c *Character) RootMotionJoint() int { return c.rootJoint }
 

@@ -63,7 +63,7 @@ var stages = []stage{
 	// applications: flags or a whole game in, one library call each.
 	{"applications", []string{"cmd/...", "extract"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files",
 		"read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind", "present",
-		"applications", "tools", "encode"}},
+		"applications", "tools", "encode", "saved"}},
 
 	// Small helpers with no place in the pipeline: they import none of it.
 	{"tools", []string{"internal/atomicfile", "internal/samefile", "internal/fuzzcount", "internal/corpustest", "internal/archtest",
@@ -75,7 +75,7 @@ var stages = []stage{
 	// whole project, as a user's program would.
 	{"programs", []string{"examples/...", "robustness/..."}, []string{"geometry", "model", "read: bytes", "read: layouts",
 		"read: files", "read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind",
-		"present", "applications", "tools", "test inputs", "programs", "encode"}},
+		"present", "applications", "tools", "test inputs", "programs", "encode", "saved"}},
 }
 
 // stageOf returns the stage a package belongs to (the most specific

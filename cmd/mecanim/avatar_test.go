@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -108,6 +109,30 @@ func TestAvatarCheckFailsACentreOfMassMiss(t *testing.T) {
 		avatarText(&b, v)
 		if want := map[bool]string{true: "check pass", false: "check FAIL"}[miss == 0]; !strings.Contains(b.String(), want) {
 			t.Errorf("miss %g: the text does not say %q", miss, want)
+		}
+	}
+}
+
+// A body frame turned 0.01° from what the rule gives fails the check: the
+// tolerance is the stored rotation's resolution, not a degree or two.
+func TestAvatarCheckFailsABodyFrameTurnedAHundredthOfADegree(t *testing.T) {
+	for _, turn := range []float64{0, 0.01} {
+		a := synth.HumanAvatar()
+		h := *a.Human
+		h.RootX.T = geom.V3(0, 0, 0)
+		a.Human = &h
+		v := avatarView(model.Source{}, a)
+		com := v.HumanCheck.CenterOfMass
+		h.RootX.T = geom.V3(float32(com[0]), float32(com[1]), float32(com[2]))
+		r, err := humanoid.NewRig(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := r.RestBody()
+		h.RootX.R = body.R.Mul(geom.AxisAngle(geom.V3(0, 1, 0), float32(turn*math.Pi/180)))
+		c := avatarView(model.Source{Container: "synth"}, a).HumanCheck
+		if c == nil || c.BodyFramePass != (turn == 0) {
+			t.Fatalf("turned %g°: check %+v", turn, c)
 		}
 	}
 }

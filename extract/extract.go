@@ -36,7 +36,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -453,23 +452,18 @@ func (r *run) open(ins []bind.Found) {
 	r.parallel(len(named), func(i int) { r.cat.Name(named[i]) })
 	set, errs2 := bind.NewWith(r.cat, others, bind.Options{Reader: r.o.Reader, HumanMap: r.o.HumanMap})
 	for _, err := range errs2 {
-		in := containerOfError(err)
+		var in string
 		var ie *bind.InputError
-		if errors.As(err, &ie) {
+		var ae *assets.Error
+		switch {
+		case errors.As(err, &ie):
 			in = ie.Input
+		case errors.As(err, &ae):
+			in = ae.Container
 		}
 		r.failed = append(r.failed, Failure{Input: in, Error: err.Error(), err: err})
 	}
 	r.set = set
-}
-
-// containerOfError is the container a catalog error starts with.
-func containerOfError(err error) string {
-	s := err.Error()
-	if i := strings.Index(s, ": "); i > 0 {
-		return s[:i]
-	}
-	return ""
 }
 
 // close closes every input.

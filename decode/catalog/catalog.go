@@ -351,7 +351,7 @@ func (c *Catalog) Rigs() ([]Rig, []error) {
 		}
 		rs, err := rigsOf(f)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %s: rigs: %w", f.Container.Path, f.Name, err))
+			errs = append(errs, &assets.Error{Container: f.Container.Path, Entry: f.Name, Err: fmt.Errorf("rigs: %w", err)})
 		}
 		for _, r := range rs {
 			rigs = append(rigs, Rig{r, f})

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,5 +117,36 @@ func TestControllerClipsDecodesEachClipOnce(t *testing.T) {
 	}
 	if clips[0] == clips[1] || clips[0].Name != "Idle" || clips[1].Name != "Walk" {
 		t.Fatalf("clips %q %q", clips[0].Name, clips[1].Name)
+	}
+}
+
+// A rig that does not decode is an *assets.Error naming its container and
+// serialized file, so callers (extract's manifest) take the input from the
+// error's fields, not from its text.
+func TestRigErrorsAreTypedWithTheirContainer(t *testing.T) {
+	objs, err := synth.Objects(0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range objs {
+		if objs[i].ClassID == model.ClassTransform {
+			objs[i].Data = objs[i].Data[:len(objs[i].Data)/2] // every Transform cut in half
+		}
+	}
+	sf, err := unitywrite.SerializedFile(synth.UnityVersion, 5, objs, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := assets.OpenReader(bytes.NewReader(sf), int64(len(sf)), "mods/rig.assets", assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errs := catalog.New(ct).Rigs()
+	if len(errs) == 0 {
+		t.Fatal("a rig of damaged Transforms decoded without error")
+	}
+	var ae *assets.Error
+	if !errors.As(errs[0], &ae) || ae.Container != "mods/rig.assets" || ae.Entry == "" {
+		t.Errorf("rig error %v (%T): want an *assets.Error naming mods/rig.assets and its file", errs[0], errs[0])
 	}
 }

@@ -113,7 +113,7 @@ func runPack(e *env, args []string) error {
 			}
 			continue
 		}
-		f, err := muscleclip.Compile(c)
+		f, err := muscleclip.Compile(c, muscleclip.Options{Version: target.LayoutVersion()})
 		if err != nil {
 			e.fail(fmt.Errorf("clip %q (%s): %w", c.Name, items[i].Ref, err))
 			continue

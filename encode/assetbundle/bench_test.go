@@ -9,7 +9,7 @@ import (
 )
 
 func benchAsset(b *testing.B, name string) Asset {
-	f, err := muscleclip.Compile(waveClip(name))
+	f, err := muscleclip.Compile(waveClip(name), muscleclip.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func packClips(t *testing.T, target *Target, comp unitywrite.Compression, names 
 	t.Helper()
 	var list []Asset
 	for _, n := range names {
-		f, err := muscleclip.Compile(waveClip(n))
+		f, err := muscleclip.Compile(waveClip(n), muscleclip.Options{Version: target.LayoutVersion()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestStrippedTargetGivesAStrippedBundle(t *testing.T) {
 
 func TestPackRefusesAssetsThatCannotShareABundle(t *testing.T) {
 	target, _ := TargetForVersion("2022.3.9f1", 5)
-	f, _ := muscleclip.Compile(waveClip("a"))
+	f, _ := muscleclip.Compile(waveClip("a"), muscleclip.Options{})
 	cases := []struct {
 		name string
 		list []Asset

@@ -98,7 +98,7 @@ func repack(t *testing.T, rel string, comp unitywrite.Compression) (orig, packed
 		if err != nil {
 			t.Fatal(err)
 		}
-		fields, err := muscleclip.Compile(clip)
+		fields, err := muscleclip.Compile(clip, muscleclip.Options{Version: target.LayoutVersion()})
 		if err != nil {
 			t.Fatal(err)
 		}

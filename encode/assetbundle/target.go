@@ -54,6 +54,11 @@ type existingAsset struct {
 // Version is the Unity version the bundle is written for.
 func (t *Target) Version() string { return t.version }
 
+// LayoutVersion is the Unity version the target's layouts and rules are
+// those of: the file's own, or the one inferred from its type trees when
+// the file's is blanked.
+func (t *Target) LayoutVersion() unityversion.Version { return t.layoutVersion }
+
 // Source names the file the target was taken from.
 func (t *Target) Source() string { return t.source }
 

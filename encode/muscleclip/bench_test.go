@@ -20,7 +20,7 @@ func BenchmarkCompile(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Compile(c); err != nil {
+		if _, err := Compile(c, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/unityversion"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -76,9 +77,18 @@ type binding struct {
 	first  int // the index of its first curve in the source clip
 }
 
+// Options say what the compiled clip is for.
+type Options struct {
+	// Version is the Unity version the clip is compiled for: versions round
+	// the curves' coefficients differently (the zero version: the newest
+	// rule).
+	Version unityversion.Version
+}
+
 // Compile returns the AnimationClip Unity's builder makes of c, as fields
 // for an AnimationClip type tree. c is not changed.
-func Compile(c *model.Clip) (unitywrite.Fields, error) {
+func Compile(c *model.Clip, opts Options) (unitywrite.Fields, error) {
+	rule := ruleFor(opts.Version)
 	if c == nil {
 		return nil, fmt.Errorf("%w: no clip", ErrInvalid)
 	}
@@ -131,8 +141,8 @@ func Compile(c *model.Clip) (unitywrite.Fields, error) {
 	}
 	all := append(append(append([]*model.Curve{}, streamed...), dense...), constant...)
 
-	words := StreamedWords(streamed)
-	samples := DenseSamples(dense, c.Start, rate, frames)
+	words := streamedWords(streamed, rule)
+	samples := denseSamples(dense, c.Start, rate, frames, rule)
 	consts := make([]float32, len(constant))
 	for i, cv := range constant {
 		consts[i] = constantValue(cv)
@@ -144,8 +154,19 @@ func Compile(c *model.Clip) (unitywrite.Fields, error) {
 	vad := make([]unitywrite.Fields, len(all))
 	startVals := make([]float32, len(all))
 	stopVals := make([]float32, len(all))
+	nStreamed, nDense := len(streamed), len(dense)
 	for i, cv := range all {
-		startVals[i], stopVals[i] = evalCompiled(cv, c.Start), evalCompiled(cv, c.Stop)
+		startVals[i], stopVals[i] = evalCompiled(cv, c.Start, rule), evalCompiled(cv, c.Stop, rule)
+		if i >= nStreamed && i < nStreamed+nDense {
+			// A dense curve's values are its samples' (linear between frames).
+			d := i - nStreamed
+			col := make([]float32, frames)
+			for f := range col {
+				col[f] = samples[f*nDense+d]
+			}
+			dc := model.Curve{Kind: model.CurveDense, Samples: col, DenseBegin: c.Start, DenseRate: rate}
+			startVals[i], stopVals[i] = dc.Eval(c.Start), dc.Eval(c.Stop)
+		}
 		vad[i] = unitywrite.Fields{"m_Start": startVals[i], "m_Stop": stopVals[i]}
 	}
 	index := make([]int32, indexArrayLen)

@@ -70,7 +70,7 @@ func builtinTree(t *testing.T, version string) *typetree.Tree {
 // project's reader of compiled clips.
 func roundTrip(t *testing.T, c *model.Clip, tree *typetree.Tree) (*model.Clip, *typetree.Value) {
 	t.Helper()
-	f, err := Compile(c)
+	f, err := Compile(c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestCompileRefusesWhatItCannotWrite(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := Compile(tc.clip); !errors.Is(err, tc.want) {
+			if _, err := Compile(tc.clip, Options{}); !errors.Is(err, tc.want) {
 				t.Errorf("error %v, want %v", err, tc.want)
 			}
 		})

@@ -322,9 +322,9 @@ func (d *decoder) chooseMirror(h *hier, m []int, f Format) (Mirror, string) {
 	}
 	pos := func(b int) [3]float64 { return h.world[m[b]].origin() }
 	sub := func(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-	if m[hLeftToes] >= 0 && m[hRightToes] >= 0 {
-		l := sub(pos(hLeftToes), pos(hLeftFoot))
-		r := sub(pos(hRightToes), pos(hRightFoot))
+	if m[int(model.HumanLeftToes)] >= 0 && m[int(model.HumanRightToes)] >= 0 {
+		l := sub(pos(int(model.HumanLeftToes)), pos(int(model.HumanLeftFoot)))
+		r := sub(pos(int(model.HumanRightToes)), pos(int(model.HumanRightFoot)))
 		z := l[2] + r[2]
 		if math.Abs(z) > 1e-9 {
 			if z < 0 {
@@ -333,8 +333,8 @@ func (d *decoder) chooseMirror(h *hier, m []int, f Format) (Mirror, string) {
 			return MirrorX, "toes ahead of the feet along +z in glTF"
 		}
 	}
-	left := sub(pos(hLeftUpperLeg), pos(hRightUpperLeg))
-	up := sub(pos(hHead), pos(hHips))
+	left := sub(pos(int(model.HumanLeftUpperLeg)), pos(int(model.HumanRightUpperLeg)))
+	up := sub(pos(int(model.HumanHead)), pos(int(model.HumanHips)))
 	fz := left[0]*up[1] - left[1]*up[0] // z of left × up
 	if fz < 0 {
 		return MirrorZ, "left × up points along -z in glTF"
@@ -442,13 +442,13 @@ func raiseArms(rig *model.Rig, m []int, locals []geom.Transform) [2]float32 {
 	var raised [2]float32
 	w := globals(rig, locals)
 	up := geom.Vec3{Y: 1}
-	right := w[m[hRightUpperLeg]].T.Sub(w[m[hLeftUpperLeg]].T)
+	right := w[m[int(model.HumanRightUpperLeg)]].T.Sub(w[m[int(model.HumanLeftUpperLeg)]].T)
 	fwd := right.Cross(up).Normalize()
 	if fwd.Len() == 0 {
 		fwd = geom.Vec3{Z: 1}
 	}
 	for side := range 2 {
-		u, l := m[sided(hLeftUpperArm, side)], m[sided(hLeftLowerArm, side)]
+		u, l := m[sided(int(model.HumanLeftUpperArm), side)], m[sided(int(model.HumanLeftLowerArm), side)]
 		dir := w[l].T.Sub(w[u].T)
 		if dir.Len() == 0 {
 			continue

@@ -13,7 +13,7 @@ import (
 )
 
 func TestHumanBoneNamesAreHumanoids(t *testing.T) {
-	if len(humanBones) != len(humanoid.BoneNames) || boneCount != humanoid.BoneCount {
+	if len(humanBones) != len(humanoid.BoneNames) || model.HumanBoneCount != humanoid.BoneCount {
 		t.Fatalf("%d names here, %d in humanoid", len(humanBones), len(humanoid.BoneNames))
 	}
 	for i := range humanBones {
@@ -28,26 +28,26 @@ func TestHumanBoneNamesAreHumanoids(t *testing.T) {
 // degrees.
 func bodyPos(droop float64) map[int][3]float64 {
 	p := map[int][3]float64{
-		hHips: {0, 1.0, 0}, hSpine: {0, 1.1, 0}, hChest: {0, 1.25, 0}, hUpperChest: {0, 1.35, 0},
-		hNeck: {0, 1.5, 0}, hHead: {0, 1.6, 0}, hJaw: {0, 1.62, 0.05},
+		int(model.HumanHips): {0, 1.0, 0}, int(model.HumanSpine): {0, 1.1, 0}, int(model.HumanChest): {0, 1.25, 0}, int(model.HumanUpperChest): {0, 1.35, 0},
+		int(model.HumanNeck): {0, 1.5, 0}, int(model.HumanHead): {0, 1.6, 0}, int(model.HumanJaw): {0, 1.62, 0.05},
 	}
 	a := droop * math.Pi / 180
 	for side, sx := range []float64{1, -1} {
-		p[sided(hLeftEye, side)] = [3]float64{0.03 * sx, 1.7, 0.08}
-		p[sided(hLeftUpperLeg, side)] = [3]float64{0.1 * sx, 0.95, 0}
-		p[sided(hLeftLowerLeg, side)] = [3]float64{0.1 * sx, 0.52, 0.01}
-		p[sided(hLeftFoot, side)] = [3]float64{0.1 * sx, 0.08, 0}
-		p[sided(hLeftToes, side)] = [3]float64{0.1 * sx, 0.02, 0.12}
-		p[sided(hLeftShoulder, side)] = [3]float64{0.04 * sx, 1.45, 0}
+		p[sided(int(model.HumanLeftEye), side)] = [3]float64{0.03 * sx, 1.7, 0.08}
+		p[sided(int(model.HumanLeftUpperLeg), side)] = [3]float64{0.1 * sx, 0.95, 0}
+		p[sided(int(model.HumanLeftLowerLeg), side)] = [3]float64{0.1 * sx, 0.52, 0.01}
+		p[sided(int(model.HumanLeftFoot), side)] = [3]float64{0.1 * sx, 0.08, 0}
+		p[sided(int(model.HumanLeftToes), side)] = [3]float64{0.1 * sx, 0.02, 0.12}
+		p[sided(int(model.HumanLeftShoulder), side)] = [3]float64{0.04 * sx, 1.45, 0}
 		up := [3]float64{0.17 * sx, 1.45, 0}
 		dir := [3]float64{math.Cos(a) * sx, -math.Sin(a), 0}
 		at := func(from [3]float64, l float64) [3]float64 {
 			return [3]float64{from[0] + l*dir[0], from[1] + l*dir[1], from[2] + l*dir[2]}
 		}
-		p[sided(hLeftUpperArm, side)] = up
-		p[sided(hLeftLowerArm, side)] = at(up, 0.28)
+		p[sided(int(model.HumanLeftUpperArm), side)] = up
+		p[sided(int(model.HumanLeftLowerArm), side)] = at(up, 0.28)
 		hand := at(up, 0.53)
-		p[sided(hLeftHand, side)] = hand
+		p[sided(int(model.HumanLeftHand), side)] = hand
 		for f := range 5 {
 			base := at(hand, 0.05)
 			base[2] += 0.04 - 0.02*float64(f)
@@ -70,10 +70,10 @@ type namer struct {
 var fingerWords = [5]string{"Thumb", "Index", "Middle", "Ring", "Little"}
 
 func finger(b int) (side, f, seg int, ok bool) {
-	if b < hLeftFingers {
+	if b < int(model.HumanLeftFingers) {
 		return 0, 0, 0, false
 	}
-	k := b - hLeftFingers
+	k := b - int(model.HumanLeftFingers)
 	return k / 15, (k % 15) / 3, k % 3, true
 }
 
@@ -83,11 +83,11 @@ var namers = map[HumanSource]namer{
 		if s, f, seg, ok := finger(b); ok {
 			return fmt.Sprintf("mixamorig:%sHand%s%d", []string{"Left", "Right"}[s], []string{"Thumb", "Index", "Middle", "Ring", "Pinky"}[f], seg+1)
 		}
-		n := map[int]string{hHips: "Hips", hSpine: "Spine", hChest: "Spine1", hUpperChest: "Spine2", hNeck: "Neck", hHead: "Head",
-			hLeftShoulder: "LeftShoulder", hLeftUpperArm: "LeftArm", hLeftLowerArm: "LeftForeArm", hLeftHand: "LeftHand",
-			hLeftUpperLeg: "LeftUpLeg", hLeftLowerLeg: "LeftLeg", hLeftFoot: "LeftFoot", hLeftToes: "LeftToeBase", hLeftEye: "LeftEye",
-			hRightShoulder: "RightShoulder", hRightUpperArm: "RightArm", hRightLowerArm: "RightForeArm", hRightHand: "RightHand",
-			hRightUpperLeg: "RightUpLeg", hRightLowerLeg: "RightLeg", hRightFoot: "RightFoot", hRightToes: "RightToeBase", hRightEye: "RightEye"}[b]
+		n := map[int]string{int(model.HumanHips): "Hips", int(model.HumanSpine): "Spine", int(model.HumanChest): "Spine1", int(model.HumanUpperChest): "Spine2", int(model.HumanNeck): "Neck", int(model.HumanHead): "Head",
+			int(model.HumanLeftShoulder): "LeftShoulder", int(model.HumanLeftUpperArm): "LeftArm", int(model.HumanLeftLowerArm): "LeftForeArm", int(model.HumanLeftHand): "LeftHand",
+			int(model.HumanLeftUpperLeg): "LeftUpLeg", int(model.HumanLeftLowerLeg): "LeftLeg", int(model.HumanLeftFoot): "LeftFoot", int(model.HumanLeftToes): "LeftToeBase", int(model.HumanLeftEye): "LeftEye",
+			int(model.HumanRightShoulder): "RightShoulder", int(model.HumanRightUpperArm): "RightArm", int(model.HumanRightLowerArm): "RightForeArm", int(model.HumanRightHand): "RightHand",
+			int(model.HumanRightUpperLeg): "RightUpLeg", int(model.HumanRightLowerLeg): "RightLeg", int(model.HumanRightFoot): "RightFoot", int(model.HumanRightToes): "RightToeBase", int(model.HumanRightEye): "RightEye"}[b]
 		if n == "" {
 			return ""
 		}
@@ -97,36 +97,36 @@ var namers = map[HumanSource]namer{
 		if s, f, seg, ok := finger(b); ok {
 			return fmt.Sprintf("J_Bip_%s_%s%d", []string{"L", "R"}[s], fingerWords[f], seg+1)
 		}
-		c := map[int]string{hHips: "Hips", hSpine: "Spine", hChest: "Chest", hUpperChest: "UpperChest", hNeck: "Neck", hHead: "Head"}
+		c := map[int]string{int(model.HumanHips): "Hips", int(model.HumanSpine): "Spine", int(model.HumanChest): "Chest", int(model.HumanUpperChest): "UpperChest", int(model.HumanNeck): "Neck", int(model.HumanHead): "Head"}
 		if n, ok := c[b]; ok {
 			return "J_Bip_C_" + n
 		}
 		for side, s := range []string{"L", "R"} {
-			for l, n := range map[int]string{hLeftShoulder: "Shoulder", hLeftUpperArm: "UpperArm", hLeftLowerArm: "LowerArm", hLeftHand: "Hand",
-				hLeftUpperLeg: "UpperLeg", hLeftLowerLeg: "LowerLeg", hLeftFoot: "Foot", hLeftToes: "ToeBase"} {
+			for l, n := range map[int]string{int(model.HumanLeftShoulder): "Shoulder", int(model.HumanLeftUpperArm): "UpperArm", int(model.HumanLeftLowerArm): "LowerArm", int(model.HumanLeftHand): "Hand",
+				int(model.HumanLeftUpperLeg): "UpperLeg", int(model.HumanLeftLowerLeg): "LowerLeg", int(model.HumanLeftFoot): "Foot", int(model.HumanLeftToes): "ToeBase"} {
 				if b == l+side {
 					return "J_Bip_" + s + "_" + n
 				}
 			}
-			if b == hLeftEye+side {
+			if b == int(model.HumanLeftEye)+side {
 				return "J_Adj_" + s + "_FaceEye"
 			}
 		}
 		return ""
 	}},
-	HumanUnreal: {root: "root", above: map[int]string{hChest: "spine_02", hUpperChest: "spine_04"}, name: func(b int) string {
+	HumanUnreal: {root: "root", above: map[int]string{int(model.HumanChest): "spine_02", int(model.HumanUpperChest): "spine_04"}, name: func(b int) string {
 		if s, f, seg, ok := finger(b); ok {
 			return fmt.Sprintf("%s_0%d_%s", []string{"thumb", "index", "middle", "ring", "pinky"}[f], seg+1, []string{"l", "r"}[s])
 		}
 		// UE5's five spine bones: spine, chest and upper chest are
 		// spine_01, spine_03 and spine_05.
-		c := map[int]string{hHips: "pelvis", hSpine: "spine_01", hChest: "spine_03", hUpperChest: "spine_05", hNeck: "neck_01", hHead: "head"}
+		c := map[int]string{int(model.HumanHips): "pelvis", int(model.HumanSpine): "spine_01", int(model.HumanChest): "spine_03", int(model.HumanUpperChest): "spine_05", int(model.HumanNeck): "neck_01", int(model.HumanHead): "head"}
 		if n, ok := c[b]; ok {
 			return n
 		}
 		for side, s := range []string{"l", "r"} {
-			for l, n := range map[int]string{hLeftShoulder: "clavicle", hLeftUpperArm: "upperarm", hLeftLowerArm: "lowerarm", hLeftHand: "hand",
-				hLeftUpperLeg: "thigh", hLeftLowerLeg: "calf", hLeftFoot: "foot", hLeftToes: "ball"} {
+			for l, n := range map[int]string{int(model.HumanLeftShoulder): "clavicle", int(model.HumanLeftUpperArm): "upperarm", int(model.HumanLeftLowerArm): "lowerarm", int(model.HumanLeftHand): "hand",
+				int(model.HumanLeftUpperLeg): "thigh", int(model.HumanLeftLowerLeg): "calf", int(model.HumanLeftFoot): "foot", int(model.HumanLeftToes): "ball"} {
 				if b == l+side {
 					return n + "_" + s
 				}
@@ -134,18 +134,18 @@ var namers = map[HumanSource]namer{
 		}
 		return ""
 	}},
-	HumanBlender: {root: "Armature", above: map[int]string{hHead: "DEF-spine.005"}, name: func(b int) string {
+	HumanBlender: {root: "Armature", above: map[int]string{int(model.HumanHead): "DEF-spine.005"}, name: func(b int) string {
 		if s, f, seg, ok := finger(b); ok {
 			w := []string{"thumb", "f_index", "f_middle", "f_ring", "f_pinky"}[f]
 			return fmt.Sprintf("DEF-%s.0%d.%s", w, seg+1, []string{"L", "R"}[s])
 		}
-		c := map[int]string{hHips: "DEF-spine", hSpine: "DEF-spine.001", hChest: "DEF-spine.002", hUpperChest: "DEF-spine.003", hNeck: "DEF-spine.004", hHead: "DEF-spine.006"}
+		c := map[int]string{int(model.HumanHips): "DEF-spine", int(model.HumanSpine): "DEF-spine.001", int(model.HumanChest): "DEF-spine.002", int(model.HumanUpperChest): "DEF-spine.003", int(model.HumanNeck): "DEF-spine.004", int(model.HumanHead): "DEF-spine.006"}
 		if n, ok := c[b]; ok {
 			return n
 		}
 		for side, s := range []string{"L", "R"} {
-			for l, n := range map[int]string{hLeftShoulder: "shoulder", hLeftUpperArm: "upper_arm", hLeftLowerArm: "forearm", hLeftHand: "hand",
-				hLeftUpperLeg: "thigh", hLeftLowerLeg: "shin", hLeftFoot: "foot", hLeftToes: "toe"} {
+			for l, n := range map[int]string{int(model.HumanLeftShoulder): "shoulder", int(model.HumanLeftUpperArm): "upper_arm", int(model.HumanLeftLowerArm): "forearm", int(model.HumanLeftHand): "hand",
+				int(model.HumanLeftUpperLeg): "thigh", int(model.HumanLeftLowerLeg): "shin", int(model.HumanLeftFoot): "foot", int(model.HumanLeftToes): "toe"} {
 				if b == l+side {
 					return "DEF-" + n + "." + s
 				}
@@ -171,7 +171,7 @@ func humanGLB(t testing.TB, nm namer, droop float64, back bool) []byte {
 	root := b.node(nm.root, -1, [3]float64{}, [4]float64{0, 0, 0, 1})
 	nodeOf := map[int]int{}
 	world := map[int][3]float64{}
-	for bone := range boneCount {
+	for bone := range model.HumanBoneCount {
 		name := nm.name(bone)
 		if name == "" {
 			continue
@@ -275,7 +275,7 @@ func TestNamingSchemesMapEveryBoneTheyName(t *testing.T) {
 					t.Errorf("source %s, want %s", c.HumanSource, src)
 				}
 				want := 0
-				for b := range boneCount {
+				for b := range model.HumanBoneCount {
 					if n := nm.name(b); n != "" {
 						want++
 						if got, ok := mappedNode(c, humanBones[b]); !ok || got != n {
@@ -311,7 +311,7 @@ func TestFacingFromTheLegsWithoutToes(t *testing.T) {
 	for _, back := range []bool{false, true} {
 		nm := namers[HumanUnity]
 		nm.name = func(b int) string {
-			if b == hLeftToes || b == hRightToes {
+			if b == int(model.HumanLeftToes) || b == int(model.HumanRightToes) {
 				return ""
 			}
 			return humanoid.BoneNames[b]
@@ -332,7 +332,7 @@ func TestNoHumanMapWithoutRequiredBones(t *testing.T) {
 	nm := namers[HumanMixamo]
 	inner := nm.name
 	nm.name = func(b int) string {
-		if b == hLeftHand {
+		if b == int(model.HumanLeftHand) {
 			return "" // a required bone
 		}
 		return inner(b)
@@ -437,11 +437,11 @@ func TestUserMapOverridesNames(t *testing.T) {
 		t.Fatalf("names bone00.. mapped by %s", c.HumanSource)
 	}
 	m := HumanMap{}
-	for b := range boneCount {
+	for b := range model.HumanBoneCount {
 		m[humanBones[b]] = nm.name(b)
 	}
 	c := read(t, data, Config{HumanMap: m})
-	if c.HumanSource != HumanUserMap || len(c.Human.Human) != boneCount {
+	if c.HumanSource != HumanUserMap || len(c.Human.Human) != model.HumanBoneCount {
 		t.Fatalf("%s, %d bones", c.HumanSource, len(c.Human.Human))
 	}
 	if c.Mirror != MirrorZ {

@@ -13,57 +13,22 @@ import (
 // below.
 var humanBones = model.HumanBoneNames
 
-// Human bone indices used by the rules below.
-const (
-	hHips = iota
-	hLeftUpperLeg
-	hRightUpperLeg
-	hLeftLowerLeg
-	hRightLowerLeg
-	hLeftFoot
-	hRightFoot
-	hSpine
-	hChest
-	hUpperChest
-	hNeck
-	hHead
-	hLeftShoulder
-	hRightShoulder
-	hLeftUpperArm
-	hRightUpperArm
-	hLeftLowerArm
-	hRightLowerArm
-	hLeftHand
-	hRightHand
-	hLeftToes
-	hRightToes
-	hLeftEye
-	hRightEye
-	hJaw
-	hLeftFingers // 15 left finger bones, then 15 right
-	boneCount    = hLeftFingers + 30
-)
-
 // requiredBones are the bones Unity needs to build a humanoid avatar.
 var requiredBones = []int{
-	hHips, hSpine, hHead,
-	hLeftUpperLeg, hRightUpperLeg, hLeftLowerLeg, hRightLowerLeg, hLeftFoot, hRightFoot,
-	hLeftUpperArm, hRightUpperArm, hLeftLowerArm, hRightLowerArm, hLeftHand, hRightHand,
+	int(model.HumanHips), int(model.HumanSpine), int(model.HumanHead),
+	int(model.HumanLeftUpperLeg), int(model.HumanRightUpperLeg), int(model.HumanLeftLowerLeg), int(model.HumanRightLowerLeg), int(model.HumanLeftFoot), int(model.HumanRightFoot),
+	int(model.HumanLeftUpperArm), int(model.HumanRightUpperArm), int(model.HumanLeftLowerArm), int(model.HumanRightLowerArm), int(model.HumanLeftHand), int(model.HumanRightHand),
 }
 
 // humanParent is each bone's parent among the human bones when every
 // optional bone is there (-1 for the hips; model.HumanBone.Parent).
 func humanParent(b int) int { return int(model.HumanBone(b).Parent()) }
 
-// The constants above are the model's bones by number.
-var (
-	_ = [1]int{}[hJaw-int(model.HumanJaw)]
-	_ = [1]int{}[boneCount-model.HumanBoneCount]
-)
-
 // fingerBone returns the index of a finger bone: side 0 left, 1 right;
 // finger 0 thumb .. 4 little; seg 0 proximal, 1 intermediate, 2 distal.
-func fingerBone(side, finger, seg int) int { return hLeftFingers + 15*side + 3*finger + seg }
+func fingerBone(side, finger, seg int) int {
+	return int(model.HumanLeftFingers) + 15*side + 3*finger + seg
+}
 
 // sided returns the left (side 0) or right twin of a left body bone.
 func sided(left, side int) int { return left + side }
@@ -157,7 +122,7 @@ var schemes = []scheme{
 }
 
 func emptyMap() []int {
-	m := make([]int, boneCount)
+	m := make([]int, model.HumanBoneCount)
 	for i := range m {
 		m[i] = -1
 	}
@@ -182,19 +147,19 @@ var mixamoPrefix = regexp.MustCompile(`^(?i:mixamorig)[0-9]*[:_]?`)
 // mixamoTable maps Mixamo's names (prefix removed, lower case).
 var mixamoTable = func() map[string]int {
 	t := map[string]int{
-		"hips": hHips, "spine": hSpine, "spine1": hChest, "spine2": hUpperChest,
-		"neck": hNeck, "head": hHead,
+		"hips": int(model.HumanHips), "spine": int(model.HumanSpine), "spine1": int(model.HumanChest), "spine2": int(model.HumanUpperChest),
+		"neck": int(model.HumanNeck), "head": int(model.HumanHead),
 	}
 	for side, s := range []string{"left", "right"} {
-		t[s+"shoulder"] = sided(hLeftShoulder, side)
-		t[s+"arm"] = sided(hLeftUpperArm, side)
-		t[s+"forearm"] = sided(hLeftLowerArm, side)
-		t[s+"hand"] = sided(hLeftHand, side)
-		t[s+"upleg"] = sided(hLeftUpperLeg, side)
-		t[s+"leg"] = sided(hLeftLowerLeg, side)
-		t[s+"foot"] = sided(hLeftFoot, side)
-		t[s+"toebase"] = sided(hLeftToes, side)
-		t[s+"eye"] = sided(hLeftEye, side)
+		t[s+"shoulder"] = sided(int(model.HumanLeftShoulder), side)
+		t[s+"arm"] = sided(int(model.HumanLeftUpperArm), side)
+		t[s+"forearm"] = sided(int(model.HumanLeftLowerArm), side)
+		t[s+"hand"] = sided(int(model.HumanLeftHand), side)
+		t[s+"upleg"] = sided(int(model.HumanLeftUpperLeg), side)
+		t[s+"leg"] = sided(int(model.HumanLeftLowerLeg), side)
+		t[s+"foot"] = sided(int(model.HumanLeftFoot), side)
+		t[s+"toebase"] = sided(int(model.HumanLeftToes), side)
+		t[s+"eye"] = sided(int(model.HumanLeftEye), side)
 		for f, fn := range []string{"thumb", "index", "middle", "ring", "pinky"} {
 			for seg := range 3 {
 				t[s+"hand"+fn+strconv.Itoa(seg+1)] = fingerBone(side, f, seg)
@@ -214,9 +179,9 @@ func matchMixamo(names []string) []int {
 var vroidName = regexp.MustCompile(`^J_(Bip|Adj)_([CLR])_(\w+)$`)
 
 func matchVRoid(names []string) []int {
-	center := map[string]int{"Hips": hHips, "Spine": hSpine, "Chest": hChest, "UpperChest": hUpperChest, "Neck": hNeck, "Head": hHead}
-	limb := map[string]int{"Shoulder": hLeftShoulder, "UpperArm": hLeftUpperArm, "LowerArm": hLeftLowerArm, "Hand": hLeftHand,
-		"UpperLeg": hLeftUpperLeg, "LowerLeg": hLeftLowerLeg, "Foot": hLeftFoot, "ToeBase": hLeftToes}
+	center := map[string]int{"Hips": int(model.HumanHips), "Spine": int(model.HumanSpine), "Chest": int(model.HumanChest), "UpperChest": int(model.HumanUpperChest), "Neck": int(model.HumanNeck), "Head": int(model.HumanHead)}
+	limb := map[string]int{"Shoulder": int(model.HumanLeftShoulder), "UpperArm": int(model.HumanLeftUpperArm), "LowerArm": int(model.HumanLeftLowerArm), "Hand": int(model.HumanLeftHand),
+		"UpperLeg": int(model.HumanLeftUpperLeg), "LowerLeg": int(model.HumanLeftLowerLeg), "Foot": int(model.HumanLeftFoot), "ToeBase": int(model.HumanLeftToes)}
 	return byTable(names, func(n string) (int, bool) {
 		m := vroidName.FindStringSubmatch(n)
 		if m == nil {
@@ -232,7 +197,7 @@ func matchVRoid(names []string) []int {
 			s = 1
 		}
 		if kind == "Adj" {
-			return sided(hLeftEye, s), word == "FaceEye"
+			return sided(int(model.HumanLeftEye), s), word == "FaceEye"
 		}
 		if b, ok := limb[word]; ok {
 			return sided(b, s), true
@@ -252,16 +217,16 @@ var unrealSpine = regexp.MustCompile(`^spine_([0-9]+)$`)
 // are spine, chest (the middle one) and upper chest (the last, with three
 // or more).
 func matchUnreal(names []string) []int {
-	t := map[string]int{"pelvis": hHips, "neck_01": hNeck, "head": hHead}
+	t := map[string]int{"pelvis": int(model.HumanHips), "neck_01": int(model.HumanNeck), "head": int(model.HumanHead)}
 	for side, s := range []string{"_l", "_r"} {
-		t["clavicle"+s] = sided(hLeftShoulder, side)
-		t["upperarm"+s] = sided(hLeftUpperArm, side)
-		t["lowerarm"+s] = sided(hLeftLowerArm, side)
-		t["hand"+s] = sided(hLeftHand, side)
-		t["thigh"+s] = sided(hLeftUpperLeg, side)
-		t["calf"+s] = sided(hLeftLowerLeg, side)
-		t["foot"+s] = sided(hLeftFoot, side)
-		t["ball"+s] = sided(hLeftToes, side)
+		t["clavicle"+s] = sided(int(model.HumanLeftShoulder), side)
+		t["upperarm"+s] = sided(int(model.HumanLeftUpperArm), side)
+		t["lowerarm"+s] = sided(int(model.HumanLeftLowerArm), side)
+		t["hand"+s] = sided(int(model.HumanLeftHand), side)
+		t["thigh"+s] = sided(int(model.HumanLeftUpperLeg), side)
+		t["calf"+s] = sided(int(model.HumanLeftLowerLeg), side)
+		t["foot"+s] = sided(int(model.HumanLeftFoot), side)
+		t["ball"+s] = sided(int(model.HumanLeftToes), side)
 		for f, fn := range []string{"thumb", "index", "middle", "ring", "pinky"} {
 			for seg := range 3 {
 				t[fn+"_0"+strconv.Itoa(seg+1)+s] = fingerBone(side, f, seg)
@@ -284,11 +249,11 @@ func matchUnreal(names []string) []int {
 	sort.Slice(spine, func(i, j int) bool { return spine[i].n < spine[j].n })
 	switch k := len(spine); {
 	case k >= 3:
-		m[hSpine], m[hChest], m[hUpperChest] = spine[0].node, spine[(k-1)/2].node, spine[k-1].node
+		m[int(model.HumanSpine)], m[int(model.HumanChest)], m[int(model.HumanUpperChest)] = spine[0].node, spine[(k-1)/2].node, spine[k-1].node
 	case k == 2:
-		m[hSpine], m[hChest] = spine[0].node, spine[1].node
+		m[int(model.HumanSpine)], m[int(model.HumanChest)] = spine[0].node, spine[1].node
 	case k == 1:
-		m[hSpine] = spine[0].node
+		m[int(model.HumanSpine)] = spine[0].node
 	}
 	return m
 }
@@ -300,16 +265,16 @@ var rigifySpine = regexp.MustCompile(`^spine(?:\.([0-9]{3}))?$`)
 // blenderWords maps Blender's limb names (side suffix removed, lower
 // case): Rigify's metarig words and descriptive ones.
 var blenderWords = map[string]int{
-	"shoulder": hLeftShoulder, "upper_arm": hLeftUpperArm, "upperarm": hLeftUpperArm,
-	"forearm": hLeftLowerArm, "lower_arm": hLeftLowerArm, "lowerarm": hLeftLowerArm, "hand": hLeftHand,
-	"thigh": hLeftUpperLeg, "upper_leg": hLeftUpperLeg, "upperleg": hLeftUpperLeg,
-	"shin": hLeftLowerLeg, "lower_leg": hLeftLowerLeg, "lowerleg": hLeftLowerLeg,
-	"foot": hLeftFoot, "toe": hLeftToes, "toes": hLeftToes, "eye": hLeftEye,
+	"shoulder": int(model.HumanLeftShoulder), "upper_arm": int(model.HumanLeftUpperArm), "upperarm": int(model.HumanLeftUpperArm),
+	"forearm": int(model.HumanLeftLowerArm), "lower_arm": int(model.HumanLeftLowerArm), "lowerarm": int(model.HumanLeftLowerArm), "hand": int(model.HumanLeftHand),
+	"thigh": int(model.HumanLeftUpperLeg), "upper_leg": int(model.HumanLeftUpperLeg), "upperleg": int(model.HumanLeftUpperLeg),
+	"shin": int(model.HumanLeftLowerLeg), "lower_leg": int(model.HumanLeftLowerLeg), "lowerleg": int(model.HumanLeftLowerLeg),
+	"foot": int(model.HumanLeftFoot), "toe": int(model.HumanLeftToes), "toes": int(model.HumanLeftToes), "eye": int(model.HumanLeftEye),
 }
 
 var blenderCenter = map[string]int{
-	"hips": hHips, "spine": hSpine, "chest": hChest, "upper_chest": hUpperChest, "upperchest": hUpperChest,
-	"neck": hNeck, "head": hHead, "jaw": hJaw,
+	"hips": int(model.HumanHips), "spine": int(model.HumanSpine), "chest": int(model.HumanChest), "upper_chest": int(model.HumanUpperChest), "upperchest": int(model.HumanUpperChest),
+	"neck": int(model.HumanNeck), "head": int(model.HumanHead), "jaw": int(model.HumanJaw),
 }
 
 // matchBlender maps Blender's names: the deform bones of a Rigify rig
@@ -381,16 +346,16 @@ func matchBlenderNames(names []string, prefix string) []int {
 	var roles []int
 	switch {
 	case k >= 7:
-		roles = []int{hHips, hSpine, hChest, hUpperChest, hNeck, -1, hHead}
+		roles = []int{int(model.HumanHips), int(model.HumanSpine), int(model.HumanChest), int(model.HumanUpperChest), int(model.HumanNeck), -1, int(model.HumanHead)}
 	case k == 6:
-		roles = []int{hHips, hSpine, hChest, hUpperChest, hNeck, hHead}
+		roles = []int{int(model.HumanHips), int(model.HumanSpine), int(model.HumanChest), int(model.HumanUpperChest), int(model.HumanNeck), int(model.HumanHead)}
 	case k == 5:
-		roles = []int{hHips, hSpine, hChest, hNeck, hHead}
+		roles = []int{int(model.HumanHips), int(model.HumanSpine), int(model.HumanChest), int(model.HumanNeck), int(model.HumanHead)}
 	case k == 4:
-		roles = []int{hHips, hSpine, hChest, hHead}
+		roles = []int{int(model.HumanHips), int(model.HumanSpine), int(model.HumanChest), int(model.HumanHead)}
 	}
 	if roles != nil {
-		for _, b := range []int{hHips, hSpine, hChest, hUpperChest, hNeck, hHead} {
+		for _, b := range []int{int(model.HumanHips), int(model.HumanSpine), int(model.HumanChest), int(model.HumanUpperChest), int(model.HumanNeck), int(model.HumanHead)} {
 			m[b] = -1
 		}
 		for pos, b := range roles {

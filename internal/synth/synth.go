@@ -71,60 +71,29 @@ type Bone struct {
 	Pos    geom.Vec3
 }
 
-// Human bone numbers (humanoid's order of m_HumanBoneIndex).
-const (
-	hHips = iota
-	hLeftUpperLeg
-	hRightUpperLeg
-	hLeftLowerLeg
-	hRightLowerLeg
-	hLeftFoot
-	hRightFoot
-	hSpine
-	hChest
-	hUpperChest
-	hNeck
-	hHead
-	hLeftShoulder
-	hRightShoulder
-	hLeftUpperArm
-	hRightUpperArm
-	hLeftLowerArm
-	hRightLowerArm
-	hLeftHand
-	hRightHand
-	bodyBones = 25
-)
-
-// The bone numbers above are the model's (model.HumanBone).
-var (
-	_ = [1]int{}[hRightHand-int(model.HumanRightHand)]
-	_ = [1]int{}[bodyBones-model.HumanBodyBoneCount]
-)
-
 // Bones is the synthetic humanoid: the Animator's GameObject, then a
 // body of 19 bones (no upper chest, toes, eyes, jaw or fingers).
 var Bones = []Bone{
 	{"Synth", -1, -1, geom.V3(0, 0, 0)},
-	{"Hips", 0, hHips, geom.V3(0, 1, 0)},
-	{"LeftUpperLeg", 1, hLeftUpperLeg, geom.V3(-0.1, -0.05, 0)},
-	{"LeftLowerLeg", 2, hLeftLowerLeg, geom.V3(0, -0.45, 0)},
-	{"LeftFoot", 3, hLeftFoot, geom.V3(0, -0.45, 0)},
-	{"RightUpperLeg", 1, hRightUpperLeg, geom.V3(0.1, -0.05, 0)},
-	{"RightLowerLeg", 5, hRightLowerLeg, geom.V3(0, -0.45, 0)},
-	{"RightFoot", 6, hRightFoot, geom.V3(0, -0.45, 0)},
-	{"Spine", 1, hSpine, geom.V3(0, 0.1, 0)},
-	{"Chest", 8, hChest, geom.V3(0, 0.2, 0)},
-	{"Neck", 9, hNeck, geom.V3(0, 0.25, 0)},
-	{"Head", 10, hHead, geom.V3(0, 0.1, 0)},
-	{"LeftShoulder", 9, hLeftShoulder, geom.V3(-0.05, 0.2, 0)},
-	{"LeftUpperArm", 12, hLeftUpperArm, geom.V3(-0.12, 0, 0)},
-	{"LeftLowerArm", 13, hLeftLowerArm, geom.V3(-0.28, 0, 0)},
-	{"LeftHand", 14, hLeftHand, geom.V3(-0.25, 0, 0)},
-	{"RightShoulder", 9, hRightShoulder, geom.V3(0.05, 0.2, 0)},
-	{"RightUpperArm", 16, hRightUpperArm, geom.V3(0.12, 0, 0)},
-	{"RightLowerArm", 17, hRightLowerArm, geom.V3(0.28, 0, 0)},
-	{"RightHand", 18, hRightHand, geom.V3(0.25, 0, 0)},
+	{"Hips", 0, int(model.HumanHips), geom.V3(0, 1, 0)},
+	{"LeftUpperLeg", 1, int(model.HumanLeftUpperLeg), geom.V3(-0.1, -0.05, 0)},
+	{"LeftLowerLeg", 2, int(model.HumanLeftLowerLeg), geom.V3(0, -0.45, 0)},
+	{"LeftFoot", 3, int(model.HumanLeftFoot), geom.V3(0, -0.45, 0)},
+	{"RightUpperLeg", 1, int(model.HumanRightUpperLeg), geom.V3(0.1, -0.05, 0)},
+	{"RightLowerLeg", 5, int(model.HumanRightLowerLeg), geom.V3(0, -0.45, 0)},
+	{"RightFoot", 6, int(model.HumanRightFoot), geom.V3(0, -0.45, 0)},
+	{"Spine", 1, int(model.HumanSpine), geom.V3(0, 0.1, 0)},
+	{"Chest", 8, int(model.HumanChest), geom.V3(0, 0.2, 0)},
+	{"Neck", 9, int(model.HumanNeck), geom.V3(0, 0.25, 0)},
+	{"Head", 10, int(model.HumanHead), geom.V3(0, 0.1, 0)},
+	{"LeftShoulder", 9, int(model.HumanLeftShoulder), geom.V3(-0.05, 0.2, 0)},
+	{"LeftUpperArm", 12, int(model.HumanLeftUpperArm), geom.V3(-0.12, 0, 0)},
+	{"LeftLowerArm", 13, int(model.HumanLeftLowerArm), geom.V3(-0.28, 0, 0)},
+	{"LeftHand", 14, int(model.HumanLeftHand), geom.V3(-0.25, 0, 0)},
+	{"RightShoulder", 9, int(model.HumanRightShoulder), geom.V3(0.05, 0.2, 0)},
+	{"RightUpperArm", 16, int(model.HumanRightUpperArm), geom.V3(0.12, 0, 0)},
+	{"RightLowerArm", 17, int(model.HumanRightLowerArm), geom.V3(0.28, 0, 0)},
+	{"RightHand", 18, int(model.HumanRightHand), geom.V3(0.25, 0, 0)},
 }
 
 // BonePath is bone i's path below the Animator ("" for the root).
@@ -158,11 +127,11 @@ func HumanAvatar() *model.Avatar {
 		pose[i] = geom.Transform{T: b.Pos, R: geom.Identity.R, S: geom.V3(1, 1, 1)}
 		names[model.PathHash(BonePath(i))] = BonePath(i)
 	}
-	boneIndex := make([]int, bodyBones)
+	boneIndex := make([]int, model.HumanBodyBoneCount)
 	for i := range boneIndex {
 		boneIndex[i] = -1
 	}
-	mass := make([]float32, bodyBones)
+	mass := make([]float32, model.HumanBodyBoneCount)
 	hsi := make([]int, n)
 	for i, b := range Bones {
 		hsi[i] = i
@@ -171,9 +140,9 @@ func HumanAvatar() *model.Avatar {
 			mass[b.Human] = 1
 		}
 	}
-	mass[hHips] = 10
-	mass[hSpine], mass[hChest] = 8, 8
-	mass[hHead] = 5
+	mass[int(model.HumanHips)] = 10
+	mass[int(model.HumanSpine)], mass[int(model.HumanChest)] = 8, 8
+	mass[int(model.HumanHead)] = 5
 	return &model.Avatar{
 		Name:               "SynthAvatar",
 		Skeleton:           sk,
@@ -214,7 +183,7 @@ func DescribedHumanAvatar() *model.Avatar {
 			continue
 		}
 		m := model.HumanBoneMapping{HumanName: b.Name, BoneName: b.Name, Limit: model.HumanLimit{UseDefault: true}}
-		if b.Human == hLeftUpperArm {
+		if b.Human == int(model.HumanLeftUpperArm) {
 			m.Limit = model.HumanLimit{Min: geom.V3(-60, -100, -90), Max: geom.V3(100, 100, 90),
 				Center: geom.V3(0, 10, 0), AxisLength: Bones[i+1].Pos.Len()}
 		}

@@ -67,6 +67,10 @@ const muscleClipBase = 2528
 // curves): the corpus brackets it between 13/93 (streamed) and 7/50 (dense).
 const denseRatioNum, denseRatioDen = 7, 50
 
+// maxFrames bounds a clip's frame count (its length times its rate): the
+// dense block is sized by it.
+const maxFrames = 1 << 22
+
 // binding is one generic binding with its curves, ready to place.
 type binding struct {
 	target model.Target // the first curve's target (component 0)
@@ -101,6 +105,9 @@ func Compile(c *model.Clip, opts Options) (unitywrite.Fields, error) {
 	rate := c.SampleRate
 	if !(rate > 0) || !geom.Finite(rate) {
 		rate = 60
+	}
+	if n := float64(c.Stop-c.Start) * float64(rate); n > maxFrames {
+		return nil, fmt.Errorf("clip %q: %w: %g s at %g Hz is more than %d frames", c.Name, ErrInvalid, c.Stop-c.Start, rate, maxFrames)
 	}
 	binds, err := gather(c)
 	if err != nil {

@@ -57,11 +57,13 @@ func synthClip(highQuality bool) *model.Clip {
 	return c
 }
 
-func builtinTree(t *testing.T, version string) *typetree.Tree {
-	t.Helper()
+func builtinTree(t *testing.T, version string) *typetree.Tree { return builtinTreeF(t, version) }
+
+func builtinTreeF(tb testing.TB, version string) *typetree.Tree {
+	tb.Helper()
 	tree, _, err := layouts.Lookup(unityversion.MustParse(version), model.ClassAnimationClip)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return tree
 }

@@ -1,0 +1,238 @@
+package sprite
+
+import (
+	"encoding/binary"
+	"errors"
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unitywrite"
+)
+
+type F = unitywrite.Fields
+
+// buildTree makes a type tree from an outline: one node a line, indented
+// two spaces a level, "TYPE NAME [SIZE] [align] [array]" ("~" for a
+// space in a type).
+func buildTree(outline string) *typetree.Tree {
+	tr := &typetree.Tree{}
+	for _, line := range strings.Split(strings.Trim(outline, "\n"), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		f := strings.Fields(trimmed)
+		n := typetree.Node{Level: (len(line) - len(trimmed)) / 2, Type: strings.ReplaceAll(f[0], "~", " "), Name: f[1], ByteSize: -1, Index: int32(len(tr.Nodes))}
+		for _, opt := range f[2:] {
+			switch opt {
+			case "align":
+				n.Flags |= typetree.FlagAlign
+			case "array":
+				n.TypeFlags = 1
+			default:
+				var sz int32
+				for _, c := range opt {
+					sz = sz*10 + int32(c-'0')
+				}
+				n.ByteSize = sz
+			}
+		}
+		tr.Nodes = append(tr.Nodes, n)
+	}
+	return tr
+}
+
+// indent shifts an outline's lines right by n levels.
+func indent(s string, n int) string {
+	return strings.ReplaceAll(s, "\n", "\n"+strings.Repeat("  ", n))
+}
+
+const (
+	str = `
+  Array Array array align
+    int size 4
+    char data 1`
+	pptr = `
+  int m_FileID 4
+  SInt64 m_PathID 8`
+	rectf = `
+  float x 4
+  float y 4
+  float width 4
+  float height 4`
+	vec2f = `
+  float x 4
+  float y 4`
+	guidKey = `
+  GUID first
+    unsigned~int data[0] 4
+    unsigned~int data[1] 4
+    unsigned~int data[2] 4
+    unsigned~int data[3] 4
+  SInt64 second 8`
+)
+
+// The parts of Unity's Sprite and SpriteAtlas layouts this package reads.
+var (
+	spriteTree = buildTree(`
+Sprite Base
+  string m_Name` + indent(str, 1) + `
+  Rectf m_Rect` + indent(rectf, 1) + `
+  Vector2f m_Pivot` + indent(vec2f, 1) + `
+  float m_PixelsToUnits 4
+  pair m_RenderDataKey` + indent(guidKey, 1) + `
+  PPtr<SpriteAtlas> m_SpriteAtlas` + indent(pptr, 1) + `
+  SpriteRenderData m_RD
+    PPtr<Texture2D> texture` + indent(pptr, 2) + `
+    Rectf textureRect` + indent(rectf, 2) + `
+    Vector2f textureRectOffset` + indent(vec2f, 2) + `
+    unsigned~int settingsRaw 4`)
+	atlasTree = buildTree(`
+SpriteAtlas Base
+  string m_Name` + indent(str, 1) + `
+  map m_RenderDataMap
+    Array Array array
+      int size 4
+      pair data
+        pair first` + indent(guidKey, 4) + `
+        SpriteAtlasData second
+          PPtr<Texture2D> texture` + indent(pptr, 5) + `
+          Rectf textureRect` + indent(rectf, 5) + `
+          Vector2f textureRectOffset` + indent(vec2f, 5) + `
+          unsigned~int settingsRaw 4`)
+)
+
+func decode(t *testing.T, tr *typetree.Tree, v F) *typetree.Value {
+	t.Helper()
+	b, err := unitywrite.Encode(tr, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val, err := typetree.Decode(tr, b, binary.LittleEndian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return val
+}
+
+func rf(x, y, w, h float32) F { return F{"x": x, "y": y, "width": w, "height": h} }
+
+func spriteFields(name string, r, tr F, off F, settings uint32, pivot F, atlas int64) F {
+	return F{"m_Name": name, "m_Rect": r, "m_Pivot": pivot, "m_PixelsToUnits": float32(100),
+		"m_RenderDataKey": F{"first": F{"data[0]": uint32(1), "data[1]": uint32(2), "data[2]": uint32(3), "data[3]": uint32(4)}, "second": int64(21300000)},
+		"m_SpriteAtlas":   F{"m_FileID": int32(0), "m_PathID": atlas},
+		"m_RD":            F{"texture": F{"m_FileID": int32(0), "m_PathID": int64(7)}, "textureRect": tr, "textureRectOffset": off, "settingsRaw": settings}}
+}
+
+// texture is an 8×4 image whose texel (x, y), y counted from the bottom
+// as Unity does, has red x·10, green y·10 (top row first in the image).
+func texture() *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 8, 4))
+	for y := range 4 {
+		for x := range 8 {
+			img.SetNRGBA(x, 3-y, color.NRGBA{uint8(x * 10), uint8(y * 10), 0, 255})
+		}
+	}
+	return img
+}
+
+// texel returns the Unity coordinates a cut image's texel came from.
+func texel(img *image.NRGBA, x, y int) (int, int, uint8) {
+	c := img.NRGBAAt(x, y)
+	return int(c.R) / 10, int(c.G) / 10, c.A
+}
+
+// A sprite is cut from its texture's rectangle (rows counted from the
+// bottom), turned back as its packer turned it, placed at its offset in
+// its own rectangle when packing trimmed it, with its pivot in pixels from
+// the top-left corner.
+func TestCutTurnsBackAndPlaces(t *testing.T) {
+	tex := texture()
+	for _, c := range []struct {
+		name     string
+		rect, tr F
+		off      F
+		settings uint32
+		pivot    F
+		size     image.Point
+		pivotPx  image.Point
+		// the Unity texel at the cut image's top-left and top-right
+		tl, tr2 [2]int
+	}{
+		{"plain", rf(0, 0, 3, 2), rf(2, 1, 3, 2), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0.5), "y": float32(0)},
+			image.Pt(3, 2), image.Pt(2, 2), [2]int{2, 2}, [2]int{4, 2}},
+		{"flipped", rf(0, 0, 3, 2), rf(2, 1, 3, 2), F{"x": float32(0), "y": float32(0)}, 1 | 1<<2, F{"x": float32(0), "y": float32(1)},
+			image.Pt(3, 2), image.Pt(0, 0), [2]int{4, 2}, [2]int{2, 2}},
+		{"rotated", rf(0, 0, 2, 3), rf(2, 1, 3, 2), F{"x": float32(0), "y": float32(0)}, 1 | 4<<2, F{"x": float32(0.5), "y": float32(0.5)},
+			image.Pt(2, 3), image.Pt(1, 2), [2]int{2, 1}, [2]int{2, 2}},
+		{"trimmed", rf(0, 0, 5, 4), rf(2, 1, 3, 2), F{"x": float32(1), "y": float32(0)}, 1, F{"x": float32(0), "y": float32(0)},
+			image.Pt(5, 4), image.Pt(0, 4), [2]int{-1, -1}, [2]int{-1, -1}},
+	} {
+		s, err := Read(decode(t, spriteTree, spriteFields(c.name, c.rect, c.tr, c.off, c.settings, c.pivot, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Name != c.name || s.Render.Texture != (model.Ref{PathID: 7}) || s.Key.ID != 21300000 || s.Key.GUID != [4]uint32{1, 2, 3, 4} {
+			t.Errorf("%s: read %+v", c.name, s)
+		}
+		img, pivot, err := Cut(tex, s)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if img.Bounds().Size() != c.size || pivot != c.pivotPx {
+			t.Errorf("%s: %v pivot %v, want %v pivot %v", c.name, img.Bounds().Size(), pivot, c.size, c.pivotPx)
+		}
+		if c.tl[0] >= 0 {
+			x, y, _ := texel(img, 0, 0)
+			x2, y2, _ := texel(img, img.Bounds().Dx()-1, 0)
+			if [2]int{x, y} != c.tl || [2]int{x2, y2} != c.tr2 {
+				t.Errorf("%s: top corners from texels (%d, %d) and (%d, %d), want %v %v", c.name, x, y, x2, y2, c.tl, c.tr2)
+			}
+		}
+	}
+	// Trimmed: the part sits 1 right of the left edge, on the bottom.
+	s, _ := Read(decode(t, spriteTree, spriteFields("t", rf(0, 0, 5, 4), rf(2, 1, 3, 2), F{"x": float32(1), "y": float32(0)}, 1, F{"x": float32(0), "y": float32(0)}, 0)))
+	img, _, _ := Cut(tex, s)
+	if _, _, a := texel(img, 0, 3); a != 0 {
+		t.Error("trimmed: the left column is not empty")
+	}
+	if x, y, a := texel(img, 1, 3); a != 255 || x != 2 || y != 1 {
+		t.Errorf("trimmed: bottom-left of the part from (%d, %d)", x, y)
+	}
+}
+
+// A packed sprite's render data comes from its atlas by its key.
+func TestAtlasGivesRenderData(t *testing.T) {
+	av := decode(t, atlasTree, F{"m_Name": "atlas", "m_RenderDataMap": [][2]any{{
+		F{"first": F{"data[0]": uint32(1), "data[1]": uint32(2), "data[2]": uint32(3), "data[3]": uint32(4)}, "second": int64(21300000)},
+		F{"texture": F{"m_FileID": int32(1), "m_PathID": int64(99)}, "textureRect": rf(4, 0, 2, 2), "textureRectOffset": F{"x": float32(0), "y": float32(0)}, "settingsRaw": uint32(3)},
+	}}})
+	atlas, err := ReadAtlas(av)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := Read(decode(t, spriteTree, spriteFields("a", rf(0, 0, 2, 2), rf(0, 0, 2, 2), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0.5), "y": float32(0.5)}, 5)))
+	if s.Atlas != (model.Ref{PathID: 5}) || !s.UseAtlas(atlas) || s.Render.Texture != (model.Ref{FileID: 1, PathID: 99}) || !s.Render.Packed || s.Render.TightPacking {
+		t.Fatalf("%+v", s)
+	}
+	img, _, err := Cut(texture(), s)
+	if x, y, _ := texel(img, 0, 1); err != nil || x != 4 || y != 0 {
+		t.Errorf("cut from the atlas rectangle: (%d, %d) %v", x, y, err)
+	}
+}
+
+// A rectangle outside the texture, or a value that is not a Sprite, is an
+// error naming the sprite, never a panic.
+func TestRefusesDamage(t *testing.T) {
+	s, _ := Read(decode(t, spriteTree, spriteFields("far", rf(0, 0, 3, 3), rf(7, 3, 3, 3), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0), "y": float32(0)}, 0)))
+	if _, _, err := Cut(texture(), s); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `"far"`) {
+		t.Errorf("err %v", err)
+	}
+	if _, err := Read(decode(t, atlasTree, F{"m_Name": "x"})); !errors.Is(err, ErrMalformed) {
+		t.Errorf("an atlas read as a sprite: %v", err)
+	}
+	if r := Rotation(9); r.String() != "SpritePackingRotation(9)" || Rotate90.String() != "Rotate90" {
+		t.Errorf("names %v %v", r, Rotate90)
+	}
+}

@@ -117,15 +117,24 @@ func (s *Set) Character(i int) (*bound.Character, error) {
 type On struct {
 	Character string
 	Avatar    string
+	// Onto is any character source (see Set.CharacterOn): an input file
+	// holding one character, or a character or avatar by name or
+	// reference.
+	Onto string
 }
 
-// CharacterOn returns the character on names: the character chosen, or the
-// character of the avatar chosen (see AvatarCharacter). It is nil, with no
+// CharacterOn returns the character on names: the character chosen, the
+// character of the avatar chosen (see AvatarCharacter), or the one Onto
+// names: the one character read from that input file (a glTF or VRM
+// file, a prefab with its avatar, a bundle with one Animator), else a
+// character or avatar of that name or reference. It is nil, with no
 // error, when on names neither.
 func (s *Set) CharacterOn(on On) (*bound.Character, error) {
 	switch {
-	case on.Character != "" && on.Avatar != "":
-		return nil, errors.New("bind: give a character or an avatar, not both")
+	case (on.Character != "") && (on.Avatar != ""), on.Onto != "" && (on.Character != "" || on.Avatar != ""):
+		return nil, errors.New("bind: give a character, an avatar or a place to play onto, not several")
+	case on.Onto != "":
+		return s.ontoCharacter(on.Onto)
 	case on.Character != "":
 		i, err := s.Find(KindCharacter, on.Character)
 		if err != nil {
@@ -489,18 +498,17 @@ func (s *Set) MotionOn(clip int, on On) (*bound.Motion, error) {
 }
 
 // Bind binds clip i to a character the set made (chosen with
-// CharacterFor, Character or AvatarCharacter).
+// CharacterFor, Character or AvatarCharacter), as every command plays a
+// clip: a generic clip made for another humanoid character plays through
+// muscles (its motion's RetargetedFrom says so), and a clip that drives
+// nothing on the character is a *NothingDrivenError.
 func (s *Set) Bind(clip int, ch *bound.Character) (*bound.Motion, error) {
 	return s.bindClip(clip, ch)
 }
 
-// bindClip binds clip i to a character.
+// bindClip binds clip i to a character (see playOn).
 func (s *Set) bindClip(clip int, ch *bound.Character) (*bound.Motion, error) {
-	c, err := s.Clip(clip)
-	if err != nil {
-		return nil, err
-	}
-	return bound.Bind(c, s.entries[KindClip][clip].src, ch)
+	return s.playOn(clip, ch)
 }
 
 // ControllerOn binds controller i: its clips (across the inputs, an
@@ -603,69 +611,4 @@ func (s *Set) BindController(i, character int) (*bound.Controller, error) {
 		return nil, err
 	}
 	return s.bindController(i, ch, nil)
-}
-
-// Motions binds to character ch every clip of the inputs that plays on it:
-// generic clips with a Transform channel on one of its GameObjects, and
-// humanoid clips when its avatar is humanoid. It returns them in input
-// order, with a note for each kind of clip left out and why (a generic
-// character's humanoid clips). Clips that would play but cannot (a clip or
-// the character's avatar does not decode, a clip does not bake) are errors,
-// joined in err: what could be bound is returned with them.
-func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []string, err error) {
-	var errs []error
-	humanSkipped := 0
-	for i, e := range s.entries[KindClip] {
-		c, err := s.Clip(i)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("clip %q (%s): %w", e.name, e.src, err))
-			continue
-		}
-		if c.Humanoid && ch.Human() == nil {
-			humanSkipped++
-			continue
-		}
-		if !c.Humanoid && !animatesSkeleton(c, ch) {
-			continue
-		}
-		m, err := s.bindClip(i, ch)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		motions = append(motions, m)
-	}
-	if humanSkipped > 0 {
-		if why := ch.AvatarMissing(); why != "" {
-			errs = append(errs, fmt.Errorf("%d humanoid clips left out: %s has no avatar: %s", humanSkipped, ch.Describe(), why))
-		} else {
-			why := "it has no humanoid avatar"
-			if av, _ := ch.Avatar(); av != nil {
-				why = fmt.Sprintf("its avatar %q is generic", av.Name)
-			}
-			notes = append(notes, fmt.Sprintf("%d humanoid clips left out: %s %s (choose a humanoid avatar to play them on)", humanSkipped, ch.Describe(), why))
-		}
-	}
-	return motions, notes, errors.Join(errs...)
-}
-
-// animatesSkeleton reports whether a generic clip drives a joint of the
-// character's skeleton.
-func animatesSkeleton(c *model.Clip, ch *bound.Character) bool {
-	sk := ch.Skeleton()
-	for i := range c.Curves {
-		t := &c.Curves[i].Target
-		if t.ClassID != model.ClassTransform {
-			continue
-		}
-		if _, ok := sk.IndexHash(t.PathHash); ok {
-			return true
-		}
-		if t.PathKnown {
-			if _, ok := sk.Index(t.Path); ok {
-				return true
-			}
-		}
-	}
-	return false
 }

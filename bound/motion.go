@@ -21,7 +21,8 @@ type Motion struct {
 	on      *Character
 	generic *anim.Clip
 	human   *humanoid.Clip
-	trace   int // see TraceJoint
+	trace   int        // see TraceJoint
+	from    *Character // see RetargetedFrom
 }
 
 // ErrNotHumanoid is wrapped when a humanoid clip is bound to a character

@@ -2,7 +2,8 @@ package main
 
 import (
 	"flag"
-	"path/filepath"
+	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/mecanim/mecanim/bind"
@@ -62,11 +63,13 @@ func newClipCommand(e *env, name, synopsis string) *clipCommand {
 func (c *clipCommand) onFlags() {
 	c.fs.StringVar(&c.on.Avatar, "avatar", "", "avatar to play the clip on (its Animator's character when the inputs hold it): name or FILE#PATHID")
 	c.fs.StringVar(&c.on.Character, "animator", "", "character to play the clip on, by its Animator's GameObject name or FILE#PATHID")
-	c.fs.StringVar(&c.onto, "onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to play the clip on: read with the inputs and chosen")
+	c.fs.StringVar(&c.onto, "onto", "", "the character to play the clip on, any source: a glTF/VRM file, a prefab with its avatar, a bundle (read with the inputs), or an Animator or avatar by name or FILE#PATHID")
 }
 
-// ontoFlag adds a glTF or VRM character file to the inputs and chooses
-// it: what --onto asks.
+// ontoFlag chooses what --onto names: a character source of any kind (a
+// glTF or VRM file, a prefab with its avatar, a bundle with one Animator:
+// added to the inputs when not among them; else a character or avatar of
+// the inputs by name or reference).
 func ontoFlag(files []string, onto string, on *bind.On) ([]string, error) {
 	if onto == "" {
 		return files, nil
@@ -74,7 +77,10 @@ func ontoFlag(files []string, onto string, on *bind.On) ([]string, error) {
 	if on.Avatar != "" || on.Character != "" {
 		return nil, usagef("give --onto, --animator or --avatar, not several")
 	}
-	on.Character = filepath.Base(onto) + "#0"
+	on.Onto = onto
+	if _, err := os.Stat(onto); err != nil {
+		return files, nil // a name or reference
+	}
 	for _, f := range files {
 		if f == onto {
 			return files, nil
@@ -89,7 +95,29 @@ func (c *clipCommand) motion(set *bind.Set, clip int) (*bound.Motion, error) {
 	if c.on.Avatar != "" && c.on.Character != "" {
 		return nil, usagef("give --avatar or --animator, not both")
 	}
-	return set.MotionOn(clip, c.on)
+	m, err := set.MotionOn(clip, c.on)
+	if err != nil {
+		return nil, err
+	}
+	noteRetarget(c.e, m)
+	return m, nil
+}
+
+// noteRetarget says on stderr that a clip plays through muscles, recorded
+// on its own humanoid character (see bind.Set.Bind).
+func noteRetarget(e *env, m *bound.Motion) {
+	if from := m.RetargetedFrom(); from != nil {
+		e.notef("%s", retargetNote(m))
+	}
+}
+
+// retargetNote says how a retargeted motion plays ("" when it is not).
+func retargetNote(m *bound.Motion) string {
+	from := m.RetargetedFrom()
+	if from == nil {
+		return ""
+	}
+	return fmt.Sprintf("clip %q is made for %s: retargeted onto %s through muscles (humanoid avatars)", m.Clip().Name, from.Describe(), m.On().Describe())
 }
 
 // run parses the arguments, calls check (when not nil) to vet the

@@ -50,12 +50,12 @@ are notes, as extract has them.`
 
 // exportOptions are the export command's options after parsing.
 type exportOptions struct {
-	animator, avatar string
-	clips            []string
-	rate             float64
-	linear           bool // --interpolation linear
-	noMeshes, asJSON bool
-	format           string // glb or gltf (--all)
+	animator, avatar, onto string
+	clips                  []string
+	rate                   float64
+	linear                 bool // --interpolation linear
+	noMeshes, asJSON       bool
+	format                 string // glb or gltf (--all)
 	// someClips, when not nil (--all), records the clips asked for that
 	// played on some character; a clip that does not play on one is then
 	// a note rather than an error.
@@ -68,7 +68,7 @@ func runExport(e *env, args []string) error {
 	fs.BoolVar(&o.asJSON, "json", false, "print the summary of each file written as JSON on stdout")
 	fs.StringVar(&o.animator, "animator", "", "character to export, by its Animator's GameObject name or FILE#PATHID")
 	fs.StringVar(&o.avatar, "avatar", "", "avatar to export (its Animator's character, or its own skeleton without one): name or FILE#PATHID")
-	onto := fs.String("onto", "", "a glTF or VRM character (.glb, .gltf, .vrm) to export with the clips played on it: read with the inputs and chosen")
+	onto := fs.String("onto", "", "the character to export with the clips played on it, any source: a glTF/VRM file, a prefab with its avatar, a bundle (read with the inputs), or an Animator or avatar by name or FILE#PATHID")
 	var clips multiFlag
 	fs.Var(&clips, "clip", "clip to export (repeatable; default: every clip that binds to the rig)")
 	all := fs.Bool("all", false, "export every rig of the files, each to its own file in the -o directory")
@@ -88,12 +88,12 @@ func runExport(e *env, args []string) error {
 	if files, err = ontoFlag(files, *onto, &on); err != nil {
 		return err
 	}
-	o.animator = on.Character
+	o.onto = on.Onto
 	switch {
 	case *out == "":
 		return usagef("give the output with -o")
-	case *all && (o.animator != "" || o.avatar != ""):
-		return usagef("--all exports every rig; it takes no --animator or --avatar")
+	case *all && (o.animator != "" || o.avatar != "" || o.onto != ""):
+		return usagef("--all exports every rig; it takes no --animator, --avatar or --onto")
 	case o.animator != "" && o.avatar != "":
 		return usagef("give --animator or --avatar, not both")
 	case o.rate < 0 || o.rate > 10000:
@@ -190,7 +190,7 @@ func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) 
 		}
 		clips = append(clips, i)
 	}
-	ch, err := set.CharacterFor(bind.On{Character: o.animator, Avatar: o.avatar}, clips...)
+	ch, err := set.CharacterFor(bind.On{Character: o.animator, Avatar: o.avatar, Onto: o.onto}, clips...)
 	var ce *bind.ChoiceError
 	if errors.As(err, &ce) && len(clips) == 0 {
 		ce.What += " (or export them all with --all)"
@@ -263,6 +263,9 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			if o.someClips != nil {
 				o.someClips[name] = true
 			}
+			if n := retargetNote(m); n != "" {
+				sum.Notes = append(sum.Notes, n)
+			}
 			motions = append(motions, m)
 		}
 	} else {
@@ -270,6 +273,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		var err error
 		motions, notes, err = set.Motions(ch)
 		sum.Notes = append(sum.Notes, notes...)
+		for _, m := range motions {
+			if n := retargetNote(m); n != "" {
+				sum.Notes = append(sum.Notes, n)
+			}
+		}
 		if err != nil {
 			// one line per clip that could not be bound
 			if j, ok := err.(interface{ Unwrap() []error }); ok {

@@ -248,7 +248,7 @@ func TestExportExitsOneWhenSomethingAskedForIsLeftOut(t *testing.T) {
 		stderr []string
 	}{
 		{"a legacy prop clip on a humanoid rig", []string{emotes, "--animator", "bandit", "--clip", "Join", "--no-meshes"}, exitFailed,
-			[]string{`clip "Join" moves nothing on rig "bandit"`}},
+			[]string{`clip "Join" (` + emotes, `drives nothing on rig "bandit": its 22 channels animate "bot to top"`}},
 		{"Unity's built-in sphere", []string{udt, "--animator", "Sphere"}, exitOK,
 			[]string{`rig "Sphere": 1 nodes, 1 meshes`}},
 		{"no meshes asked for", []string{udt, "--animator", "Sphere", "--no-meshes"}, exitOK, nil},

@@ -1,0 +1,295 @@
+package bind
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/model"
+)
+
+// ErrDrivesNothing is wrapped by a NothingDrivenError: a clip chosen to
+// play on a character drives none of its properties, so playing it would
+// show the character at rest.
+var ErrDrivesNothing = errors.New("drives nothing")
+
+// NothingDrivenError says that a clip drives no property of the character
+// it was to play on (no joint, no blend shape, no root motion), and what
+// the clip animates instead. It wraps ErrDrivesNothing.
+type NothingDrivenError struct {
+	Clip       string
+	ClipSource model.Source
+	// Character describes the character (bound.Character.Describe).
+	Character string
+	// Channels is how many channels the clip has; Wanted names the first
+	// few different things they animate ("path" and property).
+	Channels int
+	Wanted   []string
+	// Why says more when the clip could not be retargeted (empty: the
+	// clip has no humanoid character of its own, or the character is
+	// not humanoid).
+	Why string
+}
+
+// Error names the clip, the character and what the clip wanted.
+func (e *NothingDrivenError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "clip %q (%s) %v on %s", e.Clip, e.ClipSource, ErrDrivesNothing, e.Character)
+	switch {
+	case e.Channels == 0:
+		b.WriteString(": it has no curves")
+	default:
+		fmt.Fprintf(&b, ": its %d channels animate %s", e.Channels, strings.Join(e.Wanted, ", "))
+		if e.Channels > len(e.Wanted) {
+			b.WriteString(", ...")
+		}
+		b.WriteString(", which it lacks")
+	}
+	if e.Why != "" {
+		b.WriteString("; " + e.Why)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrDrivesNothing.
+func (e *NothingDrivenError) Unwrap() error { return ErrDrivesNothing }
+
+// wantedShown is how many different things a NothingDrivenError names,
+// wantedNames how many clips a note on clips left out names.
+const (
+	wantedShown = 3
+	wantedNames = 8
+)
+
+// playOn binds clip i to character ch, the one way every command plays a
+// clip on a character it has:
+//
+//   - a humanoid clip plays through ch's humanoid avatar (an error when
+//     ch has none);
+//   - a generic clip made for another humanoid character (the character
+//     whose paths it animates most, or the glTF character it came with)
+//     plays on a humanoid ch through muscles: recorded on its own
+//     character and played on ch's avatar (bound.Retarget), as Unity
+//     plays clips between humanoid avatars; the motion's RetargetedFrom
+//     says so;
+//   - any other generic clip plays on ch's GameObjects by path.
+//
+// A clip that drives no property of ch (no joint, blend shape or root
+// motion) is a *NothingDrivenError: never a rest pose shown as played.
+func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
+	if ch == nil {
+		return nil, errors.New("bind: Bind: nil character")
+	}
+	e, err := s.entry(KindClip, clip)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.Clip(clip)
+	if err != nil {
+		return nil, err
+	}
+	if c.Humanoid {
+		return bound.Bind(c, e.src, ch)
+	}
+	m, err := bound.Bind(c, e.src, ch)
+	if err != nil {
+		return nil, err
+	}
+	if m.Generic().UnresolvedChannels() == 0 && drives(m, ch) {
+		return m, nil // every path is ch's
+	}
+	if ch.Human() != nil {
+		from, err := s.clipOwner(clip, ch)
+		if err == nil && from != nil && from.Human() != nil && s.pathsOn(c, from) > s.pathsOn(c, ch) {
+			return bound.Retarget(c, e.src, from, ch)
+		}
+	}
+	if drives(m, ch) {
+		return m, nil
+	}
+	// Say why it could not be retargeted either.
+	why := ""
+	from, err := s.clipOwner(clip, ch)
+	switch {
+	case err != nil:
+		why = err.Error()
+	case from == nil:
+	case from.Human() == nil:
+		why = fmt.Sprintf("it is made for %s, which has no humanoid avatar to retarget it from", from.Describe())
+	case ch.Human() == nil:
+		why = fmt.Sprintf("it is made for %s, and %s has no humanoid avatar to retarget it onto", from.Describe(), ch.Describe())
+	}
+	return nil, nothingDriven(c, e.src, ch, why)
+}
+
+// clipOwner returns the character a generic clip was made for, when it is
+// not ch: the one the binding would choose for it (see CharacterFor). It
+// returns nil when that is ch, or when no character of the inputs has the
+// clip's paths.
+func (s *Set) clipOwner(clip int, ch *bound.Character) (*bound.Character, error) {
+	from, err := s.characterFor(clip)
+	var ce *ChoiceError
+	switch {
+	case errors.As(err, &ce):
+		// Several characters fit the clip alike: when ch is one of them
+		// the clip is ch's; else the one read with the clip (a glTF
+		// file's own character), if it is among them.
+		var own []bound.Item
+		for _, it := range ce.Candidates {
+			if it.Source == ch.Source() {
+				return nil, nil
+			}
+		}
+		clipSrc := s.entries[KindClip][clip].src
+		for _, it := range ce.Candidates {
+			if it.Source.Container == clipSrc.Container && it.Source.File == clipSrc.File {
+				own = append(own, it)
+			}
+		}
+		if len(own) != 1 {
+			return nil, fmt.Errorf("it animates as many paths of several characters, so which one's humanoid avatar to retarget it from is not clear (%s)", firstLine(err))
+		}
+		i, err := s.Find(ce.Kind, own[0].Ref)
+		if err != nil {
+			return nil, err
+		}
+		if ce.Kind == KindAvatar {
+			return s.AvatarCharacter(i)
+		}
+		return s.Character(i)
+	case errors.Is(err, ErrNoCharacter):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case from == ch:
+		return nil, nil
+	}
+	return from, nil
+}
+
+// firstLine is the first line of an error's message.
+func firstLine(err error) string {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		return msg[:i]
+	}
+	return msg
+}
+
+// pathsOn counts a clip's Transform channels whose joint ch's skeleton
+// has.
+func (s *Set) pathsOn(c *model.Clip, ch *bound.Character) int {
+	sk := ch.Skeleton()
+	n := 0
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		if t.ClassID != model.ClassTransform {
+			continue
+		}
+		if _, ok := sk.Resolve(t); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// drives reports whether a generic motion drives a property of its
+// character: a joint, or a float channel (blend shape, material or script
+// property, root motion curves) on one of the character's GameObjects.
+func drives(m *bound.Motion, ch *bound.Character) bool {
+	g := m.Generic()
+	if g == nil || g.TrackCount() > 0 {
+		return true
+	}
+	sk := ch.Skeleton()
+	for _, t := range g.FloatTargets() {
+		if t.ClassID == model.ClassAnimator && t.Path == "" && t.PathHash == 0 && model.IsRootMotionAttribute(t.Attribute) {
+			return true
+		}
+		if t.ClassID == model.ClassAnimator {
+			continue // humanoid channels of a generic clip: nothing reads them
+		}
+		if _, ok := sk.Resolve(&t); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nothingDriven describes what a clip that drives nothing on ch wanted.
+func nothingDriven(c *model.Clip, src model.Source, ch *bound.Character, why string) error {
+	e := &NothingDrivenError{Clip: c.Name, ClipSource: src, Character: ch.Describe(), Channels: len(c.Curves), Why: why}
+	seen := map[string]bool{}
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		path := t.Path
+		if !t.PathKnown {
+			path = fmt.Sprintf("#%d", t.PathHash)
+		}
+		what := fmt.Sprintf("%q", path)
+		if t.Property != "" {
+			what += " " + t.Property
+		}
+		key := path + "\x00" + t.Property
+		if t.ClassID == model.ClassTransform {
+			what = fmt.Sprintf("%q", path)
+			key = path
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if len(e.Wanted) < wantedShown {
+			e.Wanted = append(e.Wanted, what)
+		}
+	}
+	return e
+}
+
+// Motions binds to character ch every clip of the inputs that plays on it
+// (see playOn: generic clips that drive its properties, humanoid clips when
+// its avatar is humanoid, other humanoid characters' clips through
+// muscles), in input order. Each clip left out gets a note saying why (it
+// drives nothing on ch, it is humanoid and ch is not). Clips that would
+// play but cannot (a clip or the character's avatar does not decode, a
+// clip does not bake) are errors, joined in err: what could be bound is
+// returned with them.
+func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []string, err error) {
+	var errs []error
+	var human []string
+	humans := 0
+	for i, e := range s.entries[KindClip] {
+		if _, err := s.Clip(i); err != nil {
+			errs = append(errs, fmt.Errorf("clip %q (%s): %w", e.name, e.src, err))
+			continue
+		}
+		m, err := s.playOn(i, ch)
+		switch {
+		case err == nil:
+			motions = append(motions, m)
+		case errors.Is(err, bound.ErrNotHumanoid):
+			human = append(human, fmt.Sprintf("%q", e.name))
+		case errors.Is(err, ErrDrivesNothing):
+			notes = append(notes, "left out: "+err.Error())
+		default:
+			errs = append(errs, err)
+		}
+	}
+	if humans = len(human); humans > 0 {
+		if humans > wantedNames {
+			human = append(human[:wantedNames], fmt.Sprintf("... %d more", len(human)-wantedNames))
+		}
+		names := strings.Join(human, ", ")
+		if why := ch.AvatarMissing(); why != "" {
+			errs = append(errs, fmt.Errorf("%d humanoid clips left out (%s): %s has no avatar: %s", humans, names, ch.Describe(), why))
+		} else {
+			why := "it has no humanoid avatar"
+			if av, _ := ch.Avatar(); av != nil {
+				why = fmt.Sprintf("its avatar %q is generic", av.Name)
+			}
+			notes = append(notes, fmt.Sprintf("%d humanoid clips left out (%s): %s %s (choose a humanoid avatar to play them on)", humans, names, ch.Describe(), why))
+		}
+	}
+	return motions, notes, errors.Join(errs...)
+}

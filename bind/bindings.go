@@ -575,6 +575,12 @@ func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound
 		}
 		in.Clips[k], in.ClipSources[k] = c, s.entries[KindClip][ci].src
 	}
+	if ch != nil {
+		var err error
+		if in.Motions, in.Notes, err = s.controllerMotions(i, cc.Clips, ch, in.Notes); err != nil {
+			return nil, err
+		}
+	}
 	return bound.NewController(in)
 }
 

@@ -293,3 +293,43 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 	}
 	return motions, notes, errors.Join(errs...)
 }
+
+// controllerMotions binds the clips of controller i's slots to ch, each as
+// PlayOn does. A clip that cannot be bound plays by its timing only, with
+// a note saying why; when none of them drives anything on ch the
+// controller would run as a rest pose, which is an error naming the
+// controller, the character and what its clips wanted.
+func (s *Set) controllerMotions(i int, clips []int, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
+	out := make([]*bound.Motion, len(clips))
+	done := map[int]*bound.Motion{}
+	played, nothing := 0, 0
+	var first error
+	for k, ci := range clips {
+		if ci < 0 {
+			continue
+		}
+		if m, ok := done[ci]; ok {
+			out[k] = m
+			continue
+		}
+		m, err := s.PlayOn(ci, ch)
+		done[ci] = m
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			if errors.Is(err, ErrDrivesNothing) {
+				nothing++
+			}
+			notes = append(notes, err.Error())
+			continue
+		}
+		out[k] = m
+		played++
+	}
+	if played == 0 && nothing > 0 {
+		ce := s.entries[KindController][i]
+		return nil, nil, fmt.Errorf("controller %q (%s) on %s: none of its clips drives anything there: %w", ce.name, ce.src, ch.Describe(), first)
+	}
+	return out, notes, nil
+}

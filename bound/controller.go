@@ -34,6 +34,10 @@ type ControllerInput struct {
 	ClipSources []model.Source
 	// On is the character the controller plays on (nil: none).
 	On *Character
+	// Motions, when not nil, are the clips already bound to On, parallel
+	// to Clips (nil where a clip could not be bound: Notes say why); nil
+	// binds each clip to On with Bind.
+	Motions []*Motion
 	// Notes are what could not be resolved (clips in files not given...).
 	Notes []string
 }
@@ -66,6 +70,12 @@ func NewController(in ControllerInput) (*Controller, error) {
 			continue
 		}
 		m, ok := seen[mc]
+		if in.Motions != nil {
+			m, ok = nil, true
+			if i < len(in.Motions) {
+				m = in.Motions[i]
+			}
+		}
 		if !ok {
 			var err error
 			if m, err = Bind(mc, c.sources[i], in.On); err != nil {

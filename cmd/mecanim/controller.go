@@ -335,13 +335,14 @@ func controllerText(w io.Writer, x any) {
 			continue
 		}
 		sm := v.StateMachines[l.StateMachine]
+		labels := clipLabels(v.Clips)
 		fmt.Fprintf(w, "    default state %s\n", sm.DefaultState)
 		for _, s := range sm.States {
 			var clips []string
 			for _, m := range s.Motions {
 				for _, n := range m {
 					if n.Clip >= 0 && n.Clip < len(v.Clips) {
-						clips = append(clips, v.Clips[n.Clip].Name)
+						clips = append(clips, labels[n.Clip])
 					}
 				}
 			}
@@ -354,6 +355,33 @@ func controllerText(w io.Writer, x any) {
 			fmt.Fprintf(w, "    any state -> %-18s %s\n", t.Destination, transitionText(t))
 		}
 	}
+}
+
+// clipLabels names each clip slot of a controller for people: by its
+// name, with the reference that chooses it (bind.Ref) where different
+// clips of the slots share the name.
+func clipLabels(clips []controllerClipJSON) []string {
+	refs := map[string]map[string]bool{}
+	ref := func(c controllerClipJSON) string {
+		if c.Missing != "" || (c.Container == "" && c.File == "") {
+			return ""
+		}
+		return bind.Ref(model.Source{Container: c.Container, File: c.File, PathID: c.PathID})
+	}
+	for _, c := range clips {
+		if refs[c.Name] == nil {
+			refs[c.Name] = map[string]bool{}
+		}
+		refs[c.Name][ref(c)] = true
+	}
+	out := make([]string, len(clips))
+	for i, c := range clips {
+		out[i] = c.Name
+		if r := ref(c); len(refs[c.Name]) > 1 && r != "" {
+			out[i] = fmt.Sprintf("%s (%s)", c.Name, r)
+		}
+	}
+	return out
 }
 
 // transitionText says when a transition is taken: its conditions, its

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -16,7 +17,8 @@ import (
 const dumpSynopsis = "FILE (--path-id N | --name NAME [--type T]) [--file SERIALIZED_FILE]"
 
 const dumpAbout = `
-Prints one object of a Unity file as JSON, always: its identity (container,
+Prints one object of a Unity file or of an editor YAML asset (by its file
+id as --path-id) as JSON, always: its identity (container,
 serialized file, path id, class id, class name, name) and, under "object",
 every field its type tree gives, keys in type-tree order, 64-bit integers
 exact (docs/json.md, schema docs/schema/dump.json). A name that several
@@ -56,6 +58,12 @@ func runDump(e *env, args []string) error {
 	opts, err := rf.options()
 	if err != nil {
 		return err
+	}
+	switch bind.InputKind(pos[0]) {
+	case bind.InputYAML, bind.InputModel:
+		return dumpYAML(e, pos[0], *pathID, havePID, *name, *typ)
+	case bind.InputGLTF, bind.InputPackage:
+		return usagef("%s: dump prints an object of a Unity file or YAML asset; list what a %s holds with ls", pos[0], bind.InputKind(pos[0]))
 	}
 	c, err := assets.Open(pos[0], opts)
 	if err != nil {

@@ -11,10 +11,13 @@ import (
 const lsSynopsis = "FILE... [--json] [--layouts auto|builtin] [--unity-version V]"
 
 const lsAbout = `
-Lists every object of the Unity files given (bundles, serialized files,
-WebGL .data, and those in folders given, told by their first bytes): one
-line each with its container (the file as given or found), its serialized
-file, path id, class id, class name and name. --json prints one
+Lists every object of the inputs given (bundles, serialized files, WebGL
+.data, and those in folders given, told by their first bytes; the editor's
+YAML assets, alone or in a project folder, each document by its file id;
+glTF/VRM characters, as what the other commands read of them: a
+character, its avatar, its clips): one line each with its container (the
+file as given or found), its serialized file, path id, class id, class
+name and name. --json prints one
 JSON object per line (docs/json.md, schema docs/schema/ls.json).
 
 Stripped game files have no type trees: --layouts builtin reads them with
@@ -66,18 +69,53 @@ func runLs(e *env, args []string) error {
 		}
 	}
 	var names []string
+	var text []lsRecord
+	listText := func(path string, recs []lsRecord, err error) {
+		if err != nil {
+			e.fail(err)
+			return
+		}
+		if len(recs) == 0 {
+			e.failf("%s: holds no objects", path)
+		}
+		text = append(text, recs...)
+	}
 	for _, f := range found {
 		switch {
 		case f.Built:
 			names = append(names, f.Path)
-		case given[f.Path] && f.Kind != bind.InputProject:
-			e.failf("%s: a %s, not a built Unity file: ls lists the objects of built files (clips, avatar and controller read it)", f.Path, f.Kind)
+		case f.Kind == bind.InputYAML || f.Kind == bind.InputModel:
+			recs, err := yamlRecords(f.Path)
+			listText(f.Path, recs, err)
+		case f.Kind == bind.InputGLTF:
+			recs, err := characterRecords(f.Path)
+			listText(f.Path, recs, err)
+		case f.Kind == bind.InputProject:
+			assets, err := projectAssets(f.Path)
+			if err != nil {
+				e.fail(err)
+			}
+			for _, a := range assets {
+				recs, err := yamlRecords(a)
+				listText(a, recs, err)
+			}
+		case given[f.Path]:
+			e.failf("%s: a %s: ls lists the objects of built files, YAML assets, projects and glTF/VRM characters (clips, avatar and controller read it)", f.Path, f.Kind)
 		default:
-			e.notef("%s: a %s, not a built Unity file: not listed", f.Path, f.Kind)
+			e.notef("%s: a %s: not listed", f.Path, f.Kind)
 		}
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	defer w.Flush()
+	for _, rec := range text {
+		if *asJSON {
+			if err := writeJSONLine(w, rec); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%s\t%s\n", rec.Container, rec.File, rec.PathID, rec.ClassID, rec.Type, rec.Name)
+		}
+	}
 	for _, name := range names {
 		c, err := assets.Open(name, opts)
 		if err != nil {

@@ -138,6 +138,13 @@ func runPlay(e *env, args []string) error {
 	for _, n := range bc.Notes() {
 		e.notef("%s", n)
 	}
+	noted := map[*bound.Motion]bool{}
+	for _, m := range bc.Clips() {
+		if m != nil && !noted[m] {
+			noted[m] = true
+			noteRetarget(e, m)
+		}
+	}
 	ctl := bc.Model()
 	recs, err := playscript.Run(bc.NewAnimator(), script, *rate)
 	if err != nil {
@@ -208,6 +215,11 @@ func runPlay(e *env, args []string) error {
 		}
 		for _, ev := range fr.Events {
 			fmt.Fprintf(w, "  event %s.%s@%g", ev.Clip.Name, ev.Function, float32(ev.ClipTime))
+		}
+		if bc.On() != nil {
+			rm := fr.RootMotion
+			fmt.Fprintf(w, "  root move %.5g %.5g %.5g turn %.5g %.5g %.5g %.5g", float32(rm.T[0]), float32(rm.T[1]), float32(rm.T[2]),
+				float32(rm.R[0]), float32(rm.R[1]), float32(rm.R[2]), float32(rm.R[3]))
 		}
 		fmt.Fprintln(w)
 	}

@@ -61,6 +61,7 @@ func printPose(e *env, m *bound.Motion, at []string, rate float64, asJSON bool) 
 	if err != nil {
 		return err
 	}
+	times = clipTimes(e, m.Clip().Name, times, m.Duration(), m.Clip().Loops())
 	sk := m.On().Skeleton()
 	n := sk.Len()
 	local := make([]geom.Transform, n)

@@ -146,6 +146,7 @@ func printSample(e *env, clip *model.Clip, src model.Source, at []string, rate f
 	if err != nil {
 		return err
 	}
+	times = clipTimes(e, clip.Name, times, clipLength(clip), clip.Loops())
 	out := sampleJSON{Clip: refOf(clip.Name, src), Curves: make([]curveJSON, len(clip.Curves)), Frames: make([]valuesFrame, len(times))}
 	for i := range clip.Curves {
 		out.Curves[i] = curveOf(&clip.Curves[i].Target)

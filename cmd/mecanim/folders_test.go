@@ -30,12 +30,12 @@ func TestFoldersAreReadForTheirUnityFiles(t *testing.T) {
 			t.Errorf("%s: the folder lists\n%s\nwhere its file lists\n%s", cmd, byFolder, byFile)
 		}
 	}
-	// ls lists built files; a YAML asset given by name is refused, saying
-	// what reads it.
+	// ls lists a YAML asset's documents; one with none is a failure
+	// naming it.
 	yaml := filepath.Join(dir, "Dab.anim")
 	os.WriteFile(yaml, []byte("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n"), 0o644)
 	_, stderr, code := runCLI("ls", yaml)
-	if code != exitFailed || !strings.Contains(stderr, "not a built Unity file") || !strings.Contains(stderr, yaml) {
+	if code != exitFailed || !strings.Contains(stderr, "holds no objects") || !strings.Contains(stderr, yaml) {
 		t.Errorf("ls of a YAML asset: exit %d, %q", code, stderr)
 	}
 }

@@ -9,7 +9,9 @@ import (
 	qg "github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 
+	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/present/view"
 )
 
 // noopInputs writes, without the corpus, a Mixamo walk as Blender writes
@@ -108,5 +110,48 @@ func TestEveryCommandRefusesAClipThatDrivesNothingAndRetargetsBetweenHumanoids(t
 	}
 	if legs != 2 {
 		t.Errorf("walk_on_synth.glb: %d upper legs swing, want 2", legs)
+	}
+}
+
+// The viewer's scene API decides as the commands do: the walk plays on the
+// humanoid Unity rig through muscles (and says what it was made for), and
+// is refused on the rig without a humanoid avatar.
+func TestViewerPlaysAndRefusesAsTheCommandsDo(t *testing.T) {
+	walk, human, plain := noopInputs(t)
+	set, errs := bind.Open([]string{walk, human, plain}, bind.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	defer set.Close()
+	srv, err := view.New(set, view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clip, err := set.Find(bind.KindClip, synth.MixamoWalk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rig, from, err string
+	}{
+		{"Synth", `rig "walk"`, ""},
+		{"walk", "", ""},
+		{"Plain", "", `drives nothing on rig "Plain"`},
+	} {
+		rig, err := set.Find(bind.KindCharacter, c.rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := srv.ClipFrames(clip, rig, 30, false)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("on %s: %v, want an error saying %q", c.rig, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("on %s: %v", c.rig, err)
+		case f.From != c.from:
+			t.Errorf("on %s: made for %q, want %q", c.rig, f.From, c.from)
+		}
 	}
 }

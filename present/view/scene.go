@@ -287,9 +287,13 @@ func (s *Server) handleScene(w http.ResponseWriter, r *http.Request) {
 // plays on, how to draw it, and its joints' model-space positions at a
 // fixed rate.
 type Frames struct {
-	ID       int     `json:"id"`
-	Name     string  `json:"name"`
-	On       string  `json:"on"`
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+	On   string `json:"on"`
+	// From names the character the clip is made for when it plays on On
+	// through muscles (bound.Motion.RetargetedFrom); "" when it plays as
+	// it is.
+	From     string  `json:"from,omitempty"`
 	Humanoid bool    `json:"humanoid"`
 	Loop     bool    `json:"loop"`
 	Duration float32 `json:"duration"`
@@ -528,6 +532,9 @@ func (s *Server) planFrames(clip, rig int, rate float64, meshes bool) (*framesPl
 	p.f = &Frames{
 		ID: clip, Name: m.Clip().Name, On: ch.Describe(), Humanoid: m.Humanoid(), Loop: m.Clip().Loops(), Duration: dur,
 		Rate: rate, Frames: frames, Paths: sk.Paths, Parents: sk.Parents, Look: lookOf(ch, m.TraceJoint(), p.world),
+	}
+	if from := m.RetargetedFrom(); from != nil {
+		p.f.From = from.Describe()
 	}
 	p.box.body = p.f.Body
 	return p, nil

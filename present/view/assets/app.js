@@ -587,7 +587,7 @@
     st.t = Math.max(0, Math.min(f.duration, opts.t || 0));
     st.loop = f.loop;
     $('loop').checked = f.loop;
-    $('on').textContent = 'on ' + f.on + (f.humanoid ? ' (humanoid)' : '') + ', ' + f.paths.length + ' joints, ' +
+    $('on').textContent = 'on ' + f.on + (f.from ? ' (made for ' + f.from + ': retargeted through muscles)' : f.humanoid ? ' (humanoid)' : '') + ', ' + f.paths.length + ' joints, ' +
       f.frames + ' frames at ' + (+f.rate.toFixed(2)) + ' Hz' + (f.nonfinite ? ', ' + f.nonfinite + ' non-finite values' : '') +
       (st.meshes.length ? ', ' + st.meshes.length + ' meshes' : '');
     $('on').title = (f.mesh_notes || []).join('\n');

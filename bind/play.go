@@ -295,7 +295,7 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 }
 
 // controllerMotions binds the clips of controller i's slots to ch, each as
-// PlayOn does. A clip that cannot be bound plays by its timing only, with
+// playOn does. A clip that cannot be bound plays by its timing only, with
 // a note saying why; when none of them drives anything on ch the
 // controller would run as a rest pose, which is an error naming the
 // controller, the character and what its clips wanted.
@@ -312,7 +312,7 @@ func (s *Set) controllerMotions(i int, clips []int, ch *bound.Character, notes [
 			out[k] = m
 			continue
 		}
-		m, err := s.PlayOn(ci, ch)
+		m, err := s.playOn(ci, ch)
 		done[ci] = m
 		if err != nil {
 			if first == nil {

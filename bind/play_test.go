@@ -103,7 +103,7 @@ func TestBindRetargetsBetweenHumanoidsAndRefusesWhatDrivesNothing(t *testing.T) 
 	}
 }
 
-// Motions, what export plays without --clip, takes every clip PlayOn
+// Motions, what export plays without --clip, takes every clip Bind
 // plays (the walk onto the Unity rig, through muscles) and notes each one
 // it leaves out, saying why.
 func TestMotionsNoteEachClipLeftOut(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
-const packSynopsis = "FILE... --like GAME_FILE -o OUT [--clip NAME]... [--folder assets/PATH] [--name BUNDLE] [--compression lzma|lz4hc|none]"
+const packSynopsis = "FILE... --like GAME_FILE -o OUT [--clip NAME]... [--controller NAME] [--folder assets/PATH] [--name BUNDLE] [--compression lzma|lz4hc|none]"
 
 const packAbout = `
 Compiles clips as Unity's editor does and writes them into an AssetBundle a
@@ -32,7 +32,10 @@ in a bundle named --name (default: the output's file name).
 --like gives a file of the target game (a bundle, a .assets or level
 file): the bundle takes its Unity version, platform, serialized file and
 archive formats, type trees and type hashes; a game that strips its type
-trees gets a bundle without them. The bundle is read back through the
+trees gets a bundle without them. --controller adds an AnimatorController
+of a built Unity file with its clips (at FOLDER/NAME.controller, preloading
+them), its references to them pointing at the packed clips. The bundle is
+read back through the
 project's own readers before it is written: each clip must sample as its
 input (at its keys and between), or nothing is written.`
 
@@ -50,6 +53,7 @@ func runPack(e *env, args []string) error {
 	folder := fs.String("folder", "assets", "the folder of the container paths (FOLDER/NAME.anim)")
 	name := fs.String("name", "", "the bundle's name (default: the output's file name)")
 	compression := fs.String("compression", "lzma", "how the bundle's data is stored: lzma, lz4hc or none")
+	controller := fs.String("controller", "", "an AnimatorController of a built Unity file to pack with its clips: name or FILE#PATHID")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -82,8 +86,17 @@ func runPack(e *env, args []string) error {
 	}
 	defer set.Close()
 
+	var ctl *packedController
+	if *controller != "" {
+		if ctl, err = controllerToPack(set, *controller); err != nil {
+			return err
+		}
+	}
 	var chosen []int
-	if len(clips) == 0 {
+	if ctl != nil {
+		chosen = append(chosen, ctl.clips...)
+	}
+	if len(clips) == 0 && ctl == nil {
 		for i := range set.Clips() {
 			chosen = append(chosen, i)
 		}
@@ -99,7 +112,11 @@ func runPack(e *env, args []string) error {
 	items := set.Clips()
 	var list []assetbundle.Asset
 	var inputs []*model.Clip
+	packedAt := map[int]int{} // clip index in the set -> asset index
 	for _, i := range chosen {
+		if _, dup := packedAt[i]; dup {
+			continue
+		}
 		c, err := set.Clip(i)
 		if err != nil {
 			e.fail(err)
@@ -113,6 +130,9 @@ func runPack(e *env, args []string) error {
 			}
 			continue
 		}
+		if n := dropObjectRefs(&c); n > 0 {
+			e.notef("clip %q (%s): %d object references (event parameters, object curves) name objects outside the bundle: written as null", c.Name, items[i].Ref, n)
+		}
 		f, err := muscleclip.Compile(c, muscleclip.Options{Version: target.LayoutVersion()})
 		if err != nil {
 			e.fail(fmt.Errorf("clip %q (%s): %w", c.Name, items[i].Ref, err))
@@ -121,9 +141,17 @@ func runPack(e *env, args []string) error {
 		if v := compiledSource(set, items[i].Source); v != nil && muscleclip.KeepDerived(f, v) {
 			e.notef("clip %q: curves unchanged from %s: Unity's start, stop and delta values kept", c.Name, items[i].Ref)
 		}
+		packedAt[i] = len(list)
 		list = append(list, assetbundle.Asset{Path: assetbundle.ContainerPath(*folder, c.Name, ".anim"),
 			ClassID: model.ClassAnimationClip, Fields: f})
 		inputs = append(inputs, c)
+	}
+	if ctl != nil && e.failures == 0 {
+		a, err := ctl.asset(*folder, list, packedAt)
+		if err != nil {
+			return err
+		}
+		list = append(list, a)
 	}
 	if len(list) == 0 {
 		if e.failures == 0 {
@@ -135,7 +163,7 @@ func runPack(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPacked(b, inputs); err != nil {
+	if err := checkPacked(b, inputs, ctl); err != nil {
 		return fmt.Errorf("the packed bundle does not read back equal, nothing written: %w", err)
 	}
 	if err := atomicfile.Write(*out, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
@@ -164,9 +192,16 @@ func containerPaths(list []assetbundle.Asset) string {
 // compiledSource returns the AnimationClip a clip was decoded from when it
 // came from a Unity file of the set, else nil.
 func compiledSource(set *bind.Set, src model.Source) *typetree.Value {
+	v, _ := sourceObject(set, src, model.ClassAnimationClip)
+	return v
+}
+
+// sourceObject decodes the object of a class an item of the set was read
+// from, when it came from a built Unity file.
+func sourceObject(set *bind.Set, src model.Source, classID int32) (*typetree.Value, error) {
 	cat := set.Catalog()
 	if cat == nil || src.File == "" {
-		return nil
+		return nil, fmt.Errorf("%s is not in a built Unity file", bind.Ref(src))
 	}
 	for _, c := range cat.Containers {
 		if c.Path != src.Container {
@@ -174,25 +209,21 @@ func compiledSource(set *bind.Set, src model.Source) *typetree.Value {
 		}
 		f, ok := c.File(src.File)
 		if !ok {
-			return nil
+			break
 		}
 		o, ok := f.Object(src.PathID)
-		if !ok || o.ClassID != model.ClassAnimationClip {
-			return nil
+		if !ok || o.ClassID != classID {
+			break
 		}
-		v, err := f.Decode(o)
-		if err != nil {
-			return nil
-		}
-		return v
+		return f.Decode(o)
 	}
-	return nil
+	return nil, fmt.Errorf("%s: no %s object there", bind.Ref(src), assets.ClassName(classID))
 }
 
 // checkPacked reads a packed bundle back with the project's readers and
 // compares each clip with its input: the same curves, sampling within float
 // precision at the frames, at the keys and between them.
-func checkPacked(b []byte, inputs []*model.Clip) error {
+func checkPacked(b []byte, inputs []*model.Clip, ctl *packedController) error {
 	c, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), "packed bundle", assets.Options{})
 	if err != nil {
 		return err
@@ -205,6 +236,17 @@ func checkPacked(b []byte, inputs []*model.Clip) error {
 			v, err := f.Decode(o)
 			if err != nil {
 				return err
+			}
+			if o.ClassID == model.ClassAnimatorController && ctl != nil {
+				got, err := compiled.Controller(v, f.UnityVersion)
+				if err != nil {
+					return fmt.Errorf("controller %q: %w", ctl.name, err)
+				}
+				if len(got.Layers) != len(ctl.model.Layers) || len(got.Parameters) != len(ctl.model.Parameters) {
+					return fmt.Errorf("controller %q: %d layers and %d parameters, the input %d and %d", ctl.name,
+						len(got.Layers), len(got.Parameters), len(ctl.model.Layers), len(ctl.model.Parameters))
+				}
+				continue
 			}
 			if o.ClassID != model.ClassAnimationClip {
 				continue
@@ -274,4 +316,126 @@ func sameSamples(in, got *model.Clip) error {
 		}
 	}
 	return nil
+}
+
+// dropObjectRefs replaces a clip with a copy whose object references
+// (event parameters, object curve keys) are null, and counts them: they
+// point into the clip's own file, which the packed bundle does not hold.
+func dropObjectRefs(c **model.Clip) int {
+	n := 0
+	for _, ev := range (*c).Events {
+		if !ev.Object.IsNull() {
+			n++
+		}
+	}
+	for _, oc := range (*c).ObjectCurves {
+		for _, k := range oc.Keys {
+			if !k.Object.IsNull() {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	cp := **c
+	cp.Events = append([]model.Event(nil), cp.Events...)
+	for i := range cp.Events {
+		cp.Events[i].Object = model.Ref{}
+	}
+	cp.ObjectCurves = make([]model.ObjectCurve, len((*c).ObjectCurves))
+	for i, oc := range (*c).ObjectCurves {
+		cp.ObjectCurves[i] = model.ObjectCurve{Target: oc.Target, Keys: make([]model.ObjectKey, len(oc.Keys))}
+		for j, k := range oc.Keys {
+			cp.ObjectCurves[i].Keys[j] = model.ObjectKey{Time: k.Time}
+		}
+	}
+	*c = &cp
+	return n
+}
+
+// packedController is an AnimatorController of a built file to pack, with
+// the set's indexes of the clips it plays.
+type packedController struct {
+	name   string
+	src    model.Source
+	value  *typetree.Value
+	model  *model.Controller
+	clips  []int   // set clip index of each m_AnimationClips entry
+	pathID []int64 // the source path id of each
+}
+
+// controllerToPack finds the controller sel names and the clips it plays
+// (m_AnimationClips, in its own serialized file).
+func controllerToPack(set *bind.Set, sel string) (*packedController, error) {
+	i, err := set.Find(bind.KindController, sel)
+	if err != nil {
+		return nil, err
+	}
+	it := set.Controllers()[i]
+	v, err := sourceObject(set, it.Source, model.ClassAnimatorController)
+	if err != nil {
+		return nil, fmt.Errorf("controller %q: only a controller of a built Unity file is packed: %w", it.Name, err)
+	}
+	m, err := compiled.Controller(v, "")
+	if err != nil {
+		return nil, fmt.Errorf("controller %q (%s): %w", it.Name, it.Ref, err)
+	}
+	pc := &packedController{name: it.Name, src: it.Source, value: v, model: m}
+	byRef := map[string]int{}
+	for ci, c := range set.Clips() {
+		byRef[c.Ref] = ci
+	}
+	for k, e := range v.Field("m_AnimationClips").Elems() {
+		fileID, pathID, _ := e.PPtr()
+		if fileID != 0 {
+			return nil, fmt.Errorf("controller %q (%s): m_AnimationClips[%d] is in another file (file id %d): only clips of its own file are packed", it.Name, it.Ref, k, fileID)
+		}
+		ref := bind.Ref(model.Source{Container: it.Source.Container, File: it.Source.File, PathID: pathID})
+		ci, ok := byRef[ref]
+		if !ok {
+			return nil, fmt.Errorf("controller %q (%s): m_AnimationClips[%d] (%s) is not a clip of the inputs", it.Name, it.Ref, k, ref)
+		}
+		pc.clips = append(pc.clips, ci)
+		pc.pathID = append(pc.pathID, pathID)
+	}
+	return pc, nil
+}
+
+// asset is the controller as packed: its clip references pointing at the
+// packed clips, which it preloads.
+func (pc *packedController) asset(folder string, list []assetbundle.Asset, packedAt map[int]int) (assetbundle.Asset, error) {
+	f, ok := muscleclip.FieldsOf(pc.value).(unitywrite.Fields)
+	if !ok {
+		return assetbundle.Asset{}, fmt.Errorf("controller %q: not a struct", pc.name)
+	}
+	ids := map[int64]int64{}
+	var preload []int64
+	for k, ci := range pc.clips {
+		ai, ok := packedAt[ci]
+		if !ok {
+			return assetbundle.Asset{}, fmt.Errorf("controller %q: its clip %d was not packed", pc.name, k)
+		}
+		id := list[ai].PathID
+		if id == 0 {
+			id = assetbundle.PathIDFor(list[ai].Path)
+			list[ai].PathID = id
+		}
+		ids[pc.pathID[k]] = id
+		preload = append(preload, id)
+	}
+	clipsField, _ := f["m_AnimationClips"].([]any)
+	for k, c := range clipsField {
+		pf, _ := c.(unitywrite.Fields)
+		if pf == nil {
+			continue
+		}
+		old, _ := pf["m_PathID"].(int64)
+		clipsField[k] = unitywrite.Fields{"m_FileID": 0, "m_PathID": ids[old]}
+	}
+	if b, _ := f["m_StateMachineBehaviours"].([]any); len(b) > 0 {
+		return assetbundle.Asset{}, fmt.Errorf("controller %q: its %d state machine behaviours (scripts) are not packed", pc.name, len(b))
+	}
+	return assetbundle.Asset{Path: assetbundle.ContainerPath(folder, pc.name, ".controller"), ClassID: model.ClassAnimatorController,
+		Fields: f, Preload: preload}, nil
 }

@@ -162,3 +162,28 @@ func TestRetargetedClipPackedLikeAGameIsListedAsTheGamesClips(t *testing.T) {
 		t.Errorf("the packed clip differs from the retargeted one by up to %g", worst)
 	}
 }
+
+// A game's controller packed with its clips: the packed controller shows
+// the same layers, states, transitions and clips as the game's, its clip
+// references pointing at the packed clips.
+func TestPackedControllerPlaysThePackedClips(t *testing.T) {
+	game := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	packed := filepath.Join(t.TempDir(), "dance")
+	if _, stderr, code := runCLI("pack", game, "--controller", "dancecontroller", "--like", game, "--folder", "assets/dance", "-o", packed); code != exitOK {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	want, _, _ := runCLI("controller", game)
+	got, stderr, code := runCLI("controller", packed)
+	if code != exitOK {
+		t.Fatalf("controller: exit %d: %s", code, stderr)
+	}
+	_, want, _ = strings.Cut(want, "\n") // the first line names the file
+	_, got, _ = strings.Cut(got, "\n")
+	if got != want || !strings.Contains(got, "clips [Floss]") {
+		t.Errorf("packed controller:\n%s\nwant:\n%s", got, want)
+	}
+	ls, _, _ := runCLI("ls", packed)
+	if n := strings.Count(ls, "\tAnimationClip\t"); n != 4 {
+		t.Errorf("%d clips packed with the controller, want its 4:\n%s", n, ls)
+	}
+}

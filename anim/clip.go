@@ -60,7 +60,10 @@ type Clip struct {
 	motion    curveSet
 	hasMotion bool
 
+	ints []model.IntCurve // integer channels: stepped, never blended
+
 	unresolved int
+	leftOut    int // channels without a single finite value
 	tracks     int
 	animated   []Props // per joint: which properties a channel drives
 	events     []model.Event
@@ -161,7 +164,14 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	var fscal []scalar
 	var jchans []jointChan
 	for i := range c.Curves {
-		cv := &c.Curves[i]
+		// A value that is not a number is held at the curve's value before
+		// it (a pose cannot take it); a curve without any number is left out.
+		held, ok := c.Curves[i].Finite()
+		if !ok {
+			cl.leftOut++
+			continue
+		}
+		cv := &held
 		tg := &cv.Target
 		if tg.ClassID == model.ClassTransform && tg.Transform != model.PropNone {
 			j, ok := s.Resolve(tg)
@@ -213,6 +223,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 	cl.setRoot(chooseRoot(s, jchans))
 
 	cl.floatTargets = exact(cl.floatTargets)
+	cl.ints = exact(append([]model.IntCurve(nil), c.IntCurves...))
 	cl.pose.rot, cl.pose.euler = exact(cl.pose.rot), exact(cl.pose.euler)
 	cl.events = exact(append([]model.Event(nil), c.Events...))
 	sort.SliceStable(cl.events, func(a, b int) bool { return cl.events[a].Time < cl.events[b].Time })
@@ -487,6 +498,33 @@ func (c *Clip) SampleFloats(t float32, dst []float32) {
 	c.floats.eval(c.curveTime(t), dst)
 }
 
+// IntTargets returns what each integer track drives (int, enum and hash
+// properties), in the decoded clip's order.
+func (c *Clip) IntTargets() []model.Target {
+	out := make([]model.Target, len(c.ints))
+	for i := range c.ints {
+		out[i] = c.ints[i].Target
+	}
+	return out
+}
+
+// SampleInts writes the integer tracks at clip time t into dst (parallel
+// to IntTargets; it must be at least that long): each the value of its
+// last key at or before t, held, never interpolated.
+func (c *Clip) SampleInts(t float32, dst []int32) {
+	if len(dst) < len(c.ints) {
+		panic(fmt.Sprintf("anim: SampleInts of clip %q into %d ints; it has %d tracks", c.name, len(dst), len(c.ints)))
+	}
+	ct := c.curveTime(t)
+	for i := range c.ints {
+		dst[i] = c.ints[i].Eval(ct)
+	}
+}
+
+// LeftOutChannels counts the clip's float channels left out because none
+// of their values is a number (model.Clip.NotFinite names them).
+func (c *Clip) LeftOutChannels() int { return c.leftOut }
+
 // SampleRoot returns where the clip's root motion stands at clip time t:
 // the body its RootT and RootQ curves give when it has them (generic root
 // motion), else the root joint's local transform (evaluating only its
@@ -572,6 +610,10 @@ func (c *Clip) Stats() Stats {
 	for i := range c.events {
 		e := &c.events[i]
 		st.Bytes += int(unsafe.Sizeof(*e)) + len(e.Function) + len(e.Data)
+	}
+	for i := range c.ints {
+		ic := &c.ints[i]
+		st.Bytes += int(unsafe.Sizeof(*ic)) + len(ic.Target.Path) + len(ic.Target.Property) + 8*cap(ic.Keys)
 	}
 	return st
 }

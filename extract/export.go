@@ -111,6 +111,9 @@ func (r *run) write(j *job, out *Output) {
 			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: exported without %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
 		m := a.Motion
+		for _, x := range m.Clip().NotFinite() {
+			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: %v: held at the value before it (left out when it has none)", a.Name, x))
+		}
 		ref := bind.Ref(m.Source())
 		if len(a.Tracks) > 0 {
 			j.res.Written = append(j.res.Written, ref)

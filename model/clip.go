@@ -241,7 +241,10 @@ type Clip struct {
 
 	// Curves are the float channels, in the clip's binding order (streamed,
 	// then dense, then constant for Mecanim clips).
-	Curves       []Curve
+	Curves []Curve
+	// IntCurves are the integer channels (int, enum and hash properties),
+	// stepped; ObjectCurves the object references.
+	IntCurves    []IntCurve
 	ObjectCurves []ObjectCurve
 	Events       []Event
 	Stats        ClipStats

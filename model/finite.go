@@ -13,10 +13,16 @@ import (
 type NotFiniteError struct {
 	Where string
 	Value float32
+	// More counts the further values of the same curve that are not
+	// finite (a clip's notes name only the first of each curve).
+	More int
 }
 
 // Error describes the failure and where it happened.
 func (e *NotFiniteError) Error() string {
+	if e.More > 0 {
+		return fmt.Sprintf("%s is %v (and %d more values of the curve), not a number a pose can use", e.Where, e.Value, e.More)
+	}
 	return fmt.Sprintf("%s is %v, not a number a pose can use", e.Where, e.Value)
 }
 
@@ -33,73 +39,13 @@ func notFinite(x ...float32) (float32, bool) {
 // CheckTransform reports a component of t that is not finite.
 func CheckTransform(where string, t geom.Transform) error {
 	if v, bad := notFinite(t.T.X, t.T.Y, t.T.Z); bad {
-		return &NotFiniteError{where + ".t", v}
+		return &NotFiniteError{Where: where + ".t", Value: v}
 	}
 	if v, bad := notFinite(t.R.X, t.R.Y, t.R.Z, t.R.W); bad {
-		return &NotFiniteError{where + ".q", v}
+		return &NotFiniteError{Where: where + ".q", Value: v}
 	}
 	if v, bad := notFinite(t.S.X, t.S.Y, t.S.Z); bad {
-		return &NotFiniteError{where + ".s", v}
-	}
-	return nil
-}
-
-// CheckFinite reports the first value of the clip's curves that is NaN or
-// infinite: a constant, a dense sample, a streamed key's value, a
-// keyframe's value. Slopes may be infinite (a step), and so may the
-// coefficients of a streamed step segment, as Unity writes them, but not
-// one coefficient alone (see stepOrCurve).
-func (c *Clip) CheckFinite() error {
-	for i := range c.Curves {
-		cv := &c.Curves[i]
-		name := func() string {
-			t := &cv.Target
-			p := t.Path
-			switch {
-			case !t.PathKnown:
-				p = UnnamedPath(t.PathHash)
-			case p == "":
-				p = "root"
-			}
-			return fmt.Sprintf("curve %d (%s %s)", i, p, t.Property)
-		}
-		switch cv.Kind {
-		case CurveConstant:
-			if v, bad := notFinite(cv.Value); bad {
-				return &NotFiniteError{name() + " constant value", v}
-			}
-		case CurveDense:
-			for k, x := range cv.Samples {
-				if !geom.Finite(x) {
-					return &NotFiniteError{fmt.Sprintf("%s dense frame %d", name(), k), x}
-				}
-			}
-		case CurveStreamed:
-			for k, s := range cv.Segments {
-				if v, bad := notFinite(s.Time, s.C[3]); bad {
-					return &NotFiniteError{fmt.Sprintf("%s streamed key %d (at %g s)", name(), k, s.Time), v}
-				}
-				if !stepOrCurve(s.C) {
-					return &NotFiniteError{fmt.Sprintf("%s streamed key %d (at %g s) coefficients %v, neither a step's nor a curve's", name(), k, s.Time, s.C[:3]), firstNotFinite(s.C[:3])}
-				}
-			}
-		case CurveKeyframed:
-			for k, key := range cv.Keys {
-				where := func(field string) string {
-					return fmt.Sprintf("%s key %d (at %g s) %s", name(), k, key.Time, field)
-				}
-				switch {
-				case !geom.Finite(key.Time):
-					return &NotFiniteError{where("time"), key.Time}
-				case !geom.Finite(key.Value):
-					return &NotFiniteError{where("value"), key.Value}
-				case math.IsNaN(float64(key.InSlope)):
-					return &NotFiniteError{where("inSlope"), key.InSlope}
-				case math.IsNaN(float64(key.OutSlope)):
-					return &NotFiniteError{where("outSlope"), key.OutSlope}
-				}
-			}
-		}
+		return &NotFiniteError{Where: where + ".s", Value: v}
 	}
 	return nil
 }
@@ -161,15 +107,15 @@ func (a *Avatar) CheckFinite() error {
 	for i, ax := range h.Skeleton.Axes {
 		if v, bad := notFinite(ax.Pre.X, ax.Pre.Y, ax.Pre.Z, ax.Pre.W, ax.Post.X, ax.Post.Y, ax.Post.Z, ax.Post.W,
 			ax.Sign.X, ax.Sign.Y, ax.Sign.Z, ax.Min.X, ax.Min.Y, ax.Min.Z, ax.Max.X, ax.Max.Y, ax.Max.Z, ax.Length); bad {
-			return &NotFiniteError{fmt.Sprintf("m_Human.m_Skeleton axes %d", i), v}
+			return &NotFiniteError{Where: fmt.Sprintf("m_Human.m_Skeleton axes %d", i), Value: v}
 		}
 	}
 	if v, bad := notFinite(h.RootX.T.X, h.RootX.T.Y, h.RootX.T.Z, h.Scale); bad {
-		return &NotFiniteError{"m_Human.m_RootX.t or m_Scale", v}
+		return &NotFiniteError{Where: "m_Human.m_RootX.t or m_Scale", Value: v}
 	}
 	for i, m := range h.BoneMass {
 		if !geom.Finite(m) {
-			return &NotFiniteError{fmt.Sprintf("m_Human.m_HumanBoneMass[%d]", i), m}
+			return &NotFiniteError{Where: fmt.Sprintf("m_Human.m_HumanBoneMass[%d]", i), Value: m}
 		}
 	}
 	return nil
@@ -190,7 +136,7 @@ func (r *Rig) CheckFinite() error {
 			field, v = "m_LocalScale", x
 		}
 		if field != "" {
-			return &NotFiniteError{fmt.Sprintf("Transform %d (%q) %s", n.Transform.PathID, n.Path, field), v}
+			return &NotFiniteError{Where: fmt.Sprintf("Transform %d (%q) %s", n.Transform.PathID, n.Path, field), Value: v}
 		}
 	}
 	return nil

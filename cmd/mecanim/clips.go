@@ -25,12 +25,16 @@ type clipRecord struct {
 	Dense                int       `json:"dense_curves"`
 	Constant             int       `json:"constant_curves"`
 	Keyframed            int       `json:"keyframed_curves"`
+	IntCurves            int       `json:"int_curves"`
 	ObjectCurves         int       `json:"object_curves"`
 	Bindings             int       `json:"bindings"`
 	Events               int       `json:"events"`
 	UnresolvedPaths      int       `json:"unresolved_paths"`
 	UnresolvedProperties int       `json:"unresolved_properties"`
 	KeysPastCurveCount   int       `json:"keys_past_curve_count"`
+	// NotFinite counts the float curves holding a value that is NaN or
+	// infinite (each named in a note).
+	NotFinite int `json:"not_finite_curves"`
 }
 
 func clipLength(c *model.Clip) float32 {
@@ -38,6 +42,11 @@ func clipLength(c *model.Clip) float32 {
 		var end float32
 		for i := range c.Curves {
 			if k := c.Curves[i].Keys; len(k) > 0 && k[len(k)-1].Time > end {
+				end = k[len(k)-1].Time
+			}
+		}
+		for i := range c.IntCurves {
+			if k := c.IntCurves[i].Keys; len(k) > 0 && k[len(k)-1].Time > end {
 				end = k[len(k)-1].Time
 			}
 		}
@@ -56,7 +65,8 @@ const clipsSynopsis = "FILE... [--json]"
 const clipsAbout = `
 Lists every animation clip of the files: name, length in seconds, sample
 rate, legacy or Mecanim, humanoid, loop, curves per block (streamed,
-dense, constant; keyframed for legacy and editor clips), bindings, events,
+dense, constant; keyframed for legacy and editor clips; integer curves of
+int, enum and hash properties), bindings, events,
 channels whose path or property no name table names, and the reference
 (FILE#PATHID) that chooses the clip when several share its name. --json
 prints one JSON object per clip, per line (schema docs/schema/clips.json).
@@ -100,9 +110,14 @@ func runClips(e *env, args []string) error {
 			Container: o.Container, File: o.File, PathID: o.PathID, Name: c.Name, Ref: it.Ref,
 			Length: jsonFloat(clipLength(c)), SampleRate: jsonFloat(c.SampleRate), Legacy: c.Legacy, Humanoid: c.Humanoid,
 			Loop: c.Loops(), Streamed: c.Stats.Streamed, Dense: c.Stats.Dense, Constant: c.Stats.Constant,
-			Keyframed: c.Stats.Keyframed, ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
+			Keyframed: c.Stats.Keyframed, IntCurves: len(c.IntCurves), ObjectCurves: len(c.ObjectCurves), Bindings: c.Stats.Bindings,
 			Events: len(c.Events), UnresolvedPaths: c.Stats.UnresolvedPaths,
 			UnresolvedProperties: c.Stats.UnresolvedProperties, KeysPastCurveCount: c.Stats.KeysPastCurveCount,
+		}
+		nf := c.NotFinite()
+		r.NotFinite = len(nf)
+		for _, x := range nf {
+			e.notef("%s: clip %q: %v: read as it is, held where it would enter a pose", o, c.Name, x)
 		}
 		if r.KeysPastCurveCount > 0 {
 			e.notef("%s: %d streamed keys index curves past the block's curve count (kept and counted, see the spec)", o, r.KeysPastCurveCount)

@@ -318,6 +318,9 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		if a.Stats.Unresolved > 0 {
 			sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q: exported without its %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
+		for _, x := range motions[k].Clip().NotFinite() {
+			sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q: %v: held at the value before it (left out when it has none)", a.Name, x))
+		}
 		if len(a.Tracks) == 0 {
 			if asked {
 				leftOut("clip %q moves nothing on %s (no glTF animation written): %s", a.Name, ch.Describe(), a.Stats.NothingMoves)

@@ -112,9 +112,9 @@ func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, f tabl
 			if t > hc.Stop {
 				t = hc.Stop
 			}
-			fr := valuesFrame{Time: jsonFloat(t), Values: make([]jsonFloat, len(hc.Curves))}
+			fr := valuesFrame{Time: jsonFloat(t), Values: make([]tableValue, len(hc.Curves))}
 			for i := range hc.Curves {
-				fr.Values[i] = jsonFloat(hc.Curves[i].Samples[k])
+				fr.Values[i] = floatValue(hc.Curves[i].Samples[k])
 			}
 			out.Frames = append(out.Frames, fr)
 		}

@@ -21,7 +21,9 @@ Evaluates every curve of a clip at the times asked for: --at takes times in
 seconds from the clip's start (comma-separated, or --at repeated), --rate
 samples the whole clip from 0 to its end at that many frames per second.
 
-The table has one row per time and one column per curve, numbered; the
+The table has one row per time and one column per curve, numbered (the
+integer curves, of int, enum and hash properties, after the float ones,
+their values whole numbers held from key to key); the
 lines above it name each column's curve as PATH:PROPERTY, the name
 'mecanim render --curves' takes (a path no name table names is #HASH, a
 property #ATTRIBUTE). --csv prints the same table as CSV with those names
@@ -35,6 +37,9 @@ type curveJSON struct {
 	Property string `json:"property"`
 	// Curve is PATH:PROPERTY, as render --curves takes it.
 	Curve string `json:"curve"`
+	// Integer marks an integer curve (int, enum, hash), whose values are
+	// JSON integers.
+	Integer bool `json:"integer,omitempty"`
 }
 
 func curveOf(t *model.Target) curveJSON {
@@ -43,8 +48,35 @@ func curveOf(t *model.Target) curveJSON {
 
 // valuesFrame is one time of a sampled table: the value of each curve.
 type valuesFrame struct {
-	Time   jsonFloat   `json:"time"`
-	Values []jsonFloat `json:"values"`
+	Time   jsonFloat    `json:"time"`
+	Values []tableValue `json:"values"`
+}
+
+// tableValue is one value of a sampled table: a float, or an integer
+// curve's int32, written exactly (a JSON integer, never a float).
+type tableValue struct {
+	f     float32
+	i     int32
+	isInt bool
+}
+
+func floatValue(x float32) tableValue { return tableValue{f: x} }
+func intValue(x int32) tableValue     { return tableValue{i: x, isInt: true} }
+
+// MarshalJSON implements json.Marshaler.
+func (v tableValue) MarshalJSON() ([]byte, error) {
+	if v.isInt {
+		return strconv.AppendInt(nil, int64(v.i), 10), nil
+	}
+	return jsonFloat(v.f).MarshalJSON()
+}
+
+// String is the value as the CSV and the table print it.
+func (v tableValue) String() string {
+	if v.isInt {
+		return strconv.FormatInt(int64(v.i), 10)
+	}
+	return strconv.FormatFloat(float64(v.f), 'g', -1, 32)
 }
 
 // sampleJSON is what sample --json prints.
@@ -147,18 +179,29 @@ func printSample(e *env, clip *model.Clip, src model.Source, at []string, rate f
 		return err
 	}
 	times = clipTimes(e, clip.Name, times, clipLength(clip), clip.Loops())
-	out := sampleJSON{Clip: refOf(clip.Name, src), Curves: make([]curveJSON, len(clip.Curves)), Frames: make([]valuesFrame, len(times))}
+	nf, ni := len(clip.Curves), len(clip.IntCurves)
+	out := sampleJSON{Clip: refOf(clip.Name, src), Curves: make([]curveJSON, nf+ni), Frames: make([]valuesFrame, len(times))}
 	for i := range clip.Curves {
 		out.Curves[i] = curveOf(&clip.Curves[i].Target)
 	}
+	for i := range clip.IntCurves {
+		out.Curves[nf+i] = curveOf(&clip.IntCurves[i].Target)
+		out.Curves[nf+i].Integer = true
+	}
 	for k, t := range times {
-		fr := valuesFrame{Time: jsonFloat(t), Values: make([]jsonFloat, len(clip.Curves))}
+		fr := valuesFrame{Time: jsonFloat(t), Values: make([]tableValue, nf+ni)}
 		for i := range clip.Curves {
-			fr.Values[i] = jsonFloat(clip.Curves[i].Eval(clip.Start + t))
+			fr.Values[i] = floatValue(clip.Curves[i].Eval(clip.Start + t))
+		}
+		for i := range clip.IntCurves {
+			fr.Values[nf+i] = intValue(clip.IntCurves[i].Eval(clip.Start + t))
 		}
 		out.Frames[k] = fr
 	}
-	if len(clip.Curves) == 0 {
+	for _, nf := range clip.NotFinite() {
+		e.notef("clip %q (%s): %v: printed as it is", clip.Name, src, nf)
+	}
+	if nf+ni == 0 {
 		e.failf("clip %q (%s) has no curves to sample", clip.Name, src)
 	}
 	w := bufio.NewWriter(e.stdout)
@@ -192,7 +235,7 @@ func writeTable(w io.Writer, f tableFormat, v any, title string) error {
 		for _, fr := range frames {
 			row[0] = strconv.FormatFloat(float64(fr.Time), 'g', -1, 32)
 			for i, x := range fr.Values {
-				row[1+i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
+				row[1+i] = x.String()
 			}
 			cw.Write(row)
 		}
@@ -212,7 +255,11 @@ func writeTable(w io.Writer, f tableFormat, v any, title string) error {
 	for _, fr := range frames {
 		fmt.Fprintf(w, "%10.6g", float32(fr.Time))
 		for _, x := range fr.Values {
-			fmt.Fprintf(w, " %12.6g", float32(x))
+			if x.isInt {
+				fmt.Fprintf(w, " %12d", x.i)
+				continue
+			}
+			fmt.Fprintf(w, " %12.6g", x.f)
 		}
 		fmt.Fprintln(w)
 	}

@@ -48,7 +48,9 @@ func Clip(v *typetree.Value, unityVersion string) (*model.Clip, error) {
 	if field, err := clipEvents(v, c); err != nil {
 		return fail(field, err)
 	}
-	if err := c.CheckFinite(); err != nil {
+	// Values that are not numbers are data (see model.Clip.NotFinite);
+	// key times that are not are damage.
+	if err := c.CheckTimes(); err != nil {
 		return fail("m_MuscleClip", err)
 	}
 	countUnresolved(c)
@@ -178,8 +180,14 @@ func readBlocks(data *typetree.Value) (*mecanimBlocks, string, error) {
 	return b, "", nil
 }
 
-// bindingCurves is how many curves a generic binding takes.
-func bindingCurves(typeID int64, attr uint32) int {
+// bindingCurves is how many curves a generic binding takes: one for an
+// object or integer binding, three or four for a Transform's vector
+// attributes, one for any other property.
+func bindingCurves(bd *typetree.Value) int {
+	if bd.Field("isPPtrCurve").Bool() || bd.Field("isIntCurve").Bool() {
+		return 1
+	}
+	typeID, attr := bindingClass(bd), uint32(bd.Field("attribute").Uint())
 	if typeID == model.ClassTransform {
 		switch model.TransformProp(attr) {
 		case model.PropRotation:
@@ -232,7 +240,7 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 	c.Stats.Bindings = len(bindings)
 	need := 0
 	for i := range bindings {
-		need += bindingCurves(bindingClass(&bindings[i]), uint32(bindings[i].Field("attribute").Uint()))
+		need += bindingCurves(&bindings[i])
 	}
 	if need != blocks.total() {
 		return "m_ClipBindingConstant.genericBindings", errf(ErrMalformed,
@@ -246,7 +254,7 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 		typeID := bindingClass(bd)
 		attr := uint32(bd.Field("attribute").Uint())
 		path := uint32(bd.Field("path").Uint())
-		n := bindingCurves(typeID, attr)
+		n := bindingCurves(bd)
 		t := model.Target{
 			PathHash:  path,
 			PathKnown: path == 0,
@@ -267,6 +275,11 @@ func mecanimClip(v *typetree.Value, c *model.Clip) (string, error) {
 				return fmt.Sprintf("m_ClipBindingConstant.genericBindings[%d]", i), err
 			}
 			c.ObjectCurves = append(c.ObjectCurves, oc)
+			ci++
+			continue
+		}
+		if bd.Field("isIntCurve").Bool() {
+			c.IntCurves = append(c.IntCurves, intCurve(blocks, ci, t))
 			ci++
 			continue
 		}
@@ -338,6 +351,35 @@ func objectCurve(b *mecanimBlocks, ci int, t model.Target, mapping []typetree.Va
 	return oc, nil
 }
 
+// intCurve turns curve ci of an integer binding into steps. Unity stores
+// the integer's bits in the float slot (an int whose bits read as a NaN is
+// a value like any other); a dense run becomes a key where its value
+// changes.
+func intCurve(b *mecanimBlocks, ci int, t model.Target) model.IntCurve {
+	ic := model.IntCurve{Target: t}
+	var cv model.Curve
+	b.curve(ci, &cv)
+	bits := func(x float32) int32 { return int32(math.Float32bits(x)) }
+	switch cv.Kind {
+	case model.CurveStreamed:
+		ic.Keys = make([]model.IntKey, len(cv.Segments))
+		for k, s := range cv.Segments {
+			ic.Keys[k] = model.IntKey{Time: s.Time, Value: bits(s.C[3])}
+		}
+	case model.CurveDense:
+		for k, x := range cv.Samples {
+			v := bits(x)
+			if n := len(ic.Keys); n > 0 && ic.Keys[n-1].Value == v {
+				continue
+			}
+			ic.Keys = append(ic.Keys, model.IntKey{Time: cv.DenseBegin + float32(k)/cv.DenseRate, Value: v})
+		}
+	case model.CurveConstant:
+		ic.Keys = []model.IntKey{{Time: -math.MaxFloat32, Value: bits(cv.Value)}}
+	}
+	return ic
+}
+
 // countUnresolved sets the clip's unresolved-name statistics.
 func countUnresolved(c *model.Clip) {
 	c.Stats.UnresolvedPaths, c.Stats.UnresolvedProperties = 0, 0
@@ -351,6 +393,9 @@ func countUnresolved(c *model.Clip) {
 	}
 	for i := range c.Curves {
 		count(&c.Curves[i].Target)
+	}
+	for i := range c.IntCurves {
+		count(&c.IntCurves[i].Target)
 	}
 	for i := range c.ObjectCurves {
 		count(&c.ObjectCurves[i].Target)

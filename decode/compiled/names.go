@@ -34,6 +34,9 @@ func ResolveNames(c *model.Clip, names ...model.Names) {
 	for i := range c.Curves {
 		resolve(&c.Curves[i].Target)
 	}
+	for i := range c.IntCurves {
+		resolve(&c.IntCurves[i].Target)
+	}
 	for i := range c.ObjectCurves {
 		resolve(&c.ObjectCurves[i].Target)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"strings"
 
 	"github.com/mecanim/mecanim/geom"
@@ -93,10 +94,15 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 			}
 		}
 	}
+	ints := d.intBindings(b)
 	for _, item := range d.seq(b, "m_FloatCurves") {
 		path := d.str(item, "path")
 		attr := d.str(item, "attribute")
 		cv := model.Curve{Target: d.target(item, path, attr), Kind: model.CurveKeyframed}
+		if ints[bindingKey{cv.Target.PathHash, cv.Target.Attribute, cv.Target.ClassID}] {
+			c.IntCurves = append(c.IntCurves, model.IntCurve{Target: cv.Target, Keys: intKeys(d.scalarKeys(item.Get("curve"), "m_FloatCurves"))})
+			continue
+		}
 		if cv.Target.ClassID == model.ClassAnimator {
 			if a, ok := model.HumanAttributeByName(attr); ok && model.IsHumanPoseAttribute(a) {
 				c.Humanoid = true
@@ -155,10 +161,53 @@ func (f *File) ClipOf(doc *Document) (*model.Clip, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	if err := c.CheckFinite(); err != nil {
+	// Values that are not numbers are data (model.Clip.NotFinite); key
+	// times that are not are damage.
+	if err := c.CheckTimes(); err != nil {
 		return nil, &FieldError{File: f.Name, Line: doc.Line, Object: "AnimationClip " + c.Name, Field: "curves", Err: err}
 	}
 	return c, nil
+}
+
+// bindingKey names a generic binding's target: path hash, attribute and
+// class.
+type bindingKey struct {
+	path, attr uint32
+	class      int32
+}
+
+// intBindings returns the targets of the clip's integer bindings: the
+// editor's own compiled bindings (m_ClipBindingConstant.genericBindings)
+// with isIntCurve set, which mark the float curves of discrete (int, enum)
+// properties.
+func (d *dec) intBindings(clip *Node) map[bindingKey]bool {
+	var out map[bindingKey]bool
+	for _, b := range d.seq(clip.Get("m_ClipBindingConstant"), "genericBindings") {
+		if b.Get("isIntCurve") == nil || !d.bool(b, "isIntCurve") {
+			continue
+		}
+		if out == nil {
+			out = map[bindingKey]bool{}
+		}
+		out[bindingKey{uint32(d.i64(b, "path")), uint32(d.i64(b, "attribute")), d.i32(b, "typeID")}] = true
+	}
+	return out
+}
+
+// intKeys turns the keys of a discrete curve into integer steps. The
+// editor writes a discrete key's value as the number (an int 3 is 3); a
+// value that is not a whole number in int32's range (NaN, a fraction) is
+// read as the integer whose bits it holds, as compiled clips store them.
+func intKeys(keys []model.Keyframe) []model.IntKey {
+	out := make([]model.IntKey, len(keys))
+	for i, k := range keys {
+		v := int32(math.Float32bits(k.Value))
+		if f := float64(k.Value); f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 {
+			v = int32(f)
+		}
+		out[i] = model.IntKey{Time: k.Time, Value: v}
+	}
+	return out
 }
 
 // target builds the target of a float or object curve.
@@ -273,6 +322,11 @@ func keyRange(c *model.Clip) (float32, float32) {
 	}
 	for i := range c.Curves {
 		for _, k := range c.Curves[i].Keys {
+			see(k.Time)
+		}
+	}
+	for i := range c.IntCurves {
+		for _, k := range c.IntCurves[i].Keys {
 			see(k.Time)
 		}
 	}

@@ -168,7 +168,7 @@ func TestClipReportsWhatItCannotRead(t *testing.T) {
 		{"bad number", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_SampleRate: fast\n", "m_SampleRate"},
 		{"compressed", "--- !u!74 &1\nAnimationClip:\n  m_CompressedRotationCurves:\n  - path: a\n", "not supported"},
 		{"bad key", "--- !u!74 &1\nAnimationClip:\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: x\n    attribute: a\n", ":6:"},
-		{"NaN value", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: 0\n        value: NaN\n    attribute: a\n", "t.anim:1: AnimationClip x: curves: curve 0 (root a) key 0 (at 0 s) value is NaN"},
+		{"NaN time", "--- !u!74 &1\nAnimationClip:\n  m_Name: x\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n      - time: NaN\n        value: 1\n    attribute: a\n", "t.anim:1: AnimationClip x: curves: curve 0 (root a) key 0 time is NaN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Parse(strings.NewReader(tc.src), "t.anim")
@@ -316,5 +316,69 @@ func TestSyntheticLegacyClip(t *testing.T) {
 	}
 	if g := f.GUIDs(); len(g) != 2 || g[0] != "0123456789abcdef0123456789abcdef" {
 		t.Errorf("GUIDs %v", g)
+	}
+}
+
+// The editor's discrete curves (a float curve whose compiled binding is
+// marked isIntCurve) decode as integer steps, and a float curve's value
+// that is NaN is read and listed, not refused.
+func TestDiscreteCurvesAreIntegersAndNaNValuesAreData(t *testing.T) {
+	src := `--- !u!74 &1
+AnimationClip:
+  m_Name: cut
+  m_FloatCurves:
+  - curve:
+      m_Curve:
+      - time: 0
+        value: 3
+      - time: 0.5
+        value: NaN
+      - time: 1
+        value: 16777217
+    attribute: shot
+    path: Cam
+    classID: 114
+  - curve:
+      m_Curve:
+      - time: 0
+        value: 60
+      - time: 1
+        value: NaN
+    attribute: field of view
+    path: Cam
+    classID: 20
+  m_ClipBindingConstant:
+    genericBindings:
+    - path: ` + strconv.FormatUint(uint64(model.PathHash("Cam")), 10) + `
+      attribute: ` + strconv.FormatUint(uint64(model.PathHash("shot")), 10) + `
+      typeID: 114
+      isIntCurve: 1
+    - path: ` + strconv.FormatUint(uint64(model.PathHash("Cam")), 10) + `
+      attribute: ` + strconv.FormatUint(uint64(model.PathHash("field of view")), 10) + `
+      typeID: 20
+      isIntCurve: 0
+`
+	f, err := Parse(strings.NewReader(src), "cut.anim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Clip()
+	if err != nil {
+		t.Fatalf("clip refused: %v", err)
+	}
+	if len(c.IntCurves) != 1 || len(c.Curves) != 1 {
+		t.Fatalf("%d integer and %d float curves, want 1 and 1", len(c.IntCurves), len(c.Curves))
+	}
+	for _, w := range []struct {
+		at   float32
+		want int32
+	}{{0.2, 3}, {0.5, 0x7fc00000}, {1, 16777216}} {
+		// 16777217 has no float32: the editor's key holds 16777216.
+		if got := c.IntCurves[0].Eval(w.at); got != w.want {
+			t.Errorf("shot at %g s = %d, want %d", w.at, got, w.want)
+		}
+	}
+	if l := c.NotFinite(); len(l) != 1 || !strings.Contains(l[0].Error(), "curve 0 (Cam field of view) key 1 (at 1 s) value is NaN") {
+		t.Errorf("not finite %v, want the field of view's key 1", l)
 	}
 }

@@ -320,8 +320,13 @@ type pw struct {
 
 // pieces returns the runtime's piecewise form of a curve over [from, to]
 // (curve time), or false when the curve is not piecewise cubic there as
-// stored (weighted keys, keys that wrap inside the range, bad times).
+// stored (weighted keys, keys that wrap inside the range, bad times) or
+// holds a value that is not a number (the runtime holds it; resampling
+// writes what it plays).
 func pieces(c *model.Curve, from, to float64) (pw, bool) {
+	if !c.AllFinite() {
+		return pw{}, false
+	}
 	switch c.Kind {
 	case model.CurveConstant:
 		return pw{first: float64(c.Value)}, true

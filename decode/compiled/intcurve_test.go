@@ -107,7 +107,6 @@ func TestNonFiniteFloatValuesAreReadAndTimesRefused(t *testing.T) {
 	}
 }
 
-
 func itoa(x uint32) string {
 	b := []byte{}
 	for {

@@ -13,6 +13,7 @@ import (
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/typetree"
+	"github.com/mecanim/mecanim/unity/unityfs"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
@@ -155,6 +156,15 @@ func TestRepackedCorpusBundleDumpsAsTheOriginal(t *testing.T) {
 					}
 				}
 				oa, pa := oc.Bundles[0], pc.Bundles[0]
+				// The serialized file is Unity's byte for byte: header,
+				// metadata, object offsets, padding, data.
+				if ob, pb := nodeBytes(t, oa, of.Name), nodeBytes(t, pa, pf.Name); !bytes.Equal(ob, pb) {
+					n := 0
+					for n < len(ob) && n < len(pb) && ob[n] == pb[n] {
+						n++
+					}
+					t.Errorf("serialized file of %d bytes differs from Unity's (%d bytes) from byte %d", len(pb), len(ob), n)
+				}
 				if oa.FormatVersion != pa.FormatVersion || oa.PlayerVersion != pa.PlayerVersion || oa.EngineVersion != pa.EngineVersion {
 					t.Errorf("archive %d %q %q, want %d %q %q", pa.FormatVersion, pa.PlayerVersion, pa.EngineVersion, oa.FormatVersion, oa.PlayerVersion, oa.EngineVersion)
 				}
@@ -221,4 +231,19 @@ func TestPackLikeEveryKindOfGameFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nodeBytes reads a bundle's entry whole.
+func nodeBytes(t *testing.T, a *unityfs.Archive, name string) []byte {
+	t.Helper()
+	i, ok := a.Node(name)
+	if !ok {
+		t.Fatalf("no entry %s", name)
+	}
+	r := a.NodeReader(i)
+	b := make([]byte, r.Size())
+	if _, err := r.ReadAt(b, 0); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -173,17 +173,19 @@ func WriteSerializedFile(spec FileSpec, objs []FileObject) ([]byte, error) {
 }
 
 // appendTreeVersion writes a type tree in the blob format of format v
-// (nodes of 24 bytes before 19, 32 with the reference type hash from 19).
+// (nodes of 24 bytes before 19, 32 with the reference type hash from 19),
+// naming types and fields found in Unity's common string buffer by their
+// offset there, as Unity's writer does.
 func appendTreeVersion(m []byte, t *typetree.Tree, v uint32) []byte {
-	if v >= 19 {
-		return appendTree(m, t)
-	}
 	le := binary.LittleEndian
 	var strs []byte
 	offs := map[string]uint32{}
 	str := func(s string) uint32 {
 		if o, ok := offs[s]; ok {
 			return o
+		}
+		if o, ok := typetree.CommonStringOffset(s); ok {
+			return o | 0x80000000
 		}
 		o := uint32(len(strs))
 		strs = append(strs, s...)
@@ -206,6 +208,9 @@ func appendTreeVersion(m []byte, t *typetree.Tree, v uint32) []byte {
 		m = le.AppendUint32(m, uint32(n.ByteSize))
 		m = le.AppendUint32(m, uint32(i))
 		m = le.AppendUint32(m, n.Flags)
+		if v >= 19 {
+			m = le.AppendUint64(m, n.RefTypeHash)
+		}
 	}
 	return append(m, strs...)
 }

@@ -53,6 +53,7 @@ func packedFloats(vals []float32, bits int) unitywrite.Fields {
 func compressedQuad() unitywrite.Fields {
 	f := quadMesh()
 	f["m_MeshCompression"] = uint8(2)
+	f["m_BindPose"] = bindPoses(4)
 	f["m_VertexData"] = unitywrite.Fields{"m_Channels": chans(nil)}
 	f["m_IndexBuffer"] = []byte{}
 	f["m_IndexFormat"] = int32(0)

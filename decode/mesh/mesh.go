@@ -161,6 +161,9 @@ func Decode(v *typetree.Value, opts Options) (*model.Mesh, error) {
 	if err := readShapes(m, v.Field("m_Shapes")); err != nil {
 		return fail("m_Shapes", err)
 	}
+	if field, err := checkMeaning(m); err != nil {
+		return fail(field, err)
+	}
 	return m, nil
 }
 

@@ -43,9 +43,19 @@ var sixInfluences = [][]model.Influence{
 	{{Bone: 1, Weight: 1}},
 }
 
+// bindPoses returns n identity bind poses (a bone index must name one).
+func bindPoses(n int) []unitywrite.Fields {
+	out := make([]unitywrite.Fields, n)
+	for i := range out {
+		out[i] = unitywrite.Fields{"e00": float32(1), "e11": float32(1), "e22": float32(1), "e33": float32(1)}
+	}
+	return out
+}
+
 func TestDecodeReadsEveryInfluenceBeyondFour(t *testing.T) {
 	for _, relative := range []bool{false, true} {
 		f := quadMesh()
+		f["m_BindPose"] = bindPoses(6)
 		f["m_VariableBoneCountWeights"] = unitywrite.Fields{"m_Data": packSkin(sixInfluences, relative)}
 		m, err := decodeFields(t, f, Options{})
 		if err != nil {

@@ -73,6 +73,9 @@ func Avatar(v *typetree.Value, unityVersion string) (*model.Avatar, error) {
 	if err := a.CheckFinite(); err != nil {
 		return fail("m_Avatar", err)
 	}
+	if field, err := checkAvatarMeaning(a, v.Has("m_TOS")); err != nil {
+		return fail(field, err)
+	}
 	return a, nil
 }
 

@@ -53,6 +53,9 @@ func Clip(v *typetree.Value, unityVersion string) (*model.Clip, error) {
 	if err := c.CheckTimes(); err != nil {
 		return fail("m_MuscleClip", err)
 	}
+	if field, err := checkClipMeaning(c, unityVersion); err != nil {
+		return fail(field, err)
+	}
 	countUnresolved(c)
 	return c, nil
 }

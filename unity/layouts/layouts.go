@@ -353,6 +353,24 @@ func Classes() map[int32]string {
 	return m
 }
 
+// HasClass reports whether classID is a class of some dumped Unity version
+// (a class id outside them names no class Unity has, up to the newest
+// version dumped). False if the embedded table is corrupt.
+func HasClass(classID int32) bool {
+	t, err := load()
+	return err == nil && t.class(classID) >= 0
+}
+
+// Newest returns the newest dumped Unity version (the zero Version if the
+// embedded table is corrupt).
+func Newest() unityversion.Version {
+	t, err := load()
+	if err != nil || len(t.versions) == 0 {
+		return unityversion.Version{}
+	}
+	return t.versions[len(t.versions)-1]
+}
+
 // Versions returns every dumped Unity version in ascending order (a fresh slice).
 func Versions() []unityversion.Version {
 	t, err := load()

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/layouts"
 	"github.com/mecanim/mecanim/unity/unityversion"
 )
@@ -12,9 +13,9 @@ import (
 // and stop times finite, stop not before start, and every curve bound to
 // a class Unity has. A binding to a class id that names no class is
 // damage, not a curve to drop: the pose would change with nothing said.
-// Classes are known up to the newest Unity version of unity/layouts; a
-// file of a later version may bind classes added since, and those are let
-// through. It returns the field at fault.
+// Classes are Unity's public class id reference (unity/assets), taken as
+// complete up to the newest Unity version of unity/layouts; a file of a
+// later version may bind classes added since, and those are let through. It returns the field at fault.
 func checkClipMeaning(c *model.Clip, unityVersion string) (string, error) {
 	times := "m_MuscleClip"
 	if c.Legacy {
@@ -35,12 +36,12 @@ func checkClipMeaning(c *model.Clip, unityVersion string) (string, error) {
 		return "", nil
 	}
 	for i := range c.Curves {
-		if id := c.Curves[i].Target.ClassID; !layouts.HasClass(id) {
+		if id := c.Curves[i].Target.ClassID; !assets.KnownClass(id) {
 			return "m_ClipBindingConstant.genericBindings", errf(ErrMalformed, "curve %d is bound to class id %d, which is no Unity class", i, id)
 		}
 	}
 	for i := range c.ObjectCurves {
-		if id := c.ObjectCurves[i].Target.ClassID; !layouts.HasClass(id) {
+		if id := c.ObjectCurves[i].Target.ClassID; !assets.KnownClass(id) {
 			return "m_ClipBindingConstant.genericBindings", errf(ErrMalformed, "object curve %d is bound to class id %d, which is no Unity class", i, id)
 		}
 	}

@@ -62,6 +62,36 @@ var classNames = map[int32]string{
 	687078895: "SpriteAtlas", 1839735485: "Tilemap", 1742807556: "GridLayout",
 	19719996: "TilemapCollider2D", 2083052967: "VisualEffect", 2058629509: "VisualEffectAsset",
 	1953259897: "TerrainLayer",
+	// Classes of Unity versions before or after the reference's (legacy
+	// particles, networking and GUI of Unity 5; constraints, VFX and
+	// streaming classes named by hash), as published in the same
+	// reference's other editions.
+	12: "ParticleAnimator", 15: "EllipsoidParticleEmitter", 17: "Pipeline", 26: "ParticleRenderer",
+	51: "Physics2DManager", 76: "WorldParticleCollider", 87: "MeshParticleEmitter", 88: "ParticleEmitter",
+	92: "GUILayer", 131: "GUITexture", 132: "GUIText", 133: "GUIElement", 140: "RaycastCollider",
+	148: "NetworkView", 149: "NetworkManager", 155: "MasterServerInterface", 160: "InteractiveCloth",
+	161: "ClothRenderer", 163: "SkinnedCloth", 194: "NavMeshObsolete", 197: "LightProbesLegacy",
+	216: "ReflectionProbes", 280: "NScreenBridge", 292: "UnityAdsManager", 301: "CloudWebServicesManager",
+	303: "UnityAnalyticsManager", 304: "CrashReportManager", 305: "PerformanceReportingManager",
+	73398921: "VFXRenderer", 171741748: "ArticulationBody", 285090594: "IConstraint",
+	895512359: "AimConstraint", 1183024399: "LookAtConstraint", 1773428102: "ParentConstraint",
+	1818360608: "PositionConstraint", 1818360609: "RotationConstraint", 1818360610: "ScaleConstraint",
+	1971053207: "SpriteShapeRenderer", 850595691: "LightingSettings", 181963792: "Preset",
+	612988286: "SpriteAtlasAsset", 825902497: "RayTracingShader", 644342135: "CachedSpriteAtlasRuntimeData",
+	1386491679: "PresetManager", 1403656975: "StreamingManager", 1480428607: "LowerResBlitTexture",
+	1542919678: "StreamingController", 1571458007: "RenderPassAttachment", 937362698: "VFXManager",
+	994735392: "VisualEffectSubgraph", 994735403: "VisualEffectSubgraphOperator",
+	994735404: "VisualEffectSubgraphBlock", 2059678085: "VisualEffectObject",
+	2058629511: "VisualEffectResource", 2083778819: "LocalizationAsset",
+}
+
+// KnownClass reports whether id is one of Unity's class ids (native
+// classes; a script's class is MonoBehaviour, 114). An id outside them
+// names no class of the versions the table covers: damage, in a field
+// that holds a class id.
+func KnownClass(id int32) bool {
+	_, ok := classNames[id]
+	return ok
 }
 
 // ClassName returns the name of a Unity class id, or "Class<id>" when it is

@@ -353,14 +353,6 @@ func Classes() map[int32]string {
 	return m
 }
 
-// HasClass reports whether classID is a class of some dumped Unity version
-// (a class id outside them names no class Unity has, up to the newest
-// version dumped). False if the embedded table is corrupt.
-func HasClass(classID int32) bool {
-	t, err := load()
-	return err == nil && t.class(classID) >= 0
-}
-
 // Newest returns the newest dumped Unity version (the zero Version if the
 // embedded table is corrupt).
 func Newest() unityversion.Version {

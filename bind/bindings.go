@@ -312,10 +312,12 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 // those of the characters that play the clip — their Animator's
 // controller or their Animation component lists it — when any do: a clip
 // plays where the game plays it, though other characters of the same
-// paths or avatars could.
-func (s *Set) preferPlayers(clip int, cands []*entry, k Kind) []*entry {
+// paths or avatars could. A candidate's controller that does not decode
+// could have listed the clip: the choice is not made without it, and its
+// damage is the error (not an ambiguity the damage made).
+func (s *Set) preferPlayers(clip int, cands []*entry, k Kind) ([]*entry, error) {
 	if len(cands) < 2 {
-		return cands
+		return cands, nil
 	}
 	var out []*entry
 	for _, e := range cands {
@@ -324,24 +326,29 @@ func (s *Set) preferPlayers(clip int, cands []*entry, k Kind) []*entry {
 			users = s.avatarUsers(e)
 		}
 		for _, ce := range users {
-			if s.plays(ce, clip) {
+			plays, err := s.plays(ce, clip)
+			if err != nil {
+				return nil, err
+			}
+			if plays {
 				out = append(out, e)
 				break
 			}
 		}
 	}
 	if len(out) == 0 {
-		return cands
+		return cands, nil
 	}
-	return out
+	return out, nil
 }
 
 // plays reports whether character ce's controller or Animation component
-// lists clip i (or an identical copy of it).
-func (s *Set) plays(ce *entry, i int) bool {
+// lists clip i (or an identical copy of it); a controller that does not
+// decode is an error.
+func (s *Set) plays(ce *entry, i int) (bool, error) {
 	want, err := s.entry(KindClip, i)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	same := func(j int) bool {
 		if j == i {
@@ -351,12 +358,16 @@ func (s *Set) plays(ce *entry, i int) bool {
 		return err == nil && e.origin != nil && want.origin != nil && e.origin.identical(want.origin)
 	}
 	if ctl := s.characterController(ce); ctl != nil {
-		if cc, err := s.Controller(ctl.index); err == nil && slices.ContainsFunc(cc.Clips, same) {
-			return true
+		cc, err := s.Controller(ctl.index)
+		if err != nil {
+			return false, fmt.Errorf("character %q: its controller: %w", ce.name, err)
+		}
+		if slices.ContainsFunc(cc.Clips, same) {
+			return true, nil
 		}
 	}
 	clips, _ := s.CharacterAnimations(ce.index)
-	return slices.ContainsFunc(clips, same)
+	return slices.ContainsFunc(clips, same), nil
 }
 
 // channelsOn counts a clip's Transform channels whose paths a character's
@@ -473,7 +484,9 @@ func (s *Set) characterFor(clip int) (*bound.Character, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands = s.preferPlayers(clip, cands, k)
+	if cands, err = s.preferPlayers(clip, cands, k); err != nil {
+		return nil, err
+	}
 	if len(cands) > 1 && distinct(cands) {
 		what := fmt.Sprintf("clip %q animates as many paths of %d characters", c.Name, len(cands))
 		if k == KindAvatar {

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/synth"
@@ -45,5 +46,29 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 	}
 	if _, err := set.CharacterFor(On{}, i); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("a clip no character plays, on three rigs of its paths: %v, want ErrAmbiguous", err)
+	}
+}
+
+// A character whose controller does not decode may be the one that plays
+// the clip: the choice among several is refused naming the damaged
+// controller and its input, not reported as an ambiguity the damage made.
+func TestADamagedControllerIsNamedNotAnAmbiguity(t *testing.T) {
+	a := synth.NewScene(t, synth.Options{Full: true})
+	layer := a.Obj(synth.ControllerID)["m_Controller"].(synth.F)["m_LayerArray"].([]any)[0].(synth.F)["data"].(synth.F)
+	layer["m_StateMachineIndex"] = 5 // one state machine
+	other := synth.NewScene(t, synth.Options{Full: true})
+	other.Obj(synth.ClipID)["m_Name"] = "OtherIdle"
+	other.Obj(synth.ClipID + 1)["m_Name"] = "OtherWalk"
+	other.Obj(synth.GameObjectBase)["m_Name"] = "Other"
+	other.Obj(synth.TransformBase + 1)["m_LocalPosition"] = synth.F{"x": float32(0), "y": float32(2), "z": float32(0)}
+	pa, po := a.Write("a.assets"), other.Write("other.assets")
+	set := openSet(t, pa, po)
+	i, err := set.Find(KindClip, "Walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = set.CharacterFor(i, On{})
+	if err == nil || errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "a.assets") || !strings.Contains(err.Error(), "state machine 5") {
+		t.Fatalf("err %v, want the damaged controller of a.assets named", err)
 	}
 }

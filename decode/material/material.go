@@ -149,15 +149,15 @@ func (d *Decoder) decode(f *assets.File, o *serialized.Object) (m model.Material
 	name, _ := f.ObjectName(o)
 	m = model.Material{Name: name}
 	if o.ClassID != ClassMaterial {
-		return m, nil, fmt.Errorf("%s: %w: object %d is a %s, not a Material", f.Name, ErrMalformed, o.PathID, f.ClassName(o))
+		return m, nil, f.In(fmt.Errorf("%w: object %d is a %s, not a Material", ErrMalformed, o.PathID, f.ClassName(o)))
 	}
 	v, err := f.Decode(o)
 	if err != nil {
-		return m, nil, fmt.Errorf("%s: material %q (object %d): %w", f.Name, name, o.PathID, err)
+		return m, nil, f.In(fmt.Errorf("material %q (object %d): %w", name, o.PathID, err))
 	}
 	props := v.Field("m_SavedProperties")
 	if props == nil {
-		return m, nil, fmt.Errorf("%s: material %q: %w: no m_SavedProperties", f.Name, name, ErrMalformed)
+		return m, nil, f.In(fmt.Errorf("material %q: %w: no m_SavedProperties", name, ErrMalformed))
 	}
 	m.HasFactors = true
 	m.BaseColor = [4]float32{1, 1, 1, 1}

@@ -68,7 +68,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 	materialOf := func(r model.Ref) model.Material {
 		m, _, err := mats.Material(f, r)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, f.In(err))
 		}
 		return m
 	}
@@ -83,7 +83,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		v, err := f.Decode(o)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err))
+			errs = append(errs, f.In(fmt.Errorf("object %d: %w", o.PathID, err)))
 			continue
 		}
 		var r *Renderer
@@ -93,7 +93,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			r, err = DecodeMeshFilter(v)
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err))
+			errs = append(errs, f.In(fmt.Errorf("object %d: %w", o.PathID, err)))
 			continue
 		}
 		node, ok := nodeOfGO[r.GameObject.PathID]
@@ -126,7 +126,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			// One of Unity's primitives, from its own resources: made here.
 			shape, prim := builtinShape(f, r.Mesh)
 			if !prim {
-				errs = append(errs, fmt.Errorf("%s: renderer %d on %q: %w", f.Name, o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh)))
+				errs = append(errs, f.In(fmt.Errorf("renderer %d on %q: %w", o.PathID, rig.Nodes[node].Path, missingMesh(f, r.Mesh))))
 				continue
 			}
 			if m = builtins[shape]; m == nil {
@@ -135,7 +135,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 			}
 		} else if m = cache[mo]; m == nil {
 			if m, err = FromFile(mf, mo); err != nil {
-				errs = append(errs, fmt.Errorf("renderer %d on %q: %w", o.PathID, rig.Nodes[node].Path, err))
+				errs = append(errs, f.In(fmt.Errorf("renderer %d on %q: %w", o.PathID, rig.Nodes[node].Path, err)))
 				continue
 			}
 			cache[mo] = m
@@ -160,7 +160,7 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		if n > 3 {
 			more, noMesh = fmt.Sprintf(" and %d more", n-3), noMesh[:3]
 		}
-		errs = append(errs, fmt.Errorf("%s: %d %w: on %s%s", f.Name, n, ErrNoMesh, strings.Join(quoted(noMesh), ", "), more))
+		errs = append(errs, f.In(fmt.Errorf("%d %w: on %s%s", n, ErrNoMesh, strings.Join(quoted(noMesh), ", "), more)))
 	}
 	return out, errs
 }

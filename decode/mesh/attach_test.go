@@ -102,6 +102,7 @@ func TestAttachSaysWhichRenderersNameNoMesh(t *testing.T) {
 // resource files, not given) says so, naming the renderer, its GameObject
 // and the file, not "not found"; so does a mesh in another file not given;
 // a renderer with no mesh is among the ones said once under ErrNoMesh.
+// Every error names the input file.
 func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 	sc := synth.NewScene(t, synth.Options{Full: true})
 	smr := func(pid int64, bone int, mesh synth.F) {
@@ -149,6 +150,12 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 		}
 		if strings.Contains(errs[i].Error(), "not found") {
 			t.Errorf("error %d: %q", i, errs[i])
+		}
+		// Each names the input as given (typed, so that every command
+		// prints it), and the serialized file.
+		var ae *assets.Error
+		if !errors.As(errs[i], &ae) || ae.Container != p || ae.Entry != rigs[0].File.Name || !strings.Contains(errs[i].Error(), p) {
+			t.Errorf("error %d: %q does not name the input %s", i, errs[i], p)
 		}
 	}
 }

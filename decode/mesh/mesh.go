@@ -99,7 +99,7 @@ type Options struct {
 func FromFile(f *assets.File, o *serialized.Object) (*model.Mesh, error) {
 	v, err := f.Decode(o)
 	if err != nil {
-		return nil, fmt.Errorf("%s: mesh object %d: %w", f.Name, o.PathID, err)
+		return nil, f.In(fmt.Errorf("mesh object %d: %w", o.PathID, err))
 	}
 	opts := Options{Version: f.Version}
 	if f.Container != nil {
@@ -107,7 +107,7 @@ func FromFile(f *assets.File, o *serialized.Object) (*model.Mesh, error) {
 	}
 	m, err := Decode(v, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: object %d: %w", f.Name, o.PathID, err)
+		return nil, f.In(fmt.Errorf("object %d: %w", o.PathID, err))
 	}
 	return m, nil
 }

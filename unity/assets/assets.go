@@ -94,6 +94,9 @@ type Error struct {
 
 // Error describes the failure and where it happened.
 func (e *Error) Error() string {
+	if e.Container == "" {
+		return fmt.Sprintf("%s: %v", e.Entry, e.Err)
+	}
 	if e.Entry != "" {
 		return fmt.Sprintf("%s: %s: %v", e.Container, e.Entry, e.Err)
 	}
@@ -621,6 +624,24 @@ func (f *File) Decode(o *serialized.Object) (*typetree.Value, error) {
 		return v, wrap(err)
 	}
 	return v, nil
+}
+
+// In returns err as an *Error naming f's container (the input as given)
+// and f, so that a message about one of f's objects names the input file
+// whoever forms it; an err that already names a container is returned as
+// it is, and nil stays nil.
+func (f *File) In(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e := (*Error)(nil); errors.As(err, &e) {
+		return err
+	}
+	c := ""
+	if f.Container != nil {
+		c = f.Container.Path
+	}
+	return &Error{Container: c, Entry: f.Name, Err: err}
 }
 
 // ClassName names o's class: the root type of its tree when the file has

@@ -125,6 +125,7 @@ type Container struct {
 	mu        sync.Mutex                   // guards what side files opened later change
 	resources map[string]*io.SectionReader // by entry name and by base name
 	closer    io.Closer
+	releases  []func() // the metadata charges of the serialized files to opts.Cache
 
 	// Expanded is how many bytes a compressed file (gzip or brotli WebGL
 	// data) expanded to; 0 for a file stored as is.
@@ -205,7 +206,7 @@ func openFile(name string, opts Options) (fileReader, fs.FileInfo, error) {
 
 // OpenReader opens a Unity file held in the first size bytes of r; name is
 // used in errors and results.
-func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Container, error) {
+func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (ct *Container, err error) {
 	if _, err := unityversion.Parse(opts.UnityVersion); opts.UnityVersion != "" && err != nil {
 		return nil, &Error{Container: name, Err: fmt.Errorf("Unity version %q asked for: %w", opts.UnityVersion, err)}
 	}
@@ -213,7 +214,16 @@ func OpenReader(r io.ReaderAt, size int64, name string, opts Options) (*Containe
 		// The files of one container share their type trees.
 		opts.Trees = serialized.NewTrees()
 	}
+	if opts.Cache == nil {
+		// The bundles and files of one container share one memory limit.
+		opts.Cache = unityfs.NewCache(0)
+	}
 	c := &Container{Path: name, opts: opts, resources: map[string]*io.SectionReader{}}
+	defer func() {
+		if ct != c {
+			c.release() // failed, or another container (expanded data) took over
+		}
+	}()
 	prefix := make([]byte, 64)
 	n, err := r.ReadAt(prefix, 0)
 	if err != nil && err != io.EOF {
@@ -302,10 +312,6 @@ func damagedHeader(prefix []byte, size int64, name string) error {
 }
 
 func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
-	if c.opts.Cache == nil {
-		// The bundles of one container share one memory limit.
-		c.opts.Cache = unityfs.NewCache(0)
-	}
 	a, err := unityfs.OpenWith(r, size, unityfs.Options{Cache: c.opts.Cache})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: entry, Err: err}
@@ -390,6 +396,15 @@ func (c *Container) addSerialized(r io.ReaderAt, size int64, name string) error 
 	if err != nil {
 		return &Error{Container: c.Path, Entry: name, Err: err}
 	}
+	// What the file's metadata holds while it is open counts against the
+	// memory limit it shares with every input of the process.
+	release, err := c.opts.Cache.Reserve(sf.HeldBytes(), fmt.Sprintf("the object table (%d objects) and type trees of %s", len(sf.Objects), name))
+	if err != nil {
+		return &Error{Container: c.Path, Entry: name, Err: err}
+	}
+	c.mu.Lock()
+	c.releases = append(c.releases, release)
+	c.mu.Unlock()
 	f := &File{File: sf, Container: c}
 	if err := f.chooseVersion(c.opts); err != nil {
 		return &Error{Container: c.Path, Entry: name, Err: err}
@@ -398,14 +413,32 @@ func (c *Container) addSerialized(r io.ReaderAt, size int64, name string) error 
 	return nil
 }
 
-// Close releases the underlying file (for containers made by Open).
+// Close releases the underlying file (for containers made by Open) and
+// what the container's bundles and serialized files held of the memory
+// limit.
 func (c *Container) Close() error {
+	c.release()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closer != nil {
 		return c.closer.Close()
 	}
 	return nil
+}
+
+// release gives back the container's charges to its Cache: the metadata
+// of its serialized files, the directories and blocks of its bundles.
+func (c *Container) release() {
+	c.mu.Lock()
+	rs := c.releases
+	c.releases = nil
+	c.mu.Unlock()
+	for _, r := range rs {
+		r()
+	}
+	for _, a := range c.Bundles {
+		a.Close()
+	}
 }
 
 // File returns the serialized file of the given name.

@@ -16,6 +16,7 @@ import (
 	"io"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"github.com/mecanim/mecanim/unity/binread"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -91,6 +92,9 @@ type File struct {
 	index map[int64]int // path id -> index into Objects
 
 	trees *Trees // shared with other files; nil: this file's own
+	// treeNodes counts the nodes of the type trees this file brought
+	// (not already held by trees).
+	treeNodes int
 
 	mu      sync.Mutex
 	layouts map[*typetree.Tree]*typetree.Layout
@@ -657,13 +661,17 @@ func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {
 		return nil
 	}
 	var err error
+	fresh := true
 	if v >= 12 || v == 10 {
-		t.Tree, err = readBlobTree(r, v, f.trees)
+		t.Tree, fresh, err = readBlobTree(r, v, f.trees)
 	} else {
 		t.Tree, err = readLegacyTree(r, v)
 	}
 	if err != nil {
 		return fmt.Errorf("class %d type tree: %w", t.ClassID, err)
+	}
+	if fresh {
+		f.treeNodes += len(t.Tree.Nodes)
 	}
 	if v >= 21 {
 		if isRef {
@@ -687,8 +695,9 @@ func (f *File) readType(r *binread.Reader, t *Type, isRef bool) error {
 const maxNodes = 1 << 20
 
 // readBlobTree reads the flat type-tree format of versions 10 and 12+,
-// taking the tree from shared when it holds the same one.
-func readBlobTree(r *binread.Reader, v uint32, shared *Trees) (*typetree.Tree, error) {
+// taking the tree from shared when it holds the same one (fresh is then
+// false).
+func readBlobTree(r *binread.Reader, v uint32, shared *Trees) (t *typetree.Tree, fresh bool, err error) {
 	nodeSize := 24
 	if v >= 19 {
 		nodeSize = 32
@@ -696,28 +705,28 @@ func readBlobTree(r *binread.Reader, v uint32, shared *Trees) (*typetree.Tree, e
 	n := r.Count(nodeSize, "type tree node count")
 	strSize := r.I32("type tree string buffer size")
 	if err := r.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if n > maxNodes {
-		return nil, fmt.Errorf("%d type tree nodes exceed the limit %d", n, maxNodes)
+		return nil, false, fmt.Errorf("%d type tree nodes exceed the limit %d", n, maxNodes)
 	}
 	if strSize < 0 || int64(strSize) > int64(r.Len()-n*nodeSize) {
-		return nil, fmt.Errorf("type tree string buffer size %d exceeds the bytes remaining", strSize)
+		return nil, false, fmt.Errorf("type tree string buffer size %d exceeds the bytes remaining", strSize)
 	}
 	nodeBytes := r.Take(n*nodeSize, "type tree nodes")
 	strs := r.Take(int(strSize), "type tree strings")
 	if err := r.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var key [32]byte
 	if shared != nil {
 		key = treeKey(r.Order, nodeSize, nodeBytes, strs)
 		if t := shared.tree(key); t != nil {
-			return t, nil
+			return t, false, nil
 		}
 	}
 	nr := binread.New(nodeBytes, r.Order)
-	t := &typetree.Tree{Nodes: make([]typetree.Node, n)}
+	t = &typetree.Tree{Nodes: make([]typetree.Node, n)}
 	// Names repeat a lot; share the string values.
 	cache := make(map[uint32]string)
 	str := func(off uint32) (string, error) {
@@ -763,19 +772,20 @@ func readBlobTree(r *binread.Reader, v uint32, shared *Trees) (*typetree.Tree, e
 		}
 		var err error
 		if nd.Type, err = str(typeOff); err != nil {
-			return nil, fmt.Errorf("node %d type: %w", i, err)
+			return nil, false, fmt.Errorf("node %d type: %w", i, err)
 		}
 		if nd.Name, err = str(nameOff); err != nil {
-			return nil, fmt.Errorf("node %d name: %w", i, err)
+			return nil, false, fmt.Errorf("node %d name: %w", i, err)
 		}
 	}
 	if err := nr.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if shared != nil {
-		t = shared.keep(key, t)
+		held := shared.keep(key, t)
+		return held, held == t, nil
 	}
-	return t, nil
+	return t, true, nil
 }
 
 // maxLegacyDepth bounds the recursion of the old nested type-tree format.
@@ -868,6 +878,27 @@ func GUIDString(g [16]byte) string {
 		b[2*i+1] = hex[c>>4]
 	}
 	return string(b[:])
+}
+
+// HeldBytes estimates the memory the file's metadata holds while it is
+// open: its object table and path id index, its externals and the type
+// trees it brought (trees another file brought to a shared Trees count
+// there), each node also compiled once for decoding. Callers charge it to
+// the process's memory bound (unity/assets charges its unityfs.Cache).
+func (f *File) HeldBytes() int64 {
+	const (
+		indexEntry = 48 // a map entry of index
+		compiled   = 96 // a typetree layout node
+		objectSize = int64(unsafe.Sizeof(Object{})) + indexEntry
+		nodeSize   = int64(unsafe.Sizeof(typetree.Node{})) + compiled
+		typeSize   = int64(unsafe.Sizeof(Type{}))
+		extSize    = int64(unsafe.Sizeof(External{}))
+	)
+	n := int64(len(f.Objects))*objectSize + int64(len(f.Types)+len(f.RefTypes))*typeSize + int64(f.treeNodes)*nodeSize
+	for _, e := range f.Externals {
+		n += extSize + int64(len(e.Path))
+	}
+	return n
 }
 
 // External returns the file a PPtr's m_FileID refers to: 0 is this file

@@ -66,6 +66,7 @@ type Cache struct {
 
 	mu         sync.Mutex
 	used       int64
+	meta       int64       // of used: metadata charged by Reserve
 	head, tail *blockEntry // most and least recently used
 }
 
@@ -177,13 +178,68 @@ func take(v *blockEntry, n int) []byte {
 	return b
 }
 
+// MetadataError reports metadata (a bundle's directory, a serialized
+// file's object table and type trees) that does not fit in a Cache's limit
+// beside the metadata already held: the inputs open at once describe more
+// objects than the process may hold.
+type MetadataError struct {
+	What  string // what needed the room, e.g. "the directory of 1048576 nodes"
+	Need  int64  // bytes it needs held
+	Held  int64  // metadata bytes already held
+	Limit int64  // the Cache's limit
+}
+
+// Error describes the failure.
+func (e *MetadataError) Error() string {
+	return fmt.Sprintf("unityfs: %s needs %d bytes held, and %d bytes of metadata of the open inputs are held already: over the %d-byte memory limit they share with decompressed blocks",
+		e.What, e.Need, e.Held, e.Limit)
+}
+
+// Unwrap returns ErrMemoryLimit.
+func (e *MetadataError) Unwrap() error { return ErrMemoryLimit }
+
+// Reserve charges n bytes of metadata held outside the blocks (directories,
+// object tables, type trees: what stays in memory while an input is open)
+// to the Cache until release is called, dropping blocks to make room; it
+// fails with a *MetadataError, charging nothing, when the metadata held
+// would exceed the limit. One Cache then bounds both what every open input
+// describes and what is decompressed. release may be called more than once.
+func (c *Cache) Reserve(n int64, what string) (release func(), err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n < 0 || c.meta+n > c.limit {
+		return nil, &MetadataError{What: what, Need: n, Held: c.meta, Limit: c.limit}
+	}
+	c.used += n
+	c.meta += n
+	for c.used > c.limit && c.tail != nil {
+		c.evict(c.tail)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.used -= n
+			c.meta -= n
+			c.mu.Unlock()
+		})
+	}, nil
+}
+
+// Metadata returns the metadata bytes Reserve holds now.
+func (c *Cache) Metadata() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.meta
+}
+
 // hold charges n bytes not owned by any block (a block info being read) and
 // returns the function that releases them, or false when n exceeds the
 // limit.
 func (c *Cache) hold(n int64) (func(), bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if n > c.limit {
+	if n > c.limit-c.meta {
 		return nil, false
 	}
 	c.used += n

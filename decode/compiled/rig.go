@@ -262,7 +262,11 @@ func (h *hierarchy) rigAt(g int64, r *model.Rig) (*model.Rig, error) {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		x := h.xforms[it.xf]
-		name := h.goName[x.gameObject]
+		name, ok := h.goName[x.gameObject]
+		if !ok {
+			return nil, &Error{Class: "Transform", Object: fmt.Sprintf("path id %d in the rig of %q (GameObject %d)", it.xf, r.Name, g),
+				Field: "m_GameObject", Err: errf(ErrMalformed, "GameObject %d is not in the file", x.gameObject)}
+		}
 		idx := len(r.Nodes)
 		r.Nodes = append(r.Nodes, model.RigNode{
 			Name:       name,
@@ -277,7 +281,11 @@ func (h *hierarchy) rigAt(g int64, r *model.Rig) (*model.Rig, error) {
 			c := x.children[k]
 			cx, ok := h.xforms[c]
 			if !ok {
-				continue
+				// m_Children lists only Transforms of this file (a
+				// reference into another file is not kept): one the
+				// file does not hold is a damaged reference, which
+				// would silently drop a bone and its subtree.
+				return fail(it.xf, "lists Transform %d as its child, and the file holds no Transform %d", c, c)
 			}
 			if by, seen := visited[c]; seen {
 				if c == rootX {

@@ -146,11 +146,22 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 		}
 		if r.Skinned && len(m.BindPoses) > 0 {
 			a.Joints = make([]int, len(r.Bones))
+			damaged := false
 			for k, b := range r.Bones {
 				a.Joints[k] = -1
 				if n, ok := nodeOfXf[b.PathID]; ok && b.FileID == 0 && !b.IsNull() {
 					a.Joints[k] = n
+				} else if _, held := f.Object(b.PathID); b.FileID == 0 && !b.IsNull() && !held {
+					// A bone of this file that the file does not hold is a
+					// damaged reference, not a bone outside the rig.
+					errs = append(errs, f.In(fmt.Errorf("renderer %d on %q: %w: m_Bones[%d] names object %d, which the file does not hold",
+						o.PathID, rig.Nodes[node].Path, ErrMalformed, k, b.PathID)))
+					damaged = true
+					break
 				}
+			}
+			if damaged {
+				continue
 			}
 		}
 		out = append(out, a)

@@ -159,3 +159,47 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 		}
 	}
 }
+
+// A skinned renderer whose m_Bones names a Transform of its own file that
+// the file does not hold is damaged: reported naming the renderer and the
+// slot, not exported with a made-up joint in the bone's place. A bone the
+// file holds outside the rig stays valid.
+func TestAttachRefusesBonesTheFileDoesNotHold(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		bone    int64
+		damaged bool
+	}{
+		{"bones of the rig", synth.TransformBase + 2, false},
+		{"a bone the file does not hold", 9997, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := synth.NewScene(t, synth.Options{Full: true})
+			sc.Add(950, ClassMesh, quadMesh())
+			sc.Add(951, ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(synth.GameObjectBase + 1), "m_Mesh": synth.PPtr(950),
+				"m_Enabled": true, "m_Bones": []any{synth.PPtr(synth.TransformBase + 1), synth.PPtr(c.bone)}})
+			p := sc.Write("skinned.assets")
+			ct, err := assets.Open(p, assets.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat := catalog.New(ct)
+			defer cat.Close()
+			rigs, errs := cat.Rigs()
+			if len(errs) > 0 || len(rigs) != 1 {
+				t.Fatalf("%d rigs, %v", len(rigs), errs)
+			}
+			meshes, errs := Attach(rigs[0].File, rigs[0].Rig, cat.Resolver())
+			if !c.damaged {
+				if len(errs) != 0 || len(meshes) != 1 {
+					t.Fatalf("%d meshes, %v", len(meshes), errs)
+				}
+				return
+			}
+			if len(meshes) != 0 || len(errs) != 1 || !errors.Is(errs[0], ErrMalformed) ||
+				!strings.Contains(errs[0].Error(), "m_Bones[1]") || !strings.Contains(errs[0].Error(), p) {
+				t.Fatalf("%d meshes, %v: want the renderer refused naming m_Bones[1] and the input", len(meshes), errs)
+			}
+		})
+	}
+}

@@ -67,7 +67,7 @@ func TestADamagedControllerIsNamedNotAnAmbiguity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = set.CharacterFor(i, On{})
+	_, err = set.CharacterFor(On{}, i)
 	if err == nil || errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "a.assets") || !strings.Contains(err.Error(), "state machine 5") {
 		t.Fatalf("err %v, want the damaged controller of a.assets named", err)
 	}

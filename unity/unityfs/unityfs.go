@@ -170,7 +170,6 @@ type Archive struct {
 	cache      *Cache
 	entries    []*blockEntry // per block; guarded by cache.mu
 	stats      Stats         // guarded by cache.mu
-	releases   []func()      // the directory's charges to cache
 }
 
 // IsUnityFS reports whether prefix (the first bytes of a file, at least 8)
@@ -202,10 +201,6 @@ func (a *Archive) Close() error {
 	if a.cache != nil {
 		a.cache.drop(a)
 	}
-	for _, r := range a.releases {
-		r()
-	}
-	a.releases = nil
 	if a.closer != nil {
 		err := a.closer.Close()
 		a.closer = nil
@@ -228,7 +223,6 @@ func OpenWith(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
 		return nil, err
 	}
 	if err := a.readBlockInfo(infoOff); err != nil {
-		a.Close()
 		return nil, err
 	}
 	return a, nil
@@ -344,9 +338,6 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 	if int64(nb) > max(dataEnd-a.DataOffset, 0)+16 {
 		return formatErr(16, "block info: block count", fmt.Errorf("%d blocks cannot fit in %d bytes of block data", nb, dataEnd-a.DataOffset))
 	}
-	if err := a.charge(int64(nb)*blockBytes, fmt.Sprintf("the directory's %d blocks", nb)); err != nil {
-		return formatErr(16, "block info: block count", err)
-	}
 	a.Blocks = make([]Block, nb)
 	a.entries = make([]*blockEntry, nb)
 	a.blockFile = make([]int64, nb)
@@ -392,9 +383,6 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 	if nn > MaxNodes {
 		return formatErr(npos, "block info: node count", fmt.Errorf("%d nodes exceeds the limit of %d", nn, MaxNodes))
 	}
-	if err := a.charge(int64(nn)*NodeBytes+int64(len(info)), fmt.Sprintf("the directory of %d nodes", nn)); err != nil {
-		return formatErr(npos, "block info: node count", err)
-	}
 	a.Nodes = make([]Node, nn)
 	for i := range a.Nodes {
 		pos := int64(br.Pos())
@@ -414,28 +402,6 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 		a.Nodes[i] = n
 	}
 	return a.checkOverlap()
-}
-
-// Memory the directory holds while the archive is open, charged to its
-// Cache: per block (its Block, offsets and cache slot), and per node (its
-// Node and, NodeBytes being generous, what readers of the archive keep per
-// node: a section reader and the resource tables of unity/assets), with
-// the node paths bounded by the block info's size.
-const (
-	blockBytes = 48
-	// NodeBytes is what the Cache is charged per node of an open
-	// archive's directory, besides its path.
-	NodeBytes = 256
-)
-
-// charge reserves n bytes of the archive's Cache until Close.
-func (a *Archive) charge(n int64, what string) error {
-	release, err := a.cache.Reserve(n, what)
-	if err != nil {
-		return err
-	}
-	a.releases = append(a.releases, release)
-	return nil
 }
 
 // checkOverlap rejects nodes whose byte ranges overlap. Unity lays nodes

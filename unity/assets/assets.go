@@ -320,22 +320,6 @@ func (c *Container) addBundle(r io.ReaderAt, size int64, entry string) error {
 		a.Close()
 		return &Error{Container: c.Path, Entry: entry, Err: err}
 	}
-	// What the directory holds while the container is open (the archive's
-	// nodes and blocks, and per node the readers and resource entries
-	// below) counts against the memory limit of the process.
-	paths := int64(0)
-	for _, n := range a.Nodes {
-		paths += int64(len(n.Path))
-	}
-	release, err := c.opts.Cache.Reserve(int64(len(a.Nodes))*NodeBytes+int64(len(a.Blocks))*blockBytes+2*paths,
-		fmt.Sprintf("the directory of %d nodes and %d blocks", len(a.Nodes), len(a.Blocks)))
-	if err != nil {
-		a.Close()
-		return &Error{Container: c.Path, Entry: entry, Err: err}
-	}
-	c.mu.Lock()
-	c.releases = append(c.releases, release)
-	c.mu.Unlock()
 	c.Bundles = append(c.Bundles, a)
 	for _, i := range nodeOrder(a) {
 		nd := a.Nodes[i]
@@ -377,16 +361,6 @@ func sniff(r io.ReaderAt) ([]byte, error) {
 	}
 	return prefix[:n], nil
 }
-
-// Memory charged to the Cache per bundle node (its unityfs.Node, the
-// section reader and resource entries a container keeps for it; its path
-// counted besides, twice: the node's and the resource table's base name)
-// and per block (its unityfs.Block, offsets and cache slot).
-const (
-	// NodeBytes is the charge per node of an open bundle's directory.
-	NodeBytes  = 256
-	blockBytes = 48
-)
 
 // nodeFlagSerialized is the bundle node flag Unity's writer sets on
 // serialized files (and on nothing else: .resS and .resource nodes have

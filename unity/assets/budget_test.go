@@ -46,7 +46,7 @@ func TestMetadataCountsAgainstTheMemoryLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := big.Metadata(); m < 4000*NodeBytes {
+		if m := big.Metadata(); m < 4000*unityfs.NodeBytes {
 			t.Errorf("the directory of 4000 nodes charges %d bytes", m)
 		}
 		c.Close()

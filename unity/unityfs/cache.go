@@ -126,7 +126,7 @@ func (c *Cache) reserve(e *blockEntry, charge int64) bool {
 func (c *Cache) reserveBuffer(e *blockEntry, charge int64, n int) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if charge > c.limit {
+	if charge > c.limit-c.meta {
 		return nil, false
 	}
 	if !e.linked {
@@ -224,6 +224,13 @@ func (c *Cache) Reserve(n int64, what string) (release func(), err error) {
 			c.mu.Unlock()
 		})
 	}, nil
+}
+
+// blockRoom is what the limit leaves to blocks beside the metadata held.
+func (c *Cache) blockRoom() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limit - c.meta
 }
 
 // Metadata returns the metadata bytes Reserve holds now.

@@ -173,7 +173,7 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 		// again what the read needs, as the limit allows.
 		held := int64(b.CompressedSize) + state
 		first := min(size, max(need+need/2, minFirstBuffer, firstBufferRatio*int(b.CompressedSize)))
-		if room := a.cache.limit - held; int64(first) > room {
+		if room := a.cache.blockRoom() - held; int64(first) > room {
 			first = max(need, int(room))
 		}
 		charge := int64(first) + held
@@ -222,7 +222,7 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 		// copied, so both are charged until then.
 		held := int64(len(e.comp)) + state
 		grown := min(size, max(2*len(e.buf), need+need/2))
-		if room := a.cache.limit - int64(cap(e.buf)) - held; int64(grown) > room {
+		if room := a.cache.blockRoom() - int64(cap(e.buf)) - held; int64(grown) > room {
 			grown = max(need, int(room))
 		}
 		charge := int64(cap(e.buf)) + int64(grown) + held
@@ -231,7 +231,7 @@ func (a *Archive) fill(e *blockEntry, need int) error {
 		if !ok {
 			// Both buffers do not fit, the new one alone may: drop the
 			// old one and decode the block again from its start.
-			grown = min(size, max(need, int(a.cache.limit-held)))
+			grown = min(size, max(need, int(a.cache.blockRoom()-held)))
 			charge = int64(grown) + held
 			if nb, ok = a.cache.reserveBuffer(e, charge, grown); !ok {
 				return limitErr(charge)

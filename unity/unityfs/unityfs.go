@@ -170,6 +170,8 @@ type Archive struct {
 	cache      *Cache
 	entries    []*blockEntry // per block; guarded by cache.mu
 	stats      Stats         // guarded by cache.mu
+	releases   []func()      // the directory's charges to cache
+	charged    int64         // their sum
 }
 
 // IsUnityFS reports whether prefix (the first bytes of a file, at least 8)
@@ -201,6 +203,10 @@ func (a *Archive) Close() error {
 	if a.cache != nil {
 		a.cache.drop(a)
 	}
+	for _, r := range a.releases {
+		r()
+	}
+	a.releases, a.charged = nil, 0
 	if a.closer != nil {
 		err := a.closer.Close()
 		a.closer = nil
@@ -223,6 +229,7 @@ func OpenWith(r io.ReaderAt, size int64, opts Options) (*Archive, error) {
 		return nil, err
 	}
 	if err := a.readBlockInfo(infoOff); err != nil {
+		a.Close()
 		return nil, err
 	}
 	return a, nil
@@ -338,6 +345,9 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 	if int64(nb) > max(dataEnd-a.DataOffset, 0)+16 {
 		return formatErr(16, "block info: block count", fmt.Errorf("%d blocks cannot fit in %d bytes of block data", nb, dataEnd-a.DataOffset))
 	}
+	if err := a.charge(int64(nb)*blockBytes, fmt.Sprintf("the directory's %d blocks", nb)); err != nil {
+		return formatErr(16, "block info: block count", err)
+	}
 	a.Blocks = make([]Block, nb)
 	a.entries = make([]*blockEntry, nb)
 	a.blockFile = make([]int64, nb)
@@ -383,7 +393,13 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 	if nn > MaxNodes {
 		return formatErr(npos, "block info: node count", fmt.Errorf("%d nodes exceeds the limit of %d", nn, MaxNodes))
 	}
+	// The nodes are charged before they are made: a directory of a
+	// million nodes is refused before it takes its memory.
+	if err := a.charge(int64(nn)*NodeBytes, fmt.Sprintf("the directory of %d nodes", nn)); err != nil {
+		return formatErr(npos, "block info: node count", err)
+	}
 	a.Nodes = make([]Node, nn)
+	paths := int64(0)
 	for i := range a.Nodes {
 		pos := int64(br.Pos())
 		n := Node{
@@ -400,9 +416,39 @@ func (a *Archive) readBlockInfo(infoOff int64) error {
 				fmt.Errorf("range [%d, +%d) lies outside the %d-byte uncompressed data", n.Offset, n.Size, uoff))
 		}
 		a.Nodes[i] = n
+		paths += int64(len(n.Path))
+	}
+	if err := a.charge(2*paths, "the directory's node paths"); err != nil {
+		return formatErr(npos, "block info: node paths", err)
 	}
 	return a.checkOverlap()
 }
+
+// Memory an open archive's directory holds, charged to its Cache before it
+// is made: per block (its Block, offsets and cache slot) and per node (its
+// Node, and what readers keep per node: a section reader, resource
+// entries), the node paths besides (twice: a reader's tables name them
+// again).
+const (
+	blockBytes = 48
+	// NodeBytes is the charge per node of an open archive's directory.
+	NodeBytes = 256
+)
+
+// charge reserves n bytes of the archive's Cache until Close.
+func (a *Archive) charge(n int64, what string) error {
+	release, err := a.cache.Reserve(n, what)
+	if err != nil {
+		return err
+	}
+	a.releases = append(a.releases, release)
+	a.charged += n
+	return nil
+}
+
+// Charged returns the bytes the archive's directory holds of its Cache's
+// limit while it is open.
+func (a *Archive) Charged() int64 { return a.charged }
 
 // checkOverlap rejects nodes whose byte ranges overlap. Unity lays nodes
 // out one after another; overlapping nodes would let a small bundle list

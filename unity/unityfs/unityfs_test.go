@@ -163,6 +163,18 @@ func TestReadsDecompressOnlyTheBlocksTheyTouch(t *testing.T) {
 	}
 }
 
+// directoryCharge is what the directory of bundle file holds of a Cache's
+// limit while it is open (the tests' limits are for blocks).
+func directoryCharge(t *testing.T, file []byte) int64 {
+	t.Helper()
+	a, err := unityfs.Open(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	return a.Charged()
+}
+
 func TestCacheRespectsItsLimit(t *testing.T) {
 	spec := bundleSpec{version: 8, blockComp: []int{2}, blockSize: 1000,
 		nodes: []testNode{{path: "a", data: patternData(5000, 1)}}}
@@ -179,6 +191,9 @@ func TestCacheRespectsItsLimit(t *testing.T) {
 		{"room for three blocks", 4100, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.limit > 0 {
+				c.limit += directoryCharge(t, file) // the limit is for blocks
+			}
 			cache := unityfs.NewCache(c.limit)
 			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
 			if err != nil {
@@ -216,7 +231,7 @@ func TestSharedCacheBoundsEveryArchive(t *testing.T) {
 	spec := bundleSpec{version: 8, blockComp: []int{3}, blockSize: 1000,
 		nodes: []testNode{{path: "a", data: patternData(3000, 2)}}}
 	file := buildBundle(t, spec)
-	cache := unityfs.NewCache(2500) // two blocks and the decoder state
+	cache := unityfs.NewCache(2500 + 4*directoryCharge(t, file)) // two blocks and the decoder state
 	var archives []*unityfs.Archive
 	for range 4 {
 		a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
@@ -259,7 +274,7 @@ func TestReadBeyondTheLimitIsRefused(t *testing.T) {
 			spec := bundleSpec{version: 8, blockComp: []int{kind}, blockSize: len(data),
 				nodes: []testNode{{path: "a", data: data}}}
 			file := buildBundle(t, spec)
-			cache := unityfs.NewCache(1536 << 10)
+			cache := unityfs.NewCache(1536<<10 + directoryCharge(t, file))
 			a, err := unityfs.OpenWith(bytes.NewReader(file), int64(len(file)), unityfs.Options{Cache: cache})
 			if err != nil {
 				t.Fatal(err)

@@ -2,14 +2,32 @@ package compiled
 
 import "github.com/mecanim/mecanim/model"
 
+// requiredBones are the human bones Unity's avatar builder requires
+// (HumanTrait.RequiredBone): an avatar without one is not humanoid.
+var requiredBones = []model.HumanBone{
+	model.HumanHips, model.HumanLeftUpperLeg, model.HumanRightUpperLeg, model.HumanLeftLowerLeg, model.HumanRightLowerLeg,
+	model.HumanLeftFoot, model.HumanRightFoot, model.HumanSpine, model.HumanHead, model.HumanLeftUpperArm,
+	model.HumanRightUpperArm, model.HumanLeftLowerArm, model.HumanRightLowerArm, model.HumanLeftHand, model.HumanRightHand,
+}
+
+// humanNodes returns the human skeleton's nodes (none for a generic
+// avatar).
+func humanNodes(a *model.Avatar) []model.SkeletonNode {
+	if a.Human == nil {
+		return nil
+	}
+	return a.Human.Skeleton.Nodes
+}
+
 // checkAvatarMeaning checks what an avatar's indexes mean, beyond their
 // ranges: every skeleton node is named in the avatar's m_TOS (Unity builds
 // the table from the skeleton's own paths, so a node missing from it is a
 // damaged id; the root's empty path, hash 0, may go unnamed), every human bone lies on a node with axes (its muscles'
 // frame), no two human bones share a node, and the human bones form
 // Unity's human hierarchy (each below its nearest present parent bone:
-// the spine below the hips, a finger below its hand). It returns the
-// field at fault.
+// the spine below the hips, a finger below its hand), the bones Unity
+// requires present, each skeleton with one root, every human node in the
+// avatar skeleton. It returns the field at fault.
 func checkAvatarMeaning(a *model.Avatar, hasTOS bool) (string, error) {
 	if hasTOS {
 		for i, n := range a.Skeleton.Nodes {
@@ -25,9 +43,33 @@ func checkAvatarMeaning(a *model.Avatar, hasTOS bool) (string, error) {
 			}
 		}
 	}
+	// Unity builds a skeleton from one Transform hierarchy: node 0 is its
+	// only root.
+	for _, sk := range []struct {
+		field string
+		nodes []model.SkeletonNode
+	}{{"m_Avatar.m_AvatarSkeleton.data.m_Node", a.Skeleton.Nodes}, {"m_Avatar.m_Human.data.m_Skeleton.data.m_Node", humanNodes(a)}} {
+		for i, n := range sk.nodes {
+			if i > 0 && n.Parent < 0 {
+				return sk.field, errf(ErrMalformed, "node %d has no parent: only node 0 is the root", i)
+			}
+		}
+	}
+	for i, x := range a.HumanSkeletonIndex {
+		if x < 0 {
+			return "m_Avatar.m_HumanSkeletonIndexArray", errf(ErrMalformed, "human node %d is in no node of the avatar skeleton", i)
+		}
+	}
 	h := a.Human
 	if h == nil {
 		return "", nil
+	}
+	if len(h.BoneIndex) == model.HumanBodyBoneCount {
+		for _, b := range requiredBones {
+			if h.BoneIndex[b] < 0 {
+				return "m_Avatar.m_Human.data.m_HumanBoneIndex", errf(ErrMalformed, "the human has no %v, a bone every humanoid avatar has", b)
+			}
+		}
 	}
 	// Layouts with another number of body bones (before UpperChest) number
 	// them otherwise: their order is not checked here.

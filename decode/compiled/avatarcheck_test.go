@@ -16,7 +16,8 @@ import (
 // nothing Unity writes are refused, naming the avatar and the field: a
 // skeleton id missing from m_TOS (it printed "#hash" paths), a human bone
 // on a node without axes, two human bones on one node, a human bone moved
-// above the hips.
+// above the hips, a bone Unity requires missing, a second root, a human
+// node in no node of the avatar.
 func TestAvatarIndexesMustMeanSomething(t *testing.T) {
 	hips := 1 // synth.Bones
 	cases := []struct {
@@ -39,10 +40,15 @@ func TestAvatarIndexesMustMeanSomething(t *testing.T) {
 			a.Human.BoneIndex[model.HumanSpine] = 0
 		},
 			"m_HumanBoneIndex", "not below Hips"},
-		{"leg below the other leg", func(a *model.Avatar) {
-			a.Human.BoneIndex[model.HumanLeftLowerLeg] = a.Human.BoneIndex[model.HumanRightFoot]
-			a.Human.BoneIndex[model.HumanRightFoot] = -1
-		}, "m_HumanBoneIndex", "LeftLowerLeg"},
+		{"a required bone missing", func(a *model.Avatar) { a.Human.BoneIndex[model.HumanRightFoot] = -1 },
+			"m_HumanBoneIndex", "no RightFoot"},
+		{"a second root", func(a *model.Avatar) {
+			nodes := append([]model.SkeletonNode(nil), a.Skeleton.Nodes...)
+			nodes[7].Parent = -1
+			a.Skeleton.Nodes = nodes
+		}, "m_AvatarSkeleton.data.m_Node", "node 7 has no parent"},
+		{"a human node in no avatar node", func(a *model.Avatar) { a.HumanSkeletonIndex[4] = -1 },
+			"m_HumanSkeletonIndexArray", "human node 4"},
 		{"two bones on one node", func(a *model.Avatar) {
 			a.Human.BoneIndex[model.HumanNeck] = a.Human.BoneIndex[model.HumanChest]
 		}, "m_HumanBoneIndex", "both on node"},

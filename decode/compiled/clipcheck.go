@@ -10,8 +10,8 @@ import (
 )
 
 // checkClipMeaning checks what a converted clip's values mean: its start
-// and stop times finite, stop not before start, and every curve bound to
-// a class Unity has. A binding to a class id that names no class is
+// and stop times finite, stop not before start, every Transform binding to
+// one of its properties, and every curve bound to a class Unity has. A binding to a class id that names no class is
 // damage, not a curve to drop: the pose would change with nothing said.
 // Classes are Unity's public class id reference (unity/assets), taken as
 // complete up to the newest Unity version of unity/layouts; a file of a
@@ -31,6 +31,12 @@ func checkClipMeaning(c *model.Clip, unityVersion string) (string, error) {
 	}
 	if c.Stop < c.Start {
 		return times + ".m_StopTime", errf(ErrMalformed, "stops at %g, before its start %g", c.Stop, c.Start)
+	}
+	for i := range c.Curves {
+		t := &c.Curves[i].Target
+		if t.ClassID == model.ClassTransform && (t.Attribute < uint32(model.PropPosition) || t.Attribute > uint32(model.PropEuler)) {
+			return "m_ClipBindingConstant.genericBindings", errf(ErrMalformed, "curve %d binds a Transform's attribute %d, which is no Transform property", i, t.Attribute)
+		}
 	}
 	if !classesKnown(unityVersion) {
 		return "", nil

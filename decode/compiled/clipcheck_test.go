@@ -25,11 +25,15 @@ func TestClipValuesMustMeanSomething(t *testing.T) {
 		t.Fatal(err)
 	}
 	// withBinding adds a one-curve binding of class id to the clip.
-	withBinding := func(id int32) func(f synth.F) {
+	withBinding := func(id int32, attr ...uint32) func(f synth.F) {
 		return func(f synth.F) {
+			a := uint32(7)
+			if len(attr) > 0 {
+				a = attr[0]
+			}
 			cb := f["m_ClipBindingConstant"].(synth.F)
 			cb["genericBindings"] = append(cb["genericBindings"].([]any), synth.F{"path": model.PathHash(synth.BonePath(2)),
-				"attribute": uint32(7), "script": synth.PPtr(0), "typeID": id, "classID": id})
+				"attribute": a, "script": synth.PPtr(0), "typeID": id, "classID": id})
 			cl := f["m_MuscleClip"].(synth.F)["m_Clip"].(synth.F)["data"].(synth.F)["m_ConstantClip"].(synth.F)
 			cl["data"] = append(cl["data"].([]float32), 0.5)
 		}
@@ -48,6 +52,7 @@ func TestClipValuesMustMeanSomething(t *testing.T) {
 		{"binding to a real class", withBinding(model.ClassSkinnedMeshRenderer), "", "", ""},
 		{"binding to no class", withBinding(987654), "2022.3.9f1", "genericBindings", "class id 987654"},
 		{"binding to no class of a later Unity", withBinding(987654), "9999.1.0f1", "", ""},
+		{"a Transform attribute that is no property", withBinding(model.ClassTransform, 9), "", "genericBindings", "attribute 9"},
 		{"stop time +Inf", stop(float32(math.Inf(1))), "", "m_MuscleClip.m_StopTime", "finite"},
 		{"stop time NaN", stop(float32(math.NaN())), "", "m_MuscleClip.m_StopTime", "finite"},
 		{"stop before start", stop(-1), "", "m_MuscleClip.m_StopTime", "before its start"},

@@ -3,6 +3,8 @@ package compiled
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -88,6 +90,17 @@ func RigsWith(f *serialized.File, decode func(*serialized.Object) (*typetree.Val
 		}
 		if err := h.add(o, v); err != nil {
 			return nil, fmt.Errorf("rigs of %s: object %d: %w", f.Name, o.PathID, err)
+		}
+	}
+	// A Transform names its GameObject in the same file (one elsewhere is
+	// not kept): one the file does not hold is a damaged reference, which
+	// would leave the Animator above it without its hierarchy.
+	for _, xf := range slices.Sorted(maps.Keys(h.xforms)) {
+		if g := h.xforms[xf].gameObject; g != 0 {
+			if _, ok := h.goName[g]; !ok {
+				return nil, fmt.Errorf("rigs of %s: %w", f.Name, &Error{Class: "Transform", Object: fmt.Sprintf("path id %d", xf),
+					Field: "m_GameObject", Err: errf(ErrMalformed, "GameObject %d is not in the file", g)})
+			}
 		}
 	}
 	var rigs []*model.Rig

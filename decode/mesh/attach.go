@@ -66,9 +66,15 @@ func Attach(f *assets.File, rig *model.Rig, resolve Resolver) ([]model.MeshInsta
 	var errs []error
 	mats := material.NewDecoder(resolve)
 	materialOf := func(r model.Ref) model.Material {
-		m, _, err := mats.Material(f, r)
+		m, found, err := mats.Material(f, r)
 		if err != nil {
 			errs = append(errs, f.In(err))
+		}
+		if !found && r.FileID == 0 && !r.IsNull() {
+			// A material of this file that the file does not hold is a
+			// damaged reference: the sub-mesh is drawn without it, and
+			// that is said.
+			errs = append(errs, f.In(fmt.Errorf("%w: material %d is not in the file", ErrMalformed, r.PathID)))
 		}
 		return m
 	}

@@ -162,22 +162,27 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 
 // A skinned renderer whose m_Bones names a Transform of its own file that
 // the file does not hold is damaged: reported naming the renderer and the
-// slot, not exported with a made-up joint in the bone's place. A bone the
-// file holds outside the rig stays valid.
+// slot, not exported with a made-up joint in the bone's place; a material
+// of the file the file does not hold likewise. A bone the file holds
+// outside the rig stays valid.
 func TestAttachRefusesBonesTheFileDoesNotHold(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		bone    int64
-		damaged bool
+		name     string
+		bone     int64
+		material int64
+		damaged  bool
+		says     string
 	}{
-		{"bones of the rig", synth.TransformBase + 2, false},
-		{"a bone the file does not hold", 9997, true},
+		{"bones of the rig", synth.TransformBase + 2, 0, false, ""},
+		{"a bone the file does not hold", 9997, 0, true, "m_Bones[1]"},
+		{"a material the file does not hold", synth.TransformBase + 2, 9996, true, "material 9996"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sc := synth.NewScene(t, synth.Options{Full: true})
 			sc.Add(950, ClassMesh, quadMesh())
 			sc.Add(951, ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(synth.GameObjectBase + 1), "m_Mesh": synth.PPtr(950),
-				"m_Enabled": true, "m_Bones": []any{synth.PPtr(synth.TransformBase + 1), synth.PPtr(c.bone)}})
+				"m_Enabled": true, "m_Bones": []any{synth.PPtr(synth.TransformBase + 1), synth.PPtr(c.bone)},
+				"m_Materials": []any{synth.PPtr(c.material)}})
 			p := sc.Write("skinned.assets")
 			ct, err := assets.Open(p, assets.Options{})
 			if err != nil {
@@ -196,9 +201,9 @@ func TestAttachRefusesBonesTheFileDoesNotHold(t *testing.T) {
 				}
 				return
 			}
-			if len(meshes) != 0 || len(errs) != 1 || !errors.Is(errs[0], ErrMalformed) ||
-				!strings.Contains(errs[0].Error(), "m_Bones[1]") || !strings.Contains(errs[0].Error(), p) {
-				t.Fatalf("%d meshes, %v: want the renderer refused naming m_Bones[1] and the input", len(meshes), errs)
+			if len(errs) != 1 || !errors.Is(errs[0], ErrMalformed) ||
+				!strings.Contains(errs[0].Error(), c.says) || !strings.Contains(errs[0].Error(), p) {
+				t.Fatalf("%d meshes, %v: want the renderer's damage named (%s) with the input", len(meshes), errs, c.says)
 			}
 		})
 	}

@@ -62,7 +62,7 @@ type Clip struct {
 
 	ints []model.IntCurve // integer channels: stepped, never blended
 
-	unresolved int
+	unresolved []model.Target
 	leftOut    int // channels without a single finite value
 	tracks     int
 	animated   []Props // per joint: which properties a channel drives
@@ -176,7 +176,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 		if tg.ClassID == model.ClassTransform && tg.Transform != model.PropNone {
 			j, ok := s.Resolve(tg)
 			if !ok || !validComponent(tg) {
-				cl.unresolved++
+				cl.unresolved = append(cl.unresolved, *tg)
 				continue
 			}
 			sc, err := bakeCurve(cv)
@@ -465,8 +465,17 @@ func (c *Clip) Animates(j int) Props {
 func (c *Clip) RootJoint() int { return c.root }
 
 // UnresolvedChannels returns how many Transform channels named a joint the
-// skeleton does not have.
-func (c *Clip) UnresolvedChannels() int { return c.unresolved }
+// skeleton does not have (see Unresolved).
+func (c *Clip) UnresolvedChannels() int { return len(c.unresolved) }
+
+// Unresolved returns the targets of the Transform channels that name a
+// joint the skeleton does not have (or a component the property lacks), in
+// the clip's curve order, so that a server can say which paths its rigs
+// miss: Target.PathName names each (the path, or its hash when no name
+// table knew it). A clip usually animates objects that are not joints of
+// the rig it plays on (a prop, a light, a child prefab), which Unity
+// ignores as these are. Shared: do not modify.
+func (c *Clip) Unresolved() []model.Target { return c.unresolved }
 
 // Events returns the clip's events ordered by time (do not modify).
 func (c *Clip) Events() []model.Event { return c.events }

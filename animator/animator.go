@@ -349,13 +349,15 @@ func clamp01(x float32) float32 {
 	return x
 }
 
-// Tick advances the animator by dt seconds: every layer's states and
+// Tick advances the animator by seconds (a step, rounded to float32 as
+// Unity's deltaTime is; the clocks it advances are float64): every layer's states and
 // transitions advance, then transitions are evaluated and at most one per
 // layer fires; events crossed and root motion moved during the advance are
 // collected. Triggers consumed by a transition in any layer are cleared at
 // the end of the tick, so every layer sees a trigger set before it. Tick
 // does not allocate (once the event buffer has grown to the busiest tick).
-func (a *Animator) Tick(dt float32) {
+func (a *Animator) Tick(seconds float64) {
+	dt := float32(seconds) // a tick's step; the clocks it advances are float64
 	a.events = a.events[:0]
 	if !geom.Finite(dt) {
 		dt = 0

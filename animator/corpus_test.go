@@ -508,7 +508,7 @@ func benchPosedCrowd(b *testing.B, d *animator.Definition, start, pose func(*ani
 	for i := 0; i < 100; i++ {
 		a := animator.NewAnimator(d)
 		start(a)
-		a.Tick(float32(i) / 60)
+		a.Tick(float64(float32(i) / 60))
 		as = append(as, a)
 	}
 	b.ReportAllocs()

@@ -9,7 +9,7 @@ import "math"
 // at 60 Hz run 60 steps).
 type Driver struct {
 	// Step is the fixed step in seconds. Time is counted against it in
-	// float64; the animators and players advance by it rounded to float32.
+	// float64, as every Tick takes seconds.
 	Step      float64
 	Animators []*Animator
 	Players   []*Player
@@ -63,7 +63,7 @@ func (d *Driver) Tick(dt float64) int {
 
 // StepOnce advances every animator and player by one fixed step.
 func (d *Driver) StepOnce() {
-	step := float32(d.Step)
+	step := d.Step
 	for _, a := range d.Animators {
 		a.Tick(step)
 	}

@@ -127,7 +127,7 @@ func FuzzCompileAndTick(f *testing.F) {
 			case 5:
 				a.CrossFade(r.u()%4, r.u()%5, r.f(), r.f())
 			}
-			a.Tick(float32(r.u()) / 64)
+			a.Tick(float64(float32(r.u()) / 64))
 			for l := 0; l < a.Layers(); l++ {
 				buf = a.Contributions(l, buf)
 				_ = a.Layer(l)

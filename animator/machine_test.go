@@ -78,7 +78,7 @@ func (b *ctl) build(t testing.TB) *Animator {
 // within max).
 func tickUntil(a *Animator, dt float32, max int, f func() bool) int {
 	for i := 1; i <= max; i++ {
-		a.Tick(dt)
+		a.Tick(float64(dt))
 		if f() {
 			return i
 		}
@@ -517,7 +517,7 @@ func linearRoot(clips []Clip) []Clip {
 func travel(a *Animator, n int, dt float32) geom.Vec3 {
 	var sum geom.Vec3
 	for i := 0; i < n; i++ {
-		a.Tick(dt)
+		a.Tick(float64(dt))
 		sum = sum.Add(a.RootMotion().T)
 	}
 	return sum
@@ -659,7 +659,7 @@ func TestHostileParametersStayFinite(t *testing.T) {
 		a.SetFloat(sp, 1e30)
 		a.Tick(1)
 		check(fmt.Sprintf("w=%v after a tick", v))
-		a.Tick(float32(math.NaN()))
+		a.Tick(float64(float32(math.NaN())))
 		check(fmt.Sprintf("w=%v after a NaN tick", v))
 	}
 }

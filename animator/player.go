@@ -220,11 +220,12 @@ func (p *Player) States() []PlayerState { return p.states[:p.n] }
 // Events returns the events crossed in the last Tick.
 func (p *Player) Events() []PlayerEvent { return p.events }
 
-// Tick advances every playing clip by dt seconds (scaled by its speed and
+// Tick advances every playing clip by seconds (scaled by its speed and
 // frame-rate override), moves the fades on, drops clips faded out, and
 // collects the events crossed by clips with weight at the start or the end
 // of the tick (PlayerEvent.Weight is the larger of the two).
-func (p *Player) Tick(dt float32) {
+func (p *Player) Tick(seconds float64) {
+	dt := float32(seconds) // clip times are float32
 	p.events = p.events[:0]
 	k := 0
 	for i := 0; i < p.n; i++ {

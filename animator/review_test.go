@@ -18,7 +18,7 @@ import (
 func countEvents(a *Animator, dt float32, n, s int) int {
 	got := 0
 	for i := 0; i < n; i++ {
-		a.Tick(dt)
+		a.Tick(float64(dt))
 		for _, e := range a.Events() {
 			if e.State == s && e.Layer == 0 {
 				got++

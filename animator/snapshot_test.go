@@ -121,7 +121,7 @@ func humanPosed(t testing.TB, name string, b *ctl) posed {
 // feed gives animator a the inputs of tick i of run seed: parameters set at
 // random (triggers often, so transitions interrupt one another), now and
 // then a Play or a CrossFade, and a step of 1/60 s or, sometimes, another.
-func feed(a *Animator, seed, i uint64) float32 {
+func feed(a *Animator, seed, i uint64) float64 {
 	r := rand.New(rand.NewPCG(seed, i))
 	ps := a.def.c.Parameters
 	for p := range ps {
@@ -153,7 +153,7 @@ func feed(a *Animator, seed, i uint64) float32 {
 		a.SetLayerWeight(1+r.IntN(3), r.Float32())
 	}
 	if r.IntN(13) == 0 {
-		return float32(r.IntN(40)) / 600
+		return float64(r.IntN(40)) / 600
 	}
 	return 1.0 / 60
 }

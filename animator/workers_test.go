@@ -47,7 +47,7 @@ func TestWorkersTickAsOneLoopDoes(t *testing.T) {
 		out := make([][]byte, n)
 		step := func(worker, from, to int) {
 			for i := from; i < to; i++ {
-				as[i].Tick(feed(as[i], uint64(i), tick))
+				as[i].Tick(float64(feed(as[i], uint64(i), tick)))
 				out[i] = p.state(as[i], scratch[worker])
 			}
 		}

@@ -71,7 +71,7 @@ func Example_serverStartup() {
 	}
 	set.Close()
 
-	poser, err := enemy.NewPoser() // one per goroutine
+	poser, err := enemy.NewPoseWorker() // one per goroutine
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -99,6 +99,42 @@ type Set struct {
 	avatarChars map[*entry]*avatarChar
 	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
 	duplicates  []string
+	// meshSources are what characters decode their meshes from; Close
+	// drops them, so that characters kept after it hold none of the files.
+	meshSources []*meshSource
+}
+
+// ErrClosed is wrapped when a character's meshes are asked for after its
+// set was closed.
+var ErrClosed = errors.New("bind: the set was closed")
+
+// meshSource is the set and file a character's meshes are read from, until
+// the set is closed.
+type meshSource struct {
+	mu sync.Mutex
+	s  *Set
+	f  *assets.File
+}
+
+// meshSource returns a source of meshes in file f, dropped by Close.
+func (s *Set) meshSource(f *assets.File) *meshSource {
+	m := &meshSource{s: s, f: f}
+	s.mu.Lock()
+	s.meshSources = append(s.meshSources, m)
+	s.mu.Unlock()
+	return m
+}
+
+func (m *meshSource) get() (*Set, *assets.File) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.s, m.f
+}
+
+func (m *meshSource) drop() {
+	m.mu.Lock()
+	m.s, m.f = nil, nil
+	m.mu.Unlock()
 }
 
 // avatarChar is the character of an avatar no character uses, built once.
@@ -314,6 +350,12 @@ func (s *Set) Duplicates() []string { return s.duplicates }
 
 // Close closes every input.
 func (s *Set) Close() error {
+	s.mu.Lock()
+	for _, m := range s.meshSources {
+		m.drop()
+	}
+	s.meshSources = nil
+	s.mu.Unlock()
 	if s.cat != nil {
 		return s.cat.Close()
 	}

@@ -287,7 +287,14 @@ func (s *Set) unityCharacter(e *entry, u unityRig) (*bound.Character, error) {
 			}
 		}
 	}
-	in.Meshes = func() ([]model.MeshInstance, []error) { return mesh.Attach(r.File, r.Rig, s.cat.Resolver()) }
+	src, rig := s.meshSource(r.File), r.Rig // not r: it holds the file
+	in.Meshes = func() ([]model.MeshInstance, []error) {
+		s, f := src.get()
+		if s == nil {
+			return nil, []error{fmt.Errorf("character %q (%s): %w", in.Name, in.Source, ErrClosed)}
+		}
+		return mesh.Attach(f, rig, s.cat.Resolver())
+	}
 	return bound.NewCharacter(in)
 }
 

@@ -133,21 +133,22 @@ func (c *Controller) Definition() *animator.Definition { return c.def }
 // NewAnimator returns an Animator over the controller, in its entry states.
 func (c *Controller) NewAnimator() *animator.Animator { return animator.NewAnimator(c.def) }
 
-// Poser turns an Animator of a bound controller into the local pose of its
-// character. It holds its own buffers: one per goroutine.
-type Poser struct {
+// PoseWorker turns Animators of a bound controller into local poses of its
+// character. It holds its own buffers, so each goroutine that poses has its
+// own (animator.Poser and HumanPoser, which it wraps, are shared by all).
+type PoseWorker struct {
 	hp *animator.HumanPoser
 	hs *animator.HumanScratch
 	gp *animator.Poser
 	gs *animator.PoseScratch
 }
 
-// NewPoser prepares posing the controller's character: in muscle space
+// NewPoseWorker prepares posing the controller's character: in muscle space
 // (animator.HumanPoser) when the character is humanoid and a clip of the
 // controller is humanoid, as Mecanim blends a humanoid Animator's layers;
 // in local transforms (animator.Poser) otherwise. It fails when the
 // controller has no character.
-func (c *Controller) NewPoser() (*Poser, error) {
+func (c *Controller) NewPoseWorker() (*PoseWorker, error) {
 	if c.on == nil {
 		return nil, fmt.Errorf("controller %q (%s): %w: it plays on no character in the inputs", c.model.Name, c.src, ErrNoSkeleton)
 	}
@@ -160,21 +161,21 @@ func (c *Controller) NewPoser() (*Poser, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Poser{hp: hp, hs: hp.NewScratch()}, nil
+		return &PoseWorker{hp: hp, hs: hp.NewScratch()}, nil
 	}
 	gp, err := animator.NewPoser(c.def, c.on.skel)
 	if err != nil {
 		return nil, err
 	}
-	return &Poser{gp: gp, gs: gp.NewScratch()}, nil
+	return &PoseWorker{gp: gp, gs: gp.NewScratch()}, nil
 }
 
 // Humanoid reports whether the poser blends muscles.
-func (p *Poser) Humanoid() bool { return p.hp != nil }
+func (p *PoseWorker) Humanoid() bool { return p.hp != nil }
 
 // Pose writes a's current local pose of the character into dst (one
 // transform per joint). It allocates nothing.
-func (p *Poser) Pose(a *animator.Animator, dst []geom.Transform) {
+func (p *PoseWorker) Pose(a *animator.Animator, dst []geom.Transform) {
 	if p.hp != nil {
 		p.hp.Apply(a, p.hs, dst)
 		return

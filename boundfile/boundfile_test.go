@@ -92,11 +92,11 @@ func samePoses(t *testing.T, want, got boundfile.Assets) {
 		if wc.On() == nil {
 			continue
 		}
-		wp, err := wc.NewPoser()
+		wp, err := wc.NewPoseWorker()
 		if err != nil {
 			t.Fatal(err)
 		}
-		gp, err := gc.NewPoser()
+		gp, err := gc.NewPoseWorker()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +289,7 @@ func FuzzUnmarshal(f *testing.F) {
 				if c.On() == nil {
 					continue
 				}
-				p, err := c.NewPoser()
+				p, err := c.NewPoseWorker()
 				if err != nil {
 					continue
 				}

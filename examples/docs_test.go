@@ -11,7 +11,7 @@ import (
 // from.
 var exampleFiles = []string{
 	"../bind/example_test.go", "../anim/example_test.go", "../animator/example_test.go",
-	"../decode/catalog/example_test.go", "../humanoid/example_test.go",
+	"../decode/catalog/example_test.go", "../humanoid/example_test.go", "server/server.go",
 }
 
 // codeLine is a line of Go as the guide and the examples are compared: its

@@ -133,7 +133,7 @@ func exercise(data []byte, name string) (errs int) {
 			a.Set(p.Name, 1.0)
 		}
 		var pose []geom.Transform
-		p, perr := bc.NewPoser()
+		p, perr := bc.NewPoseWorker()
 		if perr == nil {
 			pose = make([]geom.Transform, bc.On().Skeleton().Len())
 		}

@@ -48,7 +48,7 @@ type character struct {
 
 // worker is what one worker goroutine poses with.
 type worker struct {
-	poser        *bound.Poser
+	poser        *bound.PoseWorker
 	local, model []geom.Transform
 	ghost        *animator.Animator // restored from a history to rewind
 }
@@ -84,7 +84,7 @@ func NewWorld(ctl *bound.Controller, n, workers int) (*World, error) {
 		w.params = append(w.params, param{index: i, kind: p.Type})
 	}
 	for i := 0; i < w.workers.Len(); i++ {
-		p, err := ctl.NewPoser()
+		p, err := ctl.NewPoseWorker()
 		if err != nil {
 			w.workers.Close()
 			return nil, err

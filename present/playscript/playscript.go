@@ -193,7 +193,7 @@ func Run(a *animator.Animator, s *Script, rate float64) ([]Record, error) {
 			}
 			next++
 		}
-		a.Tick(dt)
+		a.Tick(float64(dt))
 		out = append(out, record(a, float64(k)/rate))
 	}
 	return out, nil

@@ -28,7 +28,7 @@ type session struct {
 	a   *animator.Animator
 	// poser poses the character (nil when the controller plays on none):
 	// in muscle space for a humanoid one (bound.Controller.NewPoser).
-	poser *bound.Poser
+	poser *bound.PoseWorker
 	ch    *bound.Character
 	on    string
 	local []geom.Transform
@@ -206,7 +206,7 @@ func (s *Server) newSession(id, rig int) (*session, error) {
 	if ch == nil {
 		return se, nil
 	}
-	p, err := bc.NewPoser()
+	p, err := bc.NewPoseWorker()
 	if err != nil {
 		return nil, err
 	}
@@ -460,7 +460,7 @@ func (se *session) tick(t *Tick) (*TickResult, error) {
 	}
 	events := []EventResult{}
 	if t.DT > 0 {
-		se.a.Tick(float32(t.DT))
+		se.a.Tick(float64(float32(t.DT)))
 		se.root = se.root.Then(se.a.RootMotion())
 		for _, e := range se.a.Events() {
 			er := EventResult{Layer: e.Layer, State: se.a.StateName(e.Layer, e.State), Weight: finite32(e.Weight)}

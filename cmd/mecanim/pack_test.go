@@ -187,3 +187,45 @@ func TestPackedControllerPlaysThePackedClips(t *testing.T) {
 		t.Errorf("%d clips packed with the controller, want its 4:\n%s", n, ls)
 	}
 }
+
+// The editor sources of a game's generic clips, packed --like the game's
+// bundle, are listed by `mecanim clips` (with the game's bundle, whose
+// hierarchy names their paths) exactly as the game's own compiled clips:
+// the same length, rate, blocks, keys, bindings and unresolved names.
+func TestPackedSourcesAreListedAsTheGamesOwnClips(t *testing.T) {
+	game := corpustest.Path(t, "lc-example-enemy/modassets")
+	packed := filepath.Join(t.TempDir(), "enemy")
+	var args = []string{"pack"}
+	for _, n := range []string{"walkCycle", "HeadBop", "die-Head", "die-Legs", "die-Toilet", "swingAttack"} {
+		args = append(args, corpustest.Path(t, "lc-example-enemy/source/"+n+".anim"))
+	}
+	if _, stderr, code := runCLI(append(args, "--like", game, "-o", packed)...); code != exitOK {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := runCLI("clips", "--json", packed, game)
+	if code != exitOK {
+		t.Fatalf("clips: exit %d: %s", code, stderr)
+	}
+	rows := map[string][]map[string]any{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"container", "file", "path_id", "ref"} {
+			delete(m, k)
+		}
+		rows[m["name"].(string)] = append(rows[m["name"].(string)], m)
+	}
+	for name, rs := range rows {
+		if len(rs) != 2 {
+			t.Errorf("%s: listed %d times", name, len(rs))
+			continue
+		}
+		a, _ := json.Marshal(rs[0])
+		b, _ := json.Marshal(rs[1])
+		if string(a) != string(b) {
+			t.Errorf("%s: packed %s, the game's %s", name, a, b)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/encode/assetbundle"
+	"github.com/mecanim/mecanim/encode/avatarasset"
 	"github.com/mecanim/mecanim/encode/muscleclip"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
@@ -19,7 +20,7 @@ import (
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
 
-const packSynopsis = "FILE... --like GAME_FILE -o OUT [--clip NAME]... [--controller NAME] [--folder assets/PATH] [--name BUNDLE] [--compression lzma|lz4hc|none]"
+const packSynopsis = "FILE... --like GAME_FILE -o OUT [--clip NAME]... [--controller NAME] [--avatar NAME] [--folder assets/PATH] [--name BUNDLE] [--compression lzma|lz4hc|none]"
 
 const packAbout = `
 Compiles clips as Unity's editor does and writes them into an AssetBundle a
@@ -34,8 +35,10 @@ file): the bundle takes its Unity version, platform, serialized file and
 archive formats, type trees and type hashes; a game that strips its type
 trees gets a bundle without them. --controller adds an AnimatorController
 of a built Unity file with its clips (at FOLDER/NAME.controller, preloading
-them), its references to them pointing at the packed clips. The bundle is
-read back through the
+them), its references to them pointing at the packed clips. --avatar adds
+an Avatar of the inputs (a glTF/VRM character's, built from its humanoid
+description, or a built file's) at FOLDER/NAME.asset. The bundle is read
+back through the
 project's own readers before it is written: each clip must sample as its
 input (at its keys and between), or nothing is written.`
 
@@ -54,6 +57,7 @@ func runPack(e *env, args []string) error {
 	name := fs.String("name", "", "the bundle's name (default: the output's file name)")
 	compression := fs.String("compression", "lzma", "how the bundle's data is stored: lzma, lz4hc or none")
 	controller := fs.String("controller", "", "an AnimatorController of a built Unity file to pack with its clips: name or FILE#PATHID")
+	avatarSel := fs.String("avatar", "", "an Avatar of the inputs to pack (a glTF/VRM character's built avatar, or a built file's): name or FILE#PATHID")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -92,11 +96,21 @@ func runPack(e *env, args []string) error {
 			return err
 		}
 	}
+	var av *model.Avatar
+	if *avatarSel != "" {
+		i, err := set.Find(bind.KindAvatar, *avatarSel)
+		if err != nil {
+			return err
+		}
+		if av, err = set.Avatar(i); err != nil {
+			return err
+		}
+	}
 	var chosen []int
 	if ctl != nil {
 		chosen = append(chosen, ctl.clips...)
 	}
-	if len(clips) == 0 && ctl == nil {
+	if len(clips) == 0 && ctl == nil && av == nil {
 		for i := range set.Clips() {
 			chosen = append(chosen, i)
 		}
@@ -153,6 +167,13 @@ func runPack(e *env, args []string) error {
 		}
 		list = append(list, a)
 	}
+	if av != nil {
+		f, err := avatarasset.Compile(av)
+		if err != nil {
+			return err
+		}
+		list = append(list, assetbundle.Asset{Path: assetbundle.ContainerPath(*folder, av.Name, ".asset"), ClassID: model.ClassAvatar, Fields: f})
+	}
 	if len(list) == 0 {
 		if e.failures == 0 {
 			e.failf("no Mecanim clip in the inputs to pack")
@@ -163,7 +184,7 @@ func runPack(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPacked(b, inputs, ctl); err != nil {
+	if err := checkPacked(b, inputs, ctl, av); err != nil {
 		return fmt.Errorf("the packed bundle does not read back equal, nothing written: %w", err)
 	}
 	if err := atomicfile.Write(*out, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
@@ -176,7 +197,7 @@ func runPack(e *env, args []string) error {
 	if target.Stripped() {
 		trees = "no type trees (as the game)"
 	}
-	e.notef("%d clips packed in %s (bundle %q, Unity %s like %s, %s, %s, %d bytes); container paths: %s",
+	e.notef("%d objects packed in %s (bundle %q, Unity %s like %s, %s, %s, %d bytes); container paths: %s",
 		len(list), *out, bundleName, target.Version(), *like, comp, trees, len(b), containerPaths(list))
 	return e.done()
 }
@@ -223,7 +244,7 @@ func sourceObject(set *bind.Set, src model.Source, classID int32) (*typetree.Val
 // checkPacked reads a packed bundle back with the project's readers and
 // compares each clip with its input: the same curves, sampling within float
 // precision at the frames, at the keys and between them.
-func checkPacked(b []byte, inputs []*model.Clip, ctl *packedController) error {
+func checkPacked(b []byte, inputs []*model.Clip, ctl *packedController, av *model.Avatar) error {
 	c, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), "packed bundle", assets.Options{})
 	if err != nil {
 		return err
@@ -236,6 +257,17 @@ func checkPacked(b []byte, inputs []*model.Clip, ctl *packedController) error {
 			v, err := f.Decode(o)
 			if err != nil {
 				return err
+			}
+			if o.ClassID == model.ClassAvatar && av != nil {
+				got, err := compiled.Avatar(v, f.UnityVersion)
+				if err != nil {
+					return fmt.Errorf("avatar %q: %w", av.Name, err)
+				}
+				if len(got.Skeleton.Nodes) != len(av.Skeleton.Nodes) || got.IsHuman() != av.IsHuman() ||
+					(av.IsHuman() && fmt.Sprint(got.Human.BoneIndex) != fmt.Sprint(av.Human.BoneIndex)) {
+					return fmt.Errorf("avatar %q does not read back as written", av.Name)
+				}
+				continue
 			}
 			if o.ClassID == model.ClassAnimatorController && ctl != nil {
 				got, err := compiled.Controller(v, f.UnityVersion)

@@ -229,3 +229,25 @@ func TestPackedSourcesAreListedAsTheGamesOwnClips(t *testing.T) {
 		}
 	}
 }
+
+// An avatar built from a VRM character, packed with a clip: `mecanim avatar`
+// shows the packed one as the character's own (skeleton, axes and limits,
+// human bones, the humanoid checks).
+func TestPackedAvatarOfAVRMShowsAsTheCharacters(t *testing.T) {
+	vrm := corpustest.Path(t, "characters/cryptovoxels.vrm")
+	game := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	packed := filepath.Join(t.TempDir(), "withavatar")
+	if _, stderr, code := runCLI("pack", vrm, game, "--avatar", "cryptovoxelsAvatar", "--clip", "Floss", "--like", game, "-o", packed); code != exitOK {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	want, _, _ := runCLI("avatar", vrm)
+	got, stderr, code := runCLI("avatar", packed)
+	if code != exitOK {
+		t.Fatalf("avatar: exit %d: %s", code, stderr)
+	}
+	_, want, _ = strings.Cut(want, "\n")
+	_, got, _ = strings.Cut(got, "\n")
+	if got != want || !strings.Contains(got, "check pass") {
+		t.Errorf("packed avatar:\n%.2000s\nwant:\n%.2000s", got, want)
+	}
+}

@@ -148,6 +148,15 @@ func read(r io.Reader, w io.Writer, quiet bool) (*outcome, error) {
 				}
 			} else if !testFailed[e.Package] {
 				o.broken = append(o.broken, e.Package)
+				// A package that failed with no failed test was cut
+				// short (a time-out, a panic, os.Exit): the tests still
+				// running say where.
+				prefix := e.Package + "."
+				for k, b := range output {
+					if strings.HasPrefix(k, prefix) && !quiet {
+						io.WriteString(w, b.String())
+					}
+				}
 			}
 			delete(output, key)
 		case "skip":

@@ -67,3 +67,18 @@ func TestOnlyFailedTestsAndPackagesArePrinted(t *testing.T) {
 		t.Errorf("printed %q", got)
 	}
 }
+
+func TestATestCutShortIsPrinted(t *testing.T) {
+	s := `{"Action":"run","Package":"p","Test":"TestSlow"}
+{"Action":"output","Package":"p","Test":"TestSlow","Output":"panic: test timed out after 10m0s\n"}
+{"Action":"output","Package":"p","Output":"FAIL\tp\t600s\n"}
+{"Action":"fail","Package":"p"}`
+	var b strings.Builder
+	o, err := read(strings.NewReader(s), &b, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "timed out") || len(o.broken) != 1 {
+		t.Errorf("printed %q, broken %v", b.String(), o.broken)
+	}
+}

@@ -57,7 +57,7 @@ func TestHumanoidClipsPlayOnVRMCharacters(t *testing.T) {
 	// feetOff bounds how far off its floor the lower foot may be at a
 	// frame where the reference stands, as a share of the human scale.
 	// Without foot IK, Unity places a body of other proportions by its
-	// centre of mass: a deep crouch (the corpus's "nobones") leaves a VRM's
+	// centre of mass: one corpus clip ("nobones") leaves a VRM's
 	// feet 9.6-10% off, every other clip within 4%.
 	const feetOff = 0.1
 	played, checked, worst, worstAt := 0, 0, 0.0, ""

@@ -101,15 +101,18 @@ type jointChan struct {
 	s     scalar
 }
 
-func (c *jointChan) slot() int32 {
+func (c *jointChan) slot() int32 { return slotOf(c.joint, c.prop, c.comp) }
+
+// slotOf is the float slot of component comp of property prop of joint j.
+func slotOf(j int, prop model.TransformProp, comp int) int32 {
 	off := slotT
-	switch c.prop {
+	switch prop {
 	case model.PropRotation, model.PropEuler:
 		off = slotR
 	case model.PropScale:
 		off = slotS
 	}
-	return int32(c.joint*slotsPerJoint + off + c.comp)
+	return int32(j*slotsPerJoint + off + comp)
 }
 
 func validComponent(t *model.Target) bool {
@@ -162,7 +165,7 @@ func Bake(c *model.Clip, s *Skeleton) (*Clip, error) {
 
 	var fb *setBuilder
 	var fscal []scalar
-	var jchans []jointChan
+	jchans := make([]jointChan, 0, len(c.Curves))
 	for i := range c.Curves {
 		// A value that is not a number is held at the curve's value before
 		// it (a pose cannot take it); a curve without any number is left out.
@@ -308,8 +311,7 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 	// Resolve local joints and keep the last channel per slot; Euler wins
 	// over quaternion channels on the same joint.
 	type lc struct {
-		jointChan
-		lj int
+		i, lj int32 // chans[i] on local joint lj (-1: superseded)
 	}
 	euler := make([]bool, n)
 	order := make([]geom.EulerOrder, n)
@@ -321,13 +323,12 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 	last := make([]int32, len(base)) // per slot: 1 + its channel's index in keep
 	keep := make([]lc, 0, len(chans))
 	for i := range chans {
-		c := chans[i]
+		c := &chans[i]
 		lj := local(c.joint)
 		if lj < 0 || (c.prop == model.PropRotation && euler[lj]) {
 			continue
 		}
-		c.joint = lj
-		sl := c.slot()
+		sl := slotOf(lj, c.prop, c.comp)
 		if sl < 0 || int(sl) >= len(last) {
 			continue
 		}
@@ -335,7 +336,7 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 			keep[k-1].lj = -1 // superseded
 		}
 		last[sl] = int32(len(keep) + 1)
-		keep = append(keep, lc{c, lj})
+		keep = append(keep, lc{int32(i), int32(lj)})
 	}
 	for j := range euler {
 		if euler[j] {
@@ -348,20 +349,20 @@ func buildPose(rest []geom.Transform, local func(int) int, chans []jointChan) po
 	rotDriven := make([]bool, n)
 	rotAnim := make([]bool, n)
 	eulerAnim := make([]bool, n)
-	for i := range keep {
-		c := &keep[i]
-		if c.lj < 0 {
+	for _, k := range keep {
+		if k.lj < 0 {
 			continue
 		}
+		c, lj := &chans[k.i], k.lj
 		anim := c.s.kind != model.CurveConstant
 		switch c.prop {
 		case model.PropRotation:
-			rotDriven[c.lj] = true
-			rotAnim[c.lj] = rotAnim[c.lj] || anim
+			rotDriven[lj] = true
+			rotAnim[lj] = rotAnim[lj] || anim
 		case model.PropEuler:
-			eulerAnim[c.lj] = eulerAnim[c.lj] || anim
+			eulerAnim[lj] = eulerAnim[lj] || anim
 		}
-		b.add(c.jointChan.slot(), c.s)
+		b.add(slotOf(int(lj), c.prop, c.comp), c.s)
 	}
 
 	var ps poseSet

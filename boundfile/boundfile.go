@@ -139,6 +139,12 @@ type savedMotion struct {
 
 var payloadType = reflect.TypeFor[payload]()
 
+// The payload's schema hash and codec, made once: read-only after.
+var (
+	payloadSchema              = schema(payloadType)
+	payloadCodec, payloadError = codecs{}.of(payloadType)
+)
+
 // Write saves a to w. Characters are saved without their meshes (a server
 // poses skeletons); everything else a character, controller or motion was
 // built from is saved, to the bit.
@@ -203,15 +209,15 @@ func Marshal(a Assets) ([]byte, error) {
 		}
 		p.Motions = append(p.Motions, savedMotion{Clip: clip(m.Clip()), Source: m.Source(), On: character(m.On())})
 	}
-	c, err := codecs{}.of(payloadType)
-	if err != nil {
-		return nil, err
+	if payloadError != nil {
+		return nil, payloadError
 	}
+	c := payloadCodec
 	e := encoder{b: make([]byte, headerSize, 1<<16)}
 	e.value(c, reflect.ValueOf(p))
 	copy(e.b, Magic)
 	binary.LittleEndian.PutUint32(e.b[len(Magic):], Version)
-	binary.LittleEndian.PutUint64(e.b[len(Magic)+4:], schema(payloadType))
+	binary.LittleEndian.PutUint64(e.b[len(Magic)+4:], payloadSchema)
 	binary.LittleEndian.PutUint64(e.b[len(Magic)+12:], uint64(len(e.b)-headerSize))
 	return binary.LittleEndian.AppendUint32(e.b, crc32.ChecksumIEEE(e.b)), nil
 }
@@ -278,13 +284,13 @@ func decodePayload(data []byte) (*payload, error) {
 	if want, got := binary.LittleEndian.Uint32(data[len(body):]), crc32.ChecksumIEEE(body); want != got {
 		return nil, &FormatError{Offset: int64(len(body)), Detail: fmt.Sprintf("checksum %08x, the bytes give %08x", want, got)}
 	}
-	if s := binary.LittleEndian.Uint64(data[len(Magic)+4:]); s != schema(payloadType) {
+	if s := binary.LittleEndian.Uint64(data[len(Magic)+4:]); s != payloadSchema {
 		return nil, &UnsupportedError{Detail: "written by a build whose model types differ: save it again with this build"}
 	}
-	c, err := codecs{}.of(payloadType)
-	if err != nil {
-		return nil, err
+	if payloadError != nil {
+		return nil, payloadError
 	}
+	c := payloadCodec
 	d := decoder{b: body[headerSize:], base: headerSize}
 	var p payload
 	d.value(c, reflect.ValueOf(&p).Elem())

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/boundfile"
@@ -244,4 +245,60 @@ func saveSynth(t testing.TB, path string) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// BenchmarkCharacterTickStages splits a character's tick on one core,
+// stage by stage, each adding to the ones before: the state machine (Tick),
+// the pose (muscles to bones for a humanoid), model space and hitboxes, and
+// the history record. cpu-µs/char is the process CPU time per character.
+func BenchmarkCharacterTickStages(b *testing.B) {
+	kinds := []struct {
+		name string
+		ctl  func(testing.TB) *bound.Controller
+	}{
+		{"synth-humanoid", synthHumanoid},
+		{"dancer-humanoid", func(t testing.TB) *bound.Controller {
+			return corpusController(t, "lethal-emotes/customemotespackage", "bandit")
+		}},
+		{"enemy-generic-3-layers", func(t testing.TB) *bound.Controller {
+			return corpusController(t, "lc-example-enemy/modassets", "ExampleEnemyModel")
+		}},
+	}
+	const n = 500
+	for _, k := range kinds {
+		for stage, name := range []string{"1-tick", "2-pose", "3-model-hitboxes", "4-record"} {
+			b.Run(k.name+"/"+name, func(b *testing.B) {
+				w := newWorld(b, k.ctl(b), n, 1)
+				for i := 0; i < 30; i++ {
+					w.Tick()
+				}
+				s := w.scratch[0]
+				tick := w.tick
+				cpu := processCPU()
+				for b.Loop() {
+					tick++
+					for i := range w.chars {
+						c := &w.chars[i]
+						w.input(c)
+						c.a.Tick(1.0 / Rate)
+						if stage >= 1 {
+							s.poser.Pose(c.a, s.local)
+						}
+						if stage >= 2 {
+							anim.LocalToModel(w.sk, s.local, s.model)
+							for h, j := range w.hit {
+								c.hit[h] = c.at.Point(s.model[j].T)
+							}
+						}
+						if stage >= 3 {
+							c.hist.Record(c.a, tick)
+						}
+					}
+				}
+				if cpu > 0 {
+					b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/n/1000, "cpu-µs/char")
+				}
+			})
+		}
+	}
 }

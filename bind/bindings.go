@@ -370,8 +370,9 @@ func (s *Set) plays(ce *entry, i int) (bool, error) {
 	return slices.ContainsFunc(clips, same), nil
 }
 
-// channelsOn counts a clip's Transform channels whose paths a character's
-// GameObjects have.
+// channelsOn counts a clip's channels whose paths a character's
+// GameObjects have: its Transform channels, and those of components below
+// the root (a blend-shape clip plays on the character with its mesh).
 func (s *Set) channelsOn(c *model.Clip, ce *entry) int {
 	r := s.characterRig(ce)
 	if r == nil {
@@ -381,7 +382,9 @@ func (s *Set) channelsOn(c *model.Clip, ce *entry) int {
 	n := 0
 	for i := range c.Curves {
 		t := &c.Curves[i].Target
-		if t.ClassID != model.ClassTransform {
+		// A Transform channel, or a component's below the root (blend
+		// shapes, materials: every character has a root).
+		if t.ClassID != model.ClassTransform && (t.PathHash == 0 || t.ClassID == model.ClassAnimator) {
 			continue
 		}
 		if _, ok := names[t.PathHash]; ok {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/model"
@@ -320,6 +321,10 @@ type Frames struct {
 	Scales    []float32 `json:"scales,omitempty"`
 	Meshes    []Mesh    `json:"meshes,omitempty"`
 	MeshNotes []string  `json:"mesh_notes,omitempty"`
+	// MorphWeights holds, per frame, the weight (0..100) of every morph
+	// of Meshes, mesh by mesh in order: what the clip's blend-shape
+	// channels set, the renderer's weight elsewhere.
+	MorphWeights []float32 `json:"morph_weights,omitempty"`
 }
 
 // Look is how the page draws a character's joints, as present/render
@@ -542,12 +547,17 @@ func (s *Server) planFrames(clip, rig int, rate float64, meshes bool) (*framesPl
 
 // pose poses frame k into p.world.
 func (p *framesPlan) pose(k int) []geom.Transform {
+	p.m.Pose(p.time(k), p.local, p.world)
+	return p.world
+}
+
+// time is frame k's clip time.
+func (p *framesPlan) time(k int) float32 {
 	t := float32(float64(k) / p.f.Rate)
 	if t > p.f.Duration {
 		t = p.f.Duration
 	}
-	p.m.Pose(t, p.local, p.world)
-	return p.world
+	return t
 }
 
 // ClipFrames poses clip id on rig id (-1: chosen as Motion does) at rate
@@ -576,6 +586,11 @@ func (s *Server) ClipFrames(clip, rig int, rate float64, meshes bool) (*Frames, 
 	if meshes {
 		mr := s.meshesFor(p.m.On())
 		f.Meshes, f.MeshNotes = mr.meshes, s.publicAll(mr.notes)
+		if ms := newMorphSampler(p, mr); ms != nil {
+			for k := 0; k < f.Frames; k++ {
+				f.MorphWeights = ms.frame(f.MorphWeights, k)
+			}
+		}
 	}
 	return f, nil
 }
@@ -720,6 +735,9 @@ func (s *Server) streamFrames(a *answer, p *framesPlan, mr *meshResult) {
 		if !s.streamMeshes(a, mr) {
 			return
 		}
+		if !streamMorphWeights(a, p, mr) {
+			return
+		}
 	}
 	if b := p.box.result(); b != nil {
 		a.field("box")
@@ -731,6 +749,64 @@ func (s *Server) streamFrames(a *answer, p *framesPlan, mr *meshResult) {
 	}
 	a.raw("}\n")
 	a.finish()
+}
+
+// streamMorphWeights appends `,"morph_weights":[...]` when the meshes
+// have blend shapes (see Frames.MorphWeights).
+func streamMorphWeights(a *answer, p *framesPlan, mr *meshResult) bool {
+	ms := newMorphSampler(p, mr)
+	if ms == nil {
+		return true
+	}
+	var w []float32
+	a.field("morph_weights")
+	a.raw("[")
+	for k := 0; k < p.f.Frames; k++ {
+		w = ms.frame(w[:0], k)
+		for i, v := range w {
+			if k > 0 || i > 0 {
+				a.raw(",")
+			}
+			a.buf = appendFloat32(a.buf, v)
+		}
+		if !a.ok() {
+			return false
+		}
+	}
+	a.raw("]")
+	return true
+}
+
+// morphSampler gives a clip's morph weights frame by frame.
+type morphSampler struct {
+	p     *framesPlan
+	mr    *meshResult
+	fl    *anim.Clip
+	binds []morphBind
+	vals  []float32
+}
+
+// newMorphSampler binds the clip of p to the morphs of mr; nil when the
+// meshes have none.
+func newMorphSampler(p *framesPlan, mr *meshResult) *morphSampler {
+	fl := p.m.Floats()
+	var targets []model.Target
+	if fl != nil {
+		targets = fl.FloatTargets()
+	}
+	binds, slots := bindMorphs(targets, mr)
+	if slots == 0 {
+		return nil
+	}
+	return &morphSampler{p: p, mr: mr, fl: fl, binds: binds, vals: make([]float32, len(targets))}
+}
+
+// frame appends frame k's morph weights to dst.
+func (ms *morphSampler) frame(dst []float32, k int) []float32 {
+	if len(ms.binds) > 0 {
+		ms.fl.SampleFloats(ms.p.time(k), ms.vals)
+	}
+	return morphWeights(dst, ms.mr, ms.binds, ms.vals)
 }
 
 // rigParam reads the rig a request asks to play on (?rig=R): -1 when it

@@ -16,6 +16,8 @@
 //	GET  /api/controller/{id}?rig=R&mesh=1   start (once) and describe a controller
 //	POST /api/controller/{id}/tick?rig=R     set parameters, step, get the state
 //	                                         and pose (Tick, TickResult)
+//	GET  /api/texture/{id}                   a base colour texture of the meshes
+//	                                         sent (Material.Texture), as PNG
 //
 // rig=R plays on character R; without it (or -1) the binding chooses, and
 // refuses when several characters fit, as every command does.
@@ -70,6 +72,7 @@ import (
 	"time"
 
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/model"
 )
 
 //go:embed assets/index.html assets/app.js assets/style.css
@@ -143,6 +146,9 @@ type Server struct {
 	playables map[playKey]*playResult
 	meshCache map[*bound.Character]*meshResult
 	sessions  map[sessionKey]*sessionSlot
+	// textures are the base colour textures of the meshes sent, by id.
+	textures   []*textureResult
+	textureIDs map[*model.Texture]int
 }
 
 type asset struct {
@@ -181,9 +187,10 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 		token:     hex.EncodeToString(tok[:]),
 		streams:   make(chan struct{}, MaxStreams),
 		admitWait: admitWait, chunkTimeout: chunkTimeout,
-		playables: map[playKey]*playResult{},
-		meshCache: map[*bound.Character]*meshResult{},
-		sessions:  map[sessionKey]*sessionSlot{},
+		playables:  map[playKey]*playResult{},
+		meshCache:  map[*bound.Character]*meshResult{},
+		textureIDs: map[*model.Texture]int{},
+		sessions:   map[sessionKey]*sessionSlot{},
 	}
 	s.paths = containerPaths(s.rigs, s.clips, s.ctls)
 	var containers []string
@@ -220,6 +227,7 @@ func New(lib bound.Library, opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/clip/{id}/frames", s.handleFrames)
 	s.mux.HandleFunc("GET /api/controller/{id}", s.handleController)
 	s.mux.HandleFunc("POST /api/controller/{id}/tick", s.handleTick)
+	s.mux.HandleFunc("GET /api/texture/{id}", s.handleTexture)
 	return s, nil
 }
 

@@ -117,7 +117,8 @@
   const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: false });
   let lineProg = null, lineBuf = null, L = {};
   let pointProg = null, pointBuf = null, P = {};
-  let meshProg = null, mPos = -1, mNrm = -1, mMVP = null, mColor = null, uint32Indices = false;
+  let meshProg = null, mPos = -1, mNrm = -1, mUV = -1, mMVP = null, mColor = null, mHasTex = null, mUVST = null, mTex = null, uint32Indices = false;
+  const textures = new Map(); // texture id -> {tex: WebGL texture once loaded}
   function compile(type, src) {
     const s = gl.createShader(type);
     gl.shaderSource(s, src);
@@ -170,18 +171,32 @@
     for (const k of ['a_pos', 'a_color']) P[k] = gl.getAttribLocation(pointProg, k);
     for (const k of ['u_mvp', 'u_size']) P[k] = gl.getUniformLocation(pointProg, k);
     pointBuf = gl.createBuffer();
+    // Colours are linear (a material's base colour; a texture's texels
+    // decoded from sRGB), lit, and encoded to sRGB for the screen.
     meshProg = link('mesh program',
-      'attribute vec3 a_pos; attribute vec3 a_nrm; uniform mat4 u_mvp; varying vec3 v_nrm;\n' +
-      'void main() { v_nrm = a_nrm; gl_Position = u_mvp * vec4(a_pos, 1.0); }',
-      'precision mediump float; uniform vec4 u_color; varying vec3 v_nrm;\n' +
+      'attribute vec3 a_pos; attribute vec3 a_nrm; attribute vec2 a_uv; uniform mat4 u_mvp; varying vec3 v_nrm; varying vec2 v_uv;\n' +
+      'void main() { v_nrm = a_nrm; v_uv = a_uv; gl_Position = u_mvp * vec4(a_pos, 1.0); }',
+      'precision mediump float; uniform vec4 u_color; uniform sampler2D u_tex; uniform float u_hastex; uniform vec4 u_uvst;\n' +
+      'varying vec3 v_nrm; varying vec2 v_uv;\n' +
       'void main() {\n' +
+      '  vec4 base = u_color;\n' +
+      '  if (u_hastex > 0.5) {\n' +
+      '    vec2 t = fract(v_uv * u_uvst.xy + u_uvst.zw);\n' +
+      '    vec4 tx = texture2D(u_tex, vec2(t.x, 1.0 - t.y));\n' +
+      '    base = vec4(base.rgb * pow(tx.rgb, vec3(2.2)), base.a * tx.a);\n' +
+      '  }\n' +
+      '  if (base.a < 0.3) discard;\n' +
       '  float l = length(v_nrm) > 0.0 ? abs(dot(normalize(v_nrm), normalize(vec3(0.3, 0.8, 0.5)))) : 0.6;\n' +
-      '  gl_FragColor = vec4(u_color.rgb * (0.45 + 0.55 * l), u_color.a);\n' +
+      '  gl_FragColor = vec4(pow(base.rgb * (0.45 + 0.55 * l), vec3(1.0 / 2.2)), 1.0);\n' +
       '}');
     mPos = gl.getAttribLocation(meshProg, 'a_pos');
     mNrm = gl.getAttribLocation(meshProg, 'a_nrm');
+    mUV = gl.getAttribLocation(meshProg, 'a_uv');
     mMVP = gl.getUniformLocation(meshProg, 'u_mvp');
     mColor = gl.getUniformLocation(meshProg, 'u_color');
+    mHasTex = gl.getUniformLocation(meshProg, 'u_hastex');
+    mUVST = gl.getUniformLocation(meshProg, 'u_uvst');
+    mTex = gl.getUniformLocation(meshProg, 'u_tex');
     uint32Indices = !!gl.getExtension('OES_element_index_uint');
     body.dataset.gl = 'webgl';
   }
@@ -370,10 +385,17 @@
   function prepareMeshes(f) {
     const out = [];
     if (!gl || !meshProg || !f.meshes) return out;
+    let slot = 0; // the first morph's place in a frame's morph weights
     for (const m of f.meshes) {
       const n = m.positions.length / 3;
+      const morphs = (m.morphs || []).map(mo => ({ full: mo.full || 100, weight: mo.weight || 0, vi: new Uint32Array(mo.vertices), d: new Float32Array(mo.deltas) }));
+      const first = slot;
+      slot += morphs.length;
       if (n >= 65536 && !uint32Indices) continue;
       const mm = {
+        morphs: morphs, slot: first, mpos: morphs.length ? new Float32Array(n * 3) : null,
+        groups: m.groups && m.groups.length ? m.groups : [{ start: 0, count: m.indices.length, material: null }],
+        uvbuf: null,
         name: m.name, n: n, joint: m.joint,
         pos: new Float32Array(m.positions),
         nrm: m.normals ? new Float32Array(m.normals) : null,
@@ -387,12 +409,42 @@
       };
       mm.out = new Float32Array(n * 3);
       mm.outN = new Float32Array(n * 3);
+      if (m.uvs) {
+        mm.uvbuf = gl.createBuffer();
+        gl.bindBuffer(gl.ARRAY_BUFFER, mm.uvbuf);
+        gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(m.uvs), gl.STATIC_DRAW);
+      }
+      for (const g of mm.groups) if (g.material && g.material.texture >= 0) loadTexture(g.material.texture);
       mm.skin = new Float32Array(16 * (mm.bones ? mm.bones.length : 1));
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, mm.ibuf);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, n >= 65536 ? new Uint32Array(m.indices) : new Uint16Array(m.indices), gl.STATIC_DRAW);
       out.push(mm);
     }
     return out;
+  }
+
+  // loadTexture fetches a base colour texture once, for every mesh that
+  // uses it; groups draw untextured until it is there.
+  function loadTexture(id) {
+    if (textures.has(id)) return;
+    const t = { tex: null };
+    textures.set(id, t);
+    fetch('api/texture/' + id, { headers: { 'X-Mecanim-Token': token } })
+      .then(r => { if (!r.ok) throw new Error(r.statusText); return r.blob(); })
+      .then(b => createImageBitmap(b))
+      .then(img => {
+        const tex = gl.createTexture();
+        gl.bindTexture(gl.TEXTURE_2D, tex);
+        gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+        gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, img);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+        gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+        t.tex = tex;
+        body.dataset.textures = String([...textures.values()].filter(x => x.tex).length);
+      })
+      .catch(e => status('error', 'texture ' + id + ': ' + e.message));
   }
 
   // jointMatrix writes joint j's model matrix (translation, rotation,
@@ -418,7 +470,9 @@
     gl.useProgram(meshProg);
     gl.enable(gl.DEPTH_TEST);
     gl.uniformMatrix4fv(mMVP, false, mvp);
-    gl.uniform4f(mColor, 0.62, 0.67, 0.75, 1);
+    gl.uniform1i(mTex, 0);
+    gl.activeTexture(gl.TEXTURE0);
+    const W = st.mode === 'clip' ? st.mw : null;
     for (const m of meshes) {
       // one matrix per bone: joint model matrix times bind pose
       if (m.bones) {
@@ -438,7 +492,25 @@
       } else {
         m.skin.set(MIRROR);
       }
-      const sk = m.skin, pos = m.pos, nrm = m.nrm, out = m.out, outN = m.outN;
+      // blend shapes: each weight w moves its vertices by w/full of the offsets
+      let pos = m.pos;
+      if (m.mpos) {
+        let any = false;
+        for (let k = 0; k < m.morphs.length && !any; k++) any = (W ? W[m.slot + k] : m.morphs[k].weight) !== 0;
+        if (any) {
+          pos = m.mpos;
+          pos.set(m.pos);
+          for (let k = 0; k < m.morphs.length; k++) {
+            const mo = m.morphs[k], w = (W ? W[m.slot + k] : mo.weight) / mo.full;
+            if (!w) continue;
+            for (let i = 0; i < mo.vi.length; i++) {
+              const v = mo.vi[i] * 3;
+              pos[v] += w * mo.d[i * 3]; pos[v + 1] += w * mo.d[i * 3 + 1]; pos[v + 2] += w * mo.d[i * 3 + 2];
+            }
+          }
+        }
+      }
+      const sk = m.skin, nrm = m.nrm, out = m.out, outN = m.outN;
       for (let v = 0; v < m.n; v++) {
         const px = pos[v * 3], py = pos[v * 3 + 1], pz = pos[v * 3 + 2];
         let nx = 0, ny = 0, nz = 0;
@@ -470,10 +542,33 @@
       gl.bufferData(gl.ARRAY_BUFFER, outN, gl.DYNAMIC_DRAW);
       gl.enableVertexAttribArray(mNrm);
       gl.vertexAttribPointer(mNrm, 3, gl.FLOAT, false, 0, 0);
+      if (m.uvbuf) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, m.uvbuf);
+        gl.enableVertexAttribArray(mUV);
+        gl.vertexAttribPointer(mUV, 2, gl.FLOAT, false, 0, 0);
+      } else {
+        gl.disableVertexAttribArray(mUV);
+        gl.vertexAttrib2f(mUV, 0, 0);
+      }
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, m.ibuf);
-      gl.drawElements(gl.TRIANGLES, m.count, m.type, 0);
+      const size = m.type === gl.UNSIGNED_INT ? 4 : 2;
+      for (const g of m.groups) {
+        const mat = g.material;
+        if (mat && mat.found) gl.uniform4f(mColor, mat.color[0], mat.color[1], mat.color[2], mat.color[3]);
+        else gl.uniform4f(mColor, 0.34, 0.41, 0.52, 1); // grey-blue (linear): no material
+        const t = mat && mat.texture >= 0 && m.uvbuf ? textures.get(mat.texture) : null;
+        if (t && t.tex) {
+          gl.bindTexture(gl.TEXTURE_2D, t.tex);
+          gl.uniform1f(mHasTex, 1);
+          gl.uniform4f(mUVST, mat.scale[0], mat.scale[1], mat.offset[0], mat.offset[1]);
+        } else {
+          gl.uniform1f(mHasTex, 0);
+        }
+        gl.drawElements(gl.TRIANGLES, g.count, m.type, g.start * size);
+      }
     }
     gl.disableVertexAttribArray(mNrm);
+    gl.disableVertexAttribArray(mUV);
   }
 
   // ---- playback state ----
@@ -546,6 +641,13 @@
     } else {
       st.rot = st.scl = null;
     }
+    st.mw = null;
+    if (c.mw) {
+      const nm = c.mw.length / c.frames;
+      if (!st.mwBuf || st.mwBuf.length !== nm) st.mwBuf = new Float32Array(nm);
+      for (let i = 0; i < nm; i++) st.mwBuf[i] = c.mw[f0 * nm + i] * (1 - a) + c.mw[f1 * nm + i] * a;
+      st.mw = st.mwBuf;
+    }
     return st.pose;
   }
 
@@ -575,6 +677,8 @@
     if (token !== st.token) return;
     f.positions = new Float32Array(f.positions);
     if (f.rotations) { f.rot = new Float32Array(f.rotations); f.scl = new Float32Array(f.scales); }
+    f.mw = f.morph_weights ? new Float32Array(f.morph_weights) : null;
+    delete f.morph_weights;
     delete f.rotations;
     delete f.scales;
     freeMeshes();
@@ -606,6 +710,7 @@
       gl.deleteBuffer(m.ibuf);
       gl.deleteBuffer(m.vbuf);
       gl.deleteBuffer(m.nbuf);
+      if (m.uvbuf) gl.deleteBuffer(m.uvbuf);
     }
     st.meshes = [];
   }

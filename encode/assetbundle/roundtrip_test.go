@@ -175,6 +175,13 @@ func TestRepackedCorpusBundleDumpsAsTheOriginal(t *testing.T) {
 				if comp == unitywrite.StoreLZMA && (len(pa.Blocks) != len(oa.Blocks) || pa.Blocks[0].Flags != oa.Blocks[0].Flags) {
 					t.Errorf("blocks %+v, want %+v", pa.Blocks, oa.Blocks)
 				}
+				if comp == unitywrite.StoreLZ4HC {
+					for i, b := range pa.Blocks {
+						if b.Flags != uint16(unitywrite.StoreLZ4HC) || (i < len(pa.Blocks)-1 && b.UncompressedSize != 128<<10) {
+							t.Errorf("LZ4HC block %d: %d bytes, flags %#x (Unity: 128 KiB chunks, flags 0x3)", i, b.UncompressedSize, b.Flags)
+						}
+					}
+				}
 				if pa.DataOffset%16 != 0 && pa.FormatVersion >= 8 {
 					t.Errorf("block data at %d, not 16-aligned", pa.DataOffset)
 				}

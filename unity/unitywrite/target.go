@@ -305,10 +305,12 @@ func WriteBundle(spec BundleSpec, entries []Entry) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("lz4: %w", err)
 			}
+			// Unity's LZ4HC chunks carry the compression type alone (no
+			// streamed flag), as the corpus's LZ4HC bundles show.
 			if n == 0 || n >= len(raw) {
-				blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), blockFlagStreamed, raw})
+				blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), 0, raw})
 			} else {
-				blocks = append(blocks, block{uint32(len(raw)), uint32(n), blockFlagStreamed | uint16(StoreLZ4HC), dst[:n]})
+				blocks = append(blocks, block{uint32(len(raw)), uint32(n), uint16(StoreLZ4HC), dst[:n]})
 			}
 		}
 	default:

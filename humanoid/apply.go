@@ -48,18 +48,31 @@ func (r *Rig) localRotations(m *[model.MuscleCount]float32, q []geom.Quat) {
 	}
 }
 
+// localT returns human node i's local translation under pose p (nil: the
+// human skeleton's): the human skeleton's plus the pose's translation DoF
+// where the avatar follows it.
+func (r *Rig) localT(i int, p *Pose) geom.Vec3 {
+	n := &r.nodes[i]
+	if n.tdof < 0 || p == nil {
+		return n.pose.T
+	}
+	d := p.TDoF[n.tdof].Scale(r.scale)
+	return n.pose.T.Add(geom.Vec3{X: d.X / n.pscale.X, Y: d.Y / n.pscale.Y, Z: d.Z / n.pscale.Z})
+}
+
 // composeFromHips fills g (by human node) with the human skeleton's
 // transforms relative to a hips at hips (its rotation and position), each
-// bone taking the human skeleton's translation and scale and the rotation
-// q. Nodes not below the hips are left as they are.
-func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Transform) {
+// bone taking the human skeleton's translation (with p's translation DoF)
+// and scale and the rotation q. Nodes not below the hips are left as they
+// are.
+func (r *Rig) composeFromHips(hips geom.Transform, q []geom.Quat, g []geom.Transform, p *Pose) {
 	g[r.hips] = hips
 	for i := r.hips + 1; i < len(r.nodes); i++ {
 		n := &r.nodes[i]
 		if !n.body {
 			continue
 		}
-		l := geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S}
+		l := geom.Transform{T: r.localT(i, p), R: q[i], S: n.pose.S}
 		g[i].SetMul(&g[n.parent], &l)
 	}
 }
@@ -146,7 +159,7 @@ func (r *Rig) bodyPose(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Trans
 	g[r.hips] = geom.Transform{R: geom.IdentityQuat, S: r.nodes[r.hips].pose.S}
 	for _, i := range r.compose {
 		n := &r.nodes[i]
-		l := geom.Transform{T: n.pose.T, R: q[i], S: n.pose.S}
+		l := geom.Transform{T: r.localT(int(i), p), R: q[i], S: n.pose.S}
 		g[i].SetMul(&g[n.parent], &l)
 	}
 	com := r.centreOfMass(g)
@@ -168,7 +181,7 @@ func (r *Rig) HumanPose(p *Pose, g []geom.Transform) {
 	q := qb[:len(r.nodes)]
 	h := r.bodyPose(p, q, g)
 	hipsS := r.nodes[r.hips].pose.S
-	r.composeFromHips(geom.Transform{T: h.T, R: h.R, S: hipsS}, q, g)
+	r.composeFromHips(geom.Transform{T: h.T, R: h.R, S: hipsS}, q, g, p)
 }
 
 // Apply writes the pose's local transforms over the rig's skeleton into
@@ -188,7 +201,7 @@ func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
 	var qb [MaxHumanNodes]geom.Quat
 	g, q := gb[:len(r.nodes)], qb[:len(r.nodes)]
 	h := r.bodyPose(p, q, g)
-	r.write(q, g, h, dst)
+	r.write(q, g, h, dst, p)
 }
 
 // IsHumanNode reports whether joint j of the rig's skeleton is written from a
@@ -218,14 +231,14 @@ func (r *Rig) writeGlobals(g []geom.Transform, dst []geom.Transform) {
 // transform of the bone's global relative to its written ancestor's
 // global and the bridge between them; a local target's is binv times its
 // human local transform (the globals cancel out).
-func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []geom.Transform) {
+func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []geom.Transform, p *Pose) {
 	for i := range r.targets {
 		t := &r.targets[i]
 		var l geom.Transform
 		switch {
 		case t.local:
 			n := &r.nodes[t.human]
-			l = geom.Transform{T: n.pose.T, R: q[t.human], S: n.pose.S}
+			l = geom.Transform{T: r.localT(t.human, p), R: q[t.human], S: n.pose.S}
 			if !t.identity {
 				l.SetMul(&t.binv, &l)
 			}
@@ -367,9 +380,22 @@ func (r *Rig) Extract(local []geom.Transform, p *Pose) {
 			}
 		}
 	}
+	// Translation DoF: each bone's offset from the human skeleton's
+	// translation, turned as its parent, in the pose's units over the
+	// human scale.
+	p.TDoF = [model.TDoFCount]geom.Vec3{}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		if n.tdof < 0 || n.parent < 0 || r.scale == 0 {
+			continue
+		}
+		t := g[n.parent].R.Conj().Rotate(g[i].T.Sub(g[n.parent].T))
+		p.TDoF[n.tdof] = t.Sub(n.pscale.Mul(n.pose.T)).Scale(1 / r.scale)
+	}
 	// The body as read (GetHumanPose reads the bones' rotations):
-	// rotations as read, translations the human skeleton's.
-	r.composeFromHips(g[r.hips], q, g)
+	// rotations as read, translations the human skeleton's with the
+	// translation DoF.
+	r.composeFromHips(g[r.hips], q, g, p)
 	com := r.centreOfMass(g)
 	bf := r.bodyFrame(g)
 	if r.scale != 0 {

@@ -165,7 +165,7 @@ func boneKeyTimes(mc *model.Clip) ([]float32, error) {
 		cv := &mc.Curves[i]
 		tg := &cv.Target
 		if tg.ClassID != model.ClassAnimator || tg.Path != "" ||
-			tg.Attribute < model.FirstRootAttribute || tg.Attribute >= model.FirstMuscleAttribute+model.MuscleCount {
+			tg.Attribute < model.FirstRootAttribute || tg.Attribute >= model.EndHumanAttribute {
 			continue
 		}
 		switch cv.Kind {

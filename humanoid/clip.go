@@ -29,7 +29,7 @@ type Clip struct {
 }
 
 // Pose float layout of a clip's humanoid attributes: attribute 7+k for the
-// root and goals (k < 35), 42+m for muscle m.
+// root and goals (k < 35), 42+m for muscle m, then the translation DoF.
 func setPoseFloat(p *Pose, slot int, v float32) {
 	switch {
 	case slot < 3:
@@ -44,8 +44,11 @@ func setPoseFloat(p *Pose, slot int, v float32) {
 		} else {
 			setQuat(&g.Q, k-3, v)
 		}
-	default:
+	case slot < 35+model.MuscleCount:
 		p.Muscles[slot-35] = v
+	default:
+		k := slot - 35 - model.MuscleCount
+		setVec(&p.TDoF[k/3], k%3, v)
 	}
 }
 
@@ -107,7 +110,7 @@ func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 			continue
 		}
 		a := t.Attribute
-		if a >= model.FirstRootAttribute && a < model.FirstMuscleAttribute+model.MuscleCount {
+		if a >= model.FirstRootAttribute && a < model.EndHumanAttribute {
 			hc.slots[i] = int16(a - model.FirstRootAttribute)
 		}
 	}

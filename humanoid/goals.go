@@ -171,7 +171,7 @@ func (r *Rig) SolveFeet(p *Pose, weight float32) {
 	var rb [MaxHumanNodes]geom.Quat
 	rot := rb[:len(r.nodes)]
 	r.localRotations(&p.Muscles, rot)
-	r.composeFromHips(hips, rot, h)
+	r.composeFromHips(hips, rot, h, p)
 	p.RootT = r.centreOfMass(h).Scale(1 / r.scale)
 	shift := rq.Conj().Rotate(oldRootT.Sub(p.RootT))
 	for k := range p.Goals {
@@ -187,7 +187,7 @@ func (r *Rig) legError(m *[model.MuscleCount]float32, hips geom.Transform, side 
 	var rb [MaxHumanNodes]geom.Quat
 	g, q := gb[:len(r.nodes)], rb[:len(r.nodes)]
 	r.localRotations(m, q)
-	r.composeFromHips(hips, q, g)
+	r.composeFromHips(hips, q, g, nil)
 	f := r.bone[LeftFoot+side]
 	fr := g[f].R
 	if ax := r.nodes[f].axes; ax >= 0 {

@@ -34,7 +34,9 @@ var ErrRecord = errors.New("cannot record")
 // humanoid clip that any humanoid avatar can play.
 //
 // Every one of the 95 muscles gets a curve, as Unity's HumanPoseHandler
-// reads a pose: a muscle whose bone the avatar lacks is 0 throughout. RootQ
+// reads a pose: a muscle whose bone the avatar lacks is 0 throughout. An
+// avatar built with translation DoF also gets a curve per component of
+// each translation DoF (Pose.TDoF). RootQ
 // keeps one hemisphere from frame to frame (each frame's quaternion is the
 // one nearer the previous), so the dense curves interpolate the short way.
 // The IK goals are recorded where each pose puts the hands and feet
@@ -91,7 +93,11 @@ func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, e
 	// RootT.xyz, RootQ.xyzw, then each goal's T.xyz and Q.xyzw: the
 	// attributes from FirstRootAttribute on; then the muscles.
 	const roots = model.FirstMuscleAttribute - model.FirstRootAttribute
-	c.Curves = make([]model.Curve, roots+model.MuscleCount)
+	n := roots + model.MuscleCount
+	if r.followsTDoF() {
+		n += 3 * model.TDoFCount
+	}
+	c.Curves = make([]model.Curve, n)
 	for k := range c.Curves {
 		attr := uint32(model.FirstRootAttribute + k)
 		prop, _ := model.HumanAttributeName(attr)
@@ -130,6 +136,10 @@ func Record(src anim.Sampler, r *Rig, rate float32, name string) (*model.Clip, e
 		}
 		for m := 0; m < model.MuscleCount; m++ {
 			c.Curves[roots+m].Samples[i] = p.Muscles[m]
+		}
+		for k := roots + model.MuscleCount; k < len(c.Curves); k++ {
+			j := k - roots - model.MuscleCount
+			c.Curves[k].Samples[i] = comp(p.TDoF[j/3], j%3)
 		}
 	}
 	return c, nil

@@ -29,18 +29,25 @@ type Pose struct {
 	RootQ   geom.Quat
 	Muscles [model.MuscleCount]float32
 	Goals   [4]Goal
+	// TDoF are the translations of model.TDoFBones away from the
+	// avatar's human skeleton, in each bone's parent frame over the human
+	// scale; an avatar built with translation DoF follows them, another
+	// ignores them (zero: the avatar's own translations).
+	TDoF [model.TDoFCount]geom.Vec3
 }
 
 // hnode is what a Rig keeps per human skeleton node.
 type hnode struct {
-	parent int      // human skeleton parent, -1 for the root
-	bone   int      // human bone, -1 for a node that is none (the root)
-	axes   int      // index into Rig.axes, -1 for none
-	muscle [3]int16 // muscle driving x, y, z, -1 for none
-	keep   float32  // share of its own twist the bone keeps (1 outside the limb chains)
-	from   int      // human node whose passed-on twist this bone applies, -1 none
-	body   bool     // strictly below the hips
-	node   int      // avatar skeleton node written from this bone, -1 none
+	parent int       // human skeleton parent, -1 for the root
+	bone   int       // human bone, -1 for a node that is none (the root)
+	axes   int       // index into Rig.axes, -1 for none
+	muscle [3]int16  // muscle driving x, y, z, -1 for none
+	keep   float32   // share of its own twist the bone keeps (1 outside the limb chains)
+	from   int       // human node whose passed-on twist this bone applies, -1 none
+	body   bool      // strictly below the hips
+	tdof   int       // index into Pose.TDoF when the rig follows translation DoF, -1 none
+	pscale geom.Vec3 // the parent's global scale in the human skeleton's pose
+	node   int       // avatar skeleton node written from this bone, -1 none
 	pose   geom.Transform
 }
 
@@ -163,7 +170,7 @@ func NewRigOn(a *model.Avatar, skel *anim.Skeleton) (*Rig, error) {
 		if n.Axes < -1 || n.Axes >= len(r.axes) {
 			return nil, bad("human node %d has axes %d of %d", i, n.Axes, len(r.axes))
 		}
-		r.nodes[i] = hnode{parent: n.Parent, bone: -1, node: -1, axes: n.Axes, muscle: [3]int16{-1, -1, -1}, keep: 1, from: -1, pose: h.Pose[i]}
+		r.nodes[i] = hnode{parent: n.Parent, bone: -1, node: -1, tdof: -1, axes: n.Axes, muscle: [3]int16{-1, -1, -1}, keep: 1, from: -1, pose: h.Pose[i]}
 	}
 	for b := range r.bone {
 		r.bone[b] = -1
@@ -213,6 +220,20 @@ func NewRigOn(a *model.Avatar, skel *anim.Skeleton) (*Rig, error) {
 		r.nodes[i].body = r.under(i, r.hips)
 		if i != r.hips && r.nodes[i].bone >= 0 && !r.nodes[i].body {
 			return nil, bad("bone %s is not below the hips", BoneNames[r.nodes[i].bone])
+		}
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		n.pscale = geom.Vec3{X: 1, Y: 1, Z: 1}
+		if n.parent >= 0 {
+			n.pscale = r.nodes[n.parent].pscale.Mul(r.nodes[n.parent].pose.S)
+		}
+	}
+	if h.HasTDoF {
+		for k, b := range model.TDoFBones {
+			if n := r.bone[b]; n >= 0 {
+				r.nodes[n].tdof = k
+			}
 		}
 	}
 	for m, d := range Muscles {
@@ -355,6 +376,17 @@ func (r *Rig) bindSkeleton(a *model.Avatar, s *anim.Skeleton) error {
 		r.targets = append(r.targets, t)
 	}
 	return nil
+}
+
+// followsTDoF reports whether the rig follows translation DoF (the avatar
+// was built with them and has one of their bones).
+func (r *Rig) followsTDoF() bool {
+	for i := range r.nodes {
+		if r.nodes[i].tdof >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Name returns the avatar's name.

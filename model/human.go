@@ -3,14 +3,32 @@ package model
 import "fmt"
 
 // Humanoid clip attributes: an Animator binding's attribute 7..41 are the
-// root and the IK goals (each T x y z, then Q x y z w), and attribute
-// FirstMuscleAttribute+m is muscle m.
+// root and the IK goals (each T x y z, then Q x y z w), attribute
+// FirstMuscleAttribute+m is muscle m, and attribute FirstTDoFAttribute+3k+c
+// is component c (x, y, z) of the translation of TDoFBones[k] (a clip of an
+// avatar with translation DoF).
 const (
 	FirstRootAttribute   = 7
 	FirstMuscleAttribute = 42
 	MuscleCount          = 95
 	BodyMuscleCount      = 55
+	FirstTDoFAttribute   = FirstMuscleAttribute + MuscleCount
+	TDoFCount            = 21
+	// EndHumanAttribute is one past the last humanoid attribute.
+	EndHumanAttribute = FirstTDoFAttribute + 3*TDoFCount
 )
+
+// TDoFBones are the bones with a translation degree of freedom, in
+// attribute order (the editor's property names "SpineTDOF.x" ... list
+// them after the muscles in this order, and a layer's body mask has a bit
+// for each in this order).
+var TDoFBones = [TDoFCount]HumanBone{
+	HumanSpine, HumanChest, HumanUpperChest, HumanNeck, HumanHead,
+	HumanLeftUpperLeg, HumanLeftLowerLeg, HumanLeftFoot, HumanLeftToes,
+	HumanRightUpperLeg, HumanRightLowerLeg, HumanRightFoot, HumanRightToes,
+	HumanLeftShoulder, HumanLeftUpperArm, HumanLeftLowerArm, HumanLeftHand,
+	HumanRightShoulder, HumanRightUpperArm, HumanRightLowerArm, HumanRightHand,
+}
 
 // goalNames are the root and IK goals in attribute order, 7 values each
 // (T x y z, Q x y z w).
@@ -185,16 +203,19 @@ func HumanAttributeName(attr uint32) (string, bool) {
 		return goalNames[i/7] + goalComponents[i%7], true
 	case attr >= FirstMuscleAttribute && attr < FirstMuscleAttribute+MuscleCount:
 		return MuscleNames[attr-FirstMuscleAttribute], true
+	case attr >= FirstTDoFAttribute && attr < EndHumanAttribute:
+		i := attr - FirstTDoFAttribute
+		return HumanBoneNames[TDoFBones[i/3]] + "TDOF." + string(rune('x'+i%3)), true
 	}
 	return "", false
 }
 
 // IsHumanPoseAttribute reports whether an Animator binding attribute is an
-// IK goal's or a muscle's: what makes a clip humanoid. RootT and RootQ
+// IK goal's, a muscle's or a translation DoF's: what makes a clip humanoid. RootT and RootQ
 // (attributes 7 to 13) are not: a generic clip carries them too when Unity
 // baked its root motion node's motion for a generic avatar.
 func IsHumanPoseAttribute(attr uint32) bool {
-	return attr >= FirstRootAttribute+7 && attr < FirstMuscleAttribute+MuscleCount
+	return attr >= FirstRootAttribute+7 && attr < EndHumanAttribute
 }
 
 // IsRootMotionAttribute reports whether an Animator binding attribute is
@@ -205,7 +226,7 @@ func IsRootMotionAttribute(attr uint32) bool {
 
 // HumanAttributeByName is the inverse of HumanAttributeName.
 func HumanAttributeByName(name string) (uint32, bool) {
-	for a := uint32(FirstRootAttribute); a < FirstMuscleAttribute+MuscleCount; a++ {
+	for a := uint32(FirstRootAttribute); a < EndHumanAttribute; a++ {
 		if n, _ := HumanAttributeName(a); n == name {
 			return a, true
 		}

@@ -10,6 +10,8 @@ func TestHumanAttributeNamesFollowTheSpecLayout(t *testing.T) {
 		{7, "RootT.x"}, {10, "RootQ.x"}, {13, "RootQ.w"}, {14, "LeftFootT.x"},
 		{41, "RightHandQ.w"}, {42, "Spine Front-Back"}, {42 + 39, "Left Arm Down-Up"},
 		{42 + 55, "LeftHand.Thumb.1 Stretched"}, {42 + 94, "RightHand.Little.3 Stretched"},
+		{137, "SpineTDOF.x"}, {137 + 3*5 + 1, "LeftUpperLegTDOF.y"}, {137 + 3*13 + 2, "LeftShoulderTDOF.z"},
+		{137 + 62, "RightHandTDOF.z"},
 	}
 	for _, c := range cases {
 		got, ok := HumanAttributeName(c.attr)
@@ -24,8 +26,8 @@ func TestHumanAttributeNamesFollowTheSpecLayout(t *testing.T) {
 	if _, ok := HumanAttributeName(6); ok {
 		t.Error("attribute 6 is not humanoid")
 	}
-	if _, ok := HumanAttributeName(42 + 95); ok {
-		t.Error("attribute 137 is not humanoid")
+	if _, ok := HumanAttributeName(137 + 63); ok {
+		t.Error("attribute 200 is not humanoid")
 	}
 }
 

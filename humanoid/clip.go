@@ -86,7 +86,7 @@ func (r *Rig) Skeleton() *anim.Skeleton {
 // Animator (class 95, path "") with humanoid attributes drive the pose;
 // Transform curves of the clip drive non-human bones; channels the clip
 // lacks take the values of the avatar's rest pose (its muscles, RootT and
-// RootQ as Extract reads them).
+// RootQ as Extract reads them), translation DoF 0.
 func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 	if c == nil || r == nil {
 		return nil, fmt.Errorf("humanoid: Bake: nil clip or rig")
@@ -101,6 +101,8 @@ func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 	}
 	hc := &Clip{rig: r, base: base, slots: make([]int16, len(ft))}
 	r.Extract(r.rest, &hc.def)
+	// Translation DoF a clip lacks are none: the avatar's own translations.
+	hc.def.TDoF = [model.TDoFCount]geom.Vec3{}
 	for i := range hc.def.Goals {
 		hc.def.Goals[i].Q = geom.IdentityQuat
 	}

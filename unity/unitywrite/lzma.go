@@ -142,8 +142,11 @@ type lzmaEncoder struct {
 	rep0       uint32
 	isMatch    [12 << lzmaPB]uint16
 	isRep      [12]uint16
+	isRepG0    [12]uint16
+	isRep0Long [12 << lzmaPB]uint16
 	lit        []uint16
 	length     lenCoder
+	repLength  lenCoder
 	posSlot    [4][64]uint16
 	posSpecial [128]uint16
 	align      [16]uint16
@@ -229,10 +232,26 @@ func (z *lzmaEncoder) match(pos, n int, dist uint32) {
 	}
 }
 
+// repMatch codes a match of length n at the last match's distance.
+func (z *lzmaEncoder) repMatch(pos, n int) {
+	posState := pos & (1<<lzmaPB - 1)
+	z.rc.bit(&z.isMatch[z.state<<lzmaPB|uint32(posState)], 1)
+	z.rc.bit(&z.isRep[z.state], 1)
+	z.rc.bit(&z.isRepG0[z.state], 0)
+	z.rc.bit(&z.isRep0Long[z.state<<lzmaPB|uint32(posState)], 1)
+	z.repLength.encode(&z.rc, uint32(n-2), posState)
+	if z.state < 7 {
+		z.state = 8
+	} else {
+		z.state = 11
+	}
+}
+
 // compressLZMA encodes data as Unity stores an LZMA block: the five
 // property bytes, then the range-coded stream, no size and no end marker
 // (the block table holds the size). Matches are found greedily through
-// hash chains of three-byte prefixes; the rest is coded as literals.
+// hash chains of three-byte prefixes, one position ahead (lazily); the rest
+// is coded as literals.
 func compressLZMA(data []byte) ([]byte, error) {
 	dict := uint32(lzmaMinDict)
 	for dict < uint32(len(data)) && dict < 1<<26 {
@@ -244,8 +263,11 @@ func compressLZMA(data []byte) ([]byte, error) {
 	z := &lzmaEncoder{rc: rangeEncoder{rng: 0xFFFFFFFF, cacheSize: 1, out: props}, lit: make([]uint16, lzmaLitProbs<<lzmaLC)}
 	fill(z.isMatch[:])
 	fill(z.isRep[:])
+	fill(z.isRepG0[:])
+	fill(z.isRep0Long[:])
 	fill(z.lit)
 	z.length.init()
+	z.repLength.init()
 	for i := range z.posSlot {
 		fill(z.posSlot[i][:])
 	}
@@ -267,40 +289,85 @@ func compressLZMA(data []byte) ([]byte, error) {
 			head[h] = int32(p)
 		}
 	}
-	for pos := 0; pos < len(data); {
+	longest := func(pos int) (int, int) {
 		bestLen, bestDist := 0, 0
-		if pos+lzmaMinMatch <= len(data) {
-			limit := min(lzmaMaxMatch, len(data)-pos)
-			cand := head[hash(pos)]
-			for depth := 0; cand >= 0 && depth < lzmaDepth; depth++ {
-				c := int(cand)
-				if pos-c > int(dict) {
+		if pos+lzmaMinMatch > len(data) {
+			return 0, 0
+		}
+		limit := min(lzmaMaxMatch, len(data)-pos)
+		cand := head[hash(pos)]
+		for depth := 0; cand >= 0 && depth < lzmaDepth; depth++ {
+			c := int(cand)
+			if pos-c > int(dict) {
+				break
+			}
+			n := 0
+			for n < limit && data[c+n] == data[pos+n] {
+				n++
+			}
+			if n > bestLen {
+				bestLen, bestDist = n, pos-c
+				if n == limit {
 					break
 				}
-				n := 0
-				for n < limit && data[c+n] == data[pos+n] {
-					n++
-				}
-				if n > bestLen {
-					bestLen, bestDist = n, pos-c
-					if n == limit {
-						break
-					}
-				}
-				cand = prev[c]
 			}
+			cand = prev[c]
 		}
-		if bestLen >= lzmaMinMatch && !(bestLen == lzmaMinMatch && bestDist > 1<<14) {
-			z.match(pos, bestLen, uint32(bestDist))
-			for i := 0; i < bestLen; i++ {
+		if bestLen < lzmaMinMatch || (bestLen == lzmaMinMatch && bestDist > 1<<14) {
+			return 0, 0
+		}
+		return bestLen, bestDist
+	}
+	// Lazy matching: a match is taken unless the next position starts a
+	// longer one, in which case this byte goes as a literal.
+	// repeat is the length of the match at the last match's distance.
+	repeat := func(pos int) int {
+		r := int(z.rep0) + 1
+		if pos < r || pos == 0 {
+			return 0
+		}
+		limit := min(lzmaMaxMatch, len(data)-pos)
+		k := 0
+		for k < limit && data[pos-r+k] == data[pos+k] {
+			k++
+		}
+		return k
+	}
+	n, dist := longest(0)
+	for pos := 0; pos < len(data); {
+		// A repeat of the last distance costs little: taken when it is
+		// about as long as the best new match.
+		if rl := repeat(pos); rl >= 2 && rl+1 >= n {
+			z.repMatch(pos, rl)
+			for i := 0; i < rl; i++ {
 				insert(pos + i)
 			}
-			pos += bestLen
+			pos += rl
+			n, dist = longest(pos)
 			continue
 		}
-		z.literal(data, pos)
+		if n == 0 {
+			z.literal(data, pos)
+			insert(pos)
+			pos++
+			n, dist = longest(pos)
+			continue
+		}
 		insert(pos)
-		pos++
+		if n < lzmaMaxMatch {
+			if n2, d2 := longest(pos + 1); n2 > n+1 {
+				z.literal(data, pos)
+				pos++
+				n, dist = n2, d2
+				continue
+			}
+		}
+		z.match(pos, n, uint32(dist))
+		for i := 1; i < n; i++ {
+			insert(pos + i)
+		}
+		pos += n
+		n, dist = longest(pos)
 	}
 	for i := 0; i < 5; i++ {
 		z.rc.shiftLow()

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
+	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -153,6 +155,28 @@ var namers = map[HumanSource]namer{
 		}
 		return ""
 	}},
+	HumanBiped: {root: "Bip001", name: func(b int) string {
+		if s, f, seg, ok := finger(b); ok {
+			n := fmt.Sprintf("Bip001 %s Finger%d", []string{"L", "R"}[s], f)
+			if seg > 0 {
+				n += fmt.Sprint(seg)
+			}
+			return n
+		}
+		c := map[int]string{int(model.HumanHips): "Pelvis", int(model.HumanSpine): "Spine", int(model.HumanChest): "Spine1", int(model.HumanUpperChest): "Spine2", int(model.HumanNeck): "Neck", int(model.HumanHead): "Head"}
+		if n, ok := c[b]; ok {
+			return "Bip001 " + n
+		}
+		for side, s := range []string{"L", "R"} {
+			for l, n := range map[int]string{int(model.HumanLeftShoulder): "Clavicle", int(model.HumanLeftUpperArm): "UpperArm", int(model.HumanLeftLowerArm): "Forearm", int(model.HumanLeftHand): "Hand",
+				int(model.HumanLeftUpperLeg): "Thigh", int(model.HumanLeftLowerLeg): "Calf", int(model.HumanLeftFoot): "Foot", int(model.HumanLeftToes): "Toe0"} {
+				if b == l+side {
+					return "Bip001 " + s + " " + n
+				}
+			}
+		}
+		return ""
+	}},
 	HumanUnity: {root: "Character", name: func(b int) string {
 		n := humanoid.BoneNames[b]
 		if b%2 == 0 {
@@ -263,7 +287,7 @@ func mappedNode(c *Character, bone string) (string, bool) {
 }
 
 func TestNamingSchemesMapEveryBoneTheyName(t *testing.T) {
-	for _, src := range []HumanSource{HumanMixamo, HumanVRoid, HumanUnreal, HumanBlender, HumanUnity} {
+	for _, src := range []HumanSource{HumanMixamo, HumanVRoid, HumanUnreal, HumanBlender, HumanUnity, HumanBiped} {
 		for _, back := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/back=%v", src, back), func(t *testing.T) {
 				nm := namers[src]
@@ -468,5 +492,45 @@ func TestUserMapOverridesNames(t *testing.T) {
 		if !errors.Is(err, ErrHumanMap) || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%v: %v, want %s", bad.m, err, bad.want)
 		}
+	}
+}
+
+// A 3ds Max Biped rig maps as Unity's importer mapped one: the human
+// description Unity wrote for the Biped character of the corpus's recording
+// (unity-humanoid-truth/Unity_Model.FBX.meta) lists its skeleton's names and
+// the bone it chose for each human bone; the Biped scheme, given those
+// names, chooses the same.
+func TestBipedNamesMapAsUnitysImporterMappedThem(t *testing.T) {
+	f, err := yamlasset.ParseFile(corpustest.Path(t, "unity-humanoid-truth/Unity_Model.FBX.meta"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.HumanDescription()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range d.Skeleton {
+		names = append(names, b.Name)
+	}
+	got := matchBiped(names)
+	if len(d.Human) < 50 {
+		t.Fatalf("Unity mapped %d bones; the recording's character has 52", len(d.Human))
+	}
+	for _, h := range d.Human {
+		b, ok := boneByName(h.HumanName)
+		if !ok {
+			t.Fatalf("human bone %q unknown", h.HumanName)
+		}
+		if got[b] < 0 || names[got[b]] != h.BoneName {
+			n := "nothing"
+			if got[b] >= 0 {
+				n = names[got[b]]
+			}
+			t.Errorf("%s: Unity chose %q, the Biped scheme %s", h.HumanName, h.BoneName, n)
+		}
+	}
+	if count(got) != len(d.Human) {
+		t.Errorf("the Biped scheme maps %d bones, Unity %d", count(got), len(d.Human))
 	}
 }

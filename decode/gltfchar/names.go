@@ -76,6 +76,7 @@ const (
 	HumanUnreal                     // bone names: Unreal's mannequin ("pelvis", "spine_01", "thigh_l", ...)
 	HumanBlender                    // bone names: Blender's Rigify metarig or DEF bones ("spine.001", "thigh.L", ...) and Blender-style descriptive names ("upper_arm.L", "thumb.proximal.R", ...)
 	HumanUnity                      // bone names: Unity's own ("Hips", "LeftUpperLeg", "Left Thumb Proximal", ...)
+	HumanBiped                      // bone names: 3ds Max's Biped ("Bip001 Pelvis", "Bip001 L Thigh", "Bip001 R Finger01", ...)
 )
 
 // String names the source.
@@ -99,6 +100,8 @@ func (s HumanSource) String() string {
 		return "Blender names"
 	case HumanUnity:
 		return "Unity names"
+	case HumanBiped:
+		return "3ds Max Biped names"
 	}
 	return "unknown"
 }
@@ -119,6 +122,7 @@ var schemes = []scheme{
 	{HumanUnreal, matchUnreal},
 	{HumanBlender, matchBlender},
 	{HumanUnity, matchUnity},
+	{HumanBiped, matchBiped},
 }
 
 func emptyMap() []int {
@@ -370,6 +374,49 @@ func matchBlenderNames(names []string, prefix string) []int {
 // matchUnity maps Unity's own names, compared loosely ("LeftUpperLeg",
 // "Left Thumb Proximal" and "LeftThumbProximal" alike).
 func matchUnity(names []string) []int { return byTable(names, boneByName) }
+
+// bipedName is a 3ds Max Biped bone: the biped's name ("Bip001", "Bip01",
+// "Biped"), a space, and the part.
+var bipedName = regexp.MustCompile(`^(?i:bip(?:ed)?[0-9]*)[ _]+(.+)$`)
+
+// bipedTable maps a Biped part (lower case, single spaces) to its human
+// bone, as Unity's importer maps a Biped rig: the pelvis is the hips, the
+// clavicle the shoulder, Spine1 the chest and Spine2 the upper chest, FingerN
+// finger N (0 the thumb) with FingerN1 and FingerN2 its next segments.
+var bipedTable = func() map[string]int {
+	t := map[string]int{
+		"pelvis": int(model.HumanHips), "spine": int(model.HumanSpine), "spine1": int(model.HumanChest), "spine2": int(model.HumanUpperChest),
+		"neck": int(model.HumanNeck), "head": int(model.HumanHead),
+	}
+	for side, s := range []string{"l ", "r "} {
+		t[s+"clavicle"] = sided(int(model.HumanLeftShoulder), side)
+		t[s+"upperarm"] = sided(int(model.HumanLeftUpperArm), side)
+		t[s+"forearm"] = sided(int(model.HumanLeftLowerArm), side)
+		t[s+"hand"] = sided(int(model.HumanLeftHand), side)
+		t[s+"thigh"] = sided(int(model.HumanLeftUpperLeg), side)
+		t[s+"calf"] = sided(int(model.HumanLeftLowerLeg), side)
+		t[s+"foot"] = sided(int(model.HumanLeftFoot), side)
+		t[s+"toe0"] = sided(int(model.HumanLeftToes), side)
+		for f := range 5 {
+			t[s+"finger"+strconv.Itoa(f)] = fingerBone(side, f, 0)
+			for seg := 1; seg < 3; seg++ {
+				t[s+"finger"+strconv.Itoa(f)+strconv.Itoa(seg)] = fingerBone(side, f, seg)
+			}
+		}
+	}
+	return t
+}()
+
+func matchBiped(names []string) []int {
+	return byTable(names, func(n string) (int, bool) {
+		m := bipedName.FindStringSubmatch(n)
+		if m == nil {
+			return 0, false
+		}
+		b, ok := bipedTable[strings.ToLower(strings.Join(strings.Fields(m[1]), " "))]
+		return b, ok
+	})
+}
 
 func count(m []int) int {
 	k := 0

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -394,9 +395,13 @@ var knownViolations = []struct {
 	holds []string
 	// padding is a condition on the damaged object (padNone: none).
 	padding int
+	// groups, when set, are the damage kinds the entry is about.
+	groups []string
 }{
+	{"not detectable: one valid value changed into another (a reference to another object of the file, a neighbouring index or id); only the file's author knows which was meant",
+		[]string{"exit 0 with output"}, padNone, []string{groupPathIDOther, groupIndexNear, groupHash}},
 	{"not detectable: the damaged object is another well-formed object, its tree reading it to exactly its size with every padding byte zero (a string made one longer into its padding ends in a NUL; a count made smaller lets a following string swallow the elements); only the meaning of the values could tell",
-		[]string{"exit 0 with output"}, padWellFormed},
+		[]string{"exit 0 with output"}, padWellFormed, []string{"object count and size fields"}},
 }
 
 // Conditions a known violation may set on the damaged object.
@@ -408,6 +413,9 @@ const (
 
 func knownViolation(p string, cs cliCase) string {
 	for _, k := range knownViolations {
+		if k.groups != nil && !slices.Contains(k.groups, cs.group) {
+			continue
+		}
 		if k.padding != padNone {
 			o := cs.obj
 			if o == nil {
@@ -457,12 +465,31 @@ func sample(rng *rand.Rand, fields []field, n int) []field {
 // long sweep, one drawn by rng otherwise). shift moves the fields' offsets
 // (a serialized file inside a container).
 func (in *cliInput) addFieldCases(rng *rand.Rand, fields []field, group string, long bool, shift int64) {
+	in.addFieldCasesOf(rng, fields, group, long, shift, nil)
+}
+
+// addFieldCasesOf is addFieldCases with only the damages whose names keep
+// accepts (nil: all).
+func (in *cliInput) addFieldCasesOf(rng *rand.Rand, fields []field, group string, long bool, shift int64, keep func(string) bool) {
 	for _, f := range fields {
 		f.off += shift
 		if f.off < 0 || f.off+int64(f.width) > int64(len(in.data)) {
 			continue
 		}
 		vals, names := f.damages(in.data)
+		if keep != nil {
+			var kv []uint64
+			var kn []string
+			for k := range vals {
+				if keep(names[k]) {
+					kv, kn = append(kv, vals[k]), append(kn, names[k])
+				}
+			}
+			vals, names = kv, kn
+		}
+		if len(vals) == 0 {
+			continue
+		}
 		ks := []int{rng.IntN(len(vals))}
 		if long {
 			ks = ks[:0]
@@ -490,6 +517,116 @@ func (in *cliInput) addFieldCases(rng *rand.Rand, fields []field, group string, 
 			in.cases = append(in.cases, cliCase{group: g, what: fmt.Sprintf("%s at %d set to %s", f.what, f.off, names[k]), make: mk, obj: obj})
 		}
 	}
+}
+
+// Damage kinds of meaning: the values read well, and only what they point
+// at or index tells. The groups named "valid" may turn one valid value
+// into another (another object of the file, a neighbouring index), which
+// no check can tell from the original; the others cannot be valid.
+const (
+	groupFileID      = "reference: m_FileID outside the externals"
+	groupPathIDNone  = "reference: m_PathID to no object of the file"
+	groupPathIDOther = "reference: m_PathID to another object (valid)"
+	groupIndexNear   = "index or id: ±1, 0 or none (may be valid)"
+	groupIndexFar    = "index or id: largest or all ones"
+	groupHash        = "hash naming a path, property or state (valid)"
+)
+
+// refCases adds, for each PPtr field, a reference outside the file's
+// externals table (m_FileID), or, for a reference into the file, one to a
+// path id no object has and one to another object of the file (m_PathID).
+func (in *cliInput) refCases(rng *rand.Rand, f *assets.File, fields []field, long bool, shift int64) {
+	ids := make([]int64, 0, len(f.Objects))
+	for i := range f.Objects {
+		ids = append(ids, f.Objects[i].PathID)
+	}
+	add := func(fl field, v uint64, group, name string) {
+		fl.off += shift
+		data := in.data
+		mk := func() []byte {
+			b := bytes.Clone(data)
+			fl.set(b, v)
+			return b
+		}
+		var obj *damagedObject
+		if fl.obj != nil {
+			o := *fl.obj
+			o.off += shift
+			obj = &o
+		}
+		in.cases = append(in.cases, cliCase{group: group, what: fmt.Sprintf("%s at %d set to %s", fl.what, fl.off, name), make: mk, obj: obj})
+	}
+	for _, fl := range fields {
+		switch fl.kind {
+		case kindFileID:
+			vals := []uint64{uint64(len(f.Externals) + 1), 0xffffffff}
+			if !long {
+				vals = vals[rng.IntN(2):][:1]
+			}
+			for _, v := range vals {
+				add(fl, v, groupFileID, fmt.Sprintf("%d (the file has %d externals)", int32(v), len(f.Externals)))
+			}
+		case kindPathID:
+			file := field{off: fl.pptr, width: 4, big: fl.big}
+			cur := int64(fl.get(in.data[shift:]))
+			if file.get(in.data[shift:]) != 0 || cur == 0 {
+				continue // a reference into another file, or null
+			}
+			none := int64(0x7fffffff)
+			for slices.Contains(ids, none) {
+				none--
+			}
+			cases := []struct {
+				v     int64
+				group string
+			}{{none, groupPathIDNone}}
+			if len(ids) > 1 {
+				other := ids[rng.IntN(len(ids))]
+				for other == cur {
+					other = ids[rng.IntN(len(ids))]
+				}
+				cases = append(cases, struct {
+					v     int64
+					group string
+				}{other, groupPathIDOther})
+			}
+			if !long {
+				cases = cases[rng.IntN(len(cases)):][:1]
+			}
+			for _, c := range cases {
+				add(fl, uint64(c.v), c.group, strconv.FormatInt(c.v, 10))
+			}
+		}
+	}
+}
+
+// indexCases adds, for each index or id field, its damages (see
+// field.damages), grouped by whether the new value may be valid.
+func (in *cliInput) indexCases(rng *rand.Rand, fields []field, long bool, shift int64) {
+	in.addFieldCasesOf(rng, fields, groupIndexNear, long, shift, func(name string) bool {
+		return strings.HasPrefix(name, "+1") || strings.HasPrefix(name, "-1") || strings.HasPrefix(name, "0 ")
+	})
+	// -1 (all ones) is a valid value of the indexes that may name
+	// nothing: a blend tree node without a clip, a transition to no state.
+	noneOK := func(f field) bool {
+		return strings.HasSuffix(f.what, "m_ClipID") || strings.HasSuffix(f.what, "m_DestinationState") ||
+			strings.HasSuffix(f.what, "m_Destination") || strings.HasSuffix(f.what, "m_AxesId") ||
+			strings.Contains(f.what, "m_HumanBoneIndex[") || strings.Contains(f.what, "m_HandBoneIndex[") ||
+			strings.HasSuffix(f.what, "m_RootMotionBoneIndex") || strings.HasSuffix(f.what, "ScriptTypeIndex")
+	}
+	var none, other []field
+	for _, f := range fields {
+		if noneOK(f) {
+			none = append(none, f)
+		} else {
+			other = append(other, f)
+		}
+	}
+	in.addFieldCasesOf(rng, none, groupIndexNear, long, shift, func(name string) bool { return strings.HasPrefix(name, "all ones") })
+	in.addFieldCasesOf(rng, none, groupIndexFar, long, shift, func(name string) bool { return strings.HasPrefix(name, "max") })
+	in.addFieldCasesOf(rng, other, groupIndexFar, long, shift, func(name string) bool {
+		return strings.HasPrefix(name, "max") || strings.HasPrefix(name, "all ones")
+	})
 }
 
 // sweepClasses are the classes whose objects' fields the sweep damages.
@@ -545,7 +682,7 @@ func (in *cliInput) serializedCases(t *testing.T, rng *rand.Rand, sf []byte, shi
 		t.Fatalf("%s: %v", in.name, err)
 	}
 	f := ct.Files[0]
-	var counts []field
+	var counts, refs, indexes, hashes []field
 	floats := map[string][]field{}
 	walked, skipped := 0, 0
 	for i := range f.Objects {
@@ -571,10 +708,19 @@ func (in *cliInput) serializedCases(t *testing.T, rng *rand.Rand, sf []byte, shi
 		for _, fl := range ofs {
 			fl.what = fmt.Sprintf("object %d (class %d) %s", o.PathID, o.ClassID, fl.what)
 			fl.obj = obj
-			if fl.kind == kindCount {
+			switch fl.kind {
+			case kindCount:
 				counts = append(counts, fl)
-			} else if k := floatKind(o.ClassID, fl.what); k != "" {
-				floats[k] = append(floats[k], fl)
+			case kindFileID, kindPathID:
+				refs = append(refs, fl)
+			case kindIndex:
+				indexes = append(indexes, fl)
+			case kindHash:
+				hashes = append(hashes, fl)
+			default:
+				if k := floatKind(o.ClassID, fl.what); k != "" {
+					floats[k] = append(floats[k], fl)
+				}
 			}
 		}
 	}
@@ -582,6 +728,9 @@ func (in *cliInput) serializedCases(t *testing.T, rng *rand.Rand, sf []byte, shi
 		t.Fatalf("%s: walked %d objects' trees, could not walk %d", in.name, walked, skipped)
 	}
 	in.addFieldCases(rng, sample(rng, counts, 2*per), "object count and size fields", long, shift)
+	in.refCases(rng, f, sample(rng, refs, 2*per), long, shift)
+	in.indexCases(rng, sample(rng, indexes, 2*per), long, shift)
+	in.addFieldCases(rng, sample(rng, hashes, per), groupHash, long, shift)
 	for _, k := range slices.Sorted(maps.Keys(floats)) {
 		in.addFieldCases(rng, sample(rng, floats[k], max(per/4, 2)), k, long, shift)
 	}

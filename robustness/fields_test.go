@@ -23,6 +23,19 @@ const (
 	kindHeader
 	// kindFloat is a float32 value: set to NaN, +Inf and -Inf.
 	kindFloat
+	// kindFileID is a PPtr's m_FileID, kindPathID its m_PathID: the
+	// sweep points them elsewhere (see refCases).
+	kindFileID
+	kindPathID
+	// kindIndex is an integer that indexes or identifies something (a
+	// node, a bone, an axes entry, a class, a path hash): damaged as
+	// kindCount, the results split by whether the new value may be
+	// another valid one (±1, 0) or lies outside any range.
+	kindIndex
+	// kindHash is an integer that names something by a hash (a path, a
+	// property, a state, a parameter): any value may be the hash of
+	// some name, so no check can tell a changed one.
+	kindHash
 )
 
 // field is one place of a file the sweep damages: its offset, width (1,
@@ -35,6 +48,8 @@ type field struct {
 	group string // the damage kind it belongs to, for counting results
 	what  string
 	obj   *damagedObject // the object the field lies in, if any
+	// pptr is, for kindPathID, the offset of the same PPtr's m_FileID.
+	pptr int64
 }
 
 // get reads the field's value from b.
@@ -134,6 +149,10 @@ type treeWalker struct {
 	// zeroPad makes a non-zero byte of alignment padding an error
 	// (errPadding).
 	zeroPad bool
+	// pptr is set while the walk is inside a PPtr; fileID is the offset
+	// of its m_FileID.
+	pptr   bool
+	fileID int64
 }
 
 // errPadding is a walk's error for alignment padding that is not zero.
@@ -265,8 +284,21 @@ func (w *treeWalker) node(i int, path string) (bool, error) {
 		case n.Type == "float":
 			f.kind = kindFloat
 			w.out = append(w.out, f)
+		case n.Name == "m_FileID" && w.pptr:
+			f.kind = kindFileID
+			w.fileID = f.off
+			w.out = append(w.out, f)
+		case n.Name == "m_PathID" && w.pptr:
+			f.kind, f.pptr = kindPathID, w.fileID
+			w.out = append(w.out, f)
 		case n.Type != "double" && countName(n.Name):
 			f.kind = kindCount
+			w.out = append(w.out, f)
+		case n.Type != "double" && n.Type != "bool" && hashName(path):
+			f.kind = kindHash
+			w.out = append(w.out, f)
+		case n.Type != "double" && n.Type != "bool" && indexName(path):
+			f.kind = kindIndex
 			w.out = append(w.out, f)
 		}
 		w.pos += sz
@@ -287,11 +319,14 @@ func (w *treeWalker) node(i int, path string) (bool, error) {
 			return false, err
 		}
 	default:
+		outer := w.pptr
+		w.pptr = strings.HasPrefix(n.Type, "PPtr<") && len(kids) == 2
 		for _, k := range kids {
 			if _, err := w.node(k, path+"."+w.nodes[k].Name); err != nil {
 				return false, err
 			}
 		}
+		w.pptr = outer
 	}
 	return n.Aligned(), w.align(n.Aligned())
 }
@@ -315,6 +350,53 @@ func (w *treeWalker) array(i int, kids []int, path, what string) error {
 		}
 	}
 	return nil
+}
+
+// indexName reports whether an integer field at path (an element of an
+// array named so, or a field) indexes or identifies something: its name
+// holds "index" or "ID", or names a class, a binding's attribute or path,
+// a parent, axes or bone.
+func indexName(path string) bool {
+	name := path
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	l := strings.ToLower(name)
+	if strings.Contains(l, "index") || strings.HasSuffix(name, "ID") || strings.HasSuffix(name, "Id") {
+		return true
+	}
+	switch name {
+	case "typeID", "classID", "attribute", "path", "m_ParentId", "m_AxesId", "boneIndex", "m_Destination", "m_DestinationState":
+		return true
+	}
+	return false
+}
+
+// hashName reports whether an integer field at path holds a hash that
+// names something outside the file's checks: a binding's path or
+// property, a state's, a transition's or a parameter's name.
+func hashName(path string) bool {
+	name := path
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "path", "attribute", "m_NameID", "m_FullPathID", "m_EventID", "m_TagID", "m_SpeedParamID", "m_MirrorParamID",
+		"m_CycleOffsetParamID", "m_TimeParamID", "m_BlendEventID", "m_BlendEventYID", "m_Binding", "m_UserID":
+		return true
+	case "m_PathID", "m_ID":
+		// Outside a PPtr (handled before), a controller's state path
+		// or parameter hash; an avatar skeleton's m_ID is checked
+		// against its m_TOS.
+		return !strings.Contains(path, "Skeleton")
+	}
+	return false
 }
 
 // countName reports whether an integer field's name says it counts or

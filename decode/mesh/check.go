@@ -85,7 +85,11 @@ func checkMeaning(m *model.Mesh) (string, error) {
 	for i, bi := range m.BoneIndices {
 		for k, b := range bi {
 			if int(b) >= bones {
-				return "m_VertexData", fmt.Errorf("%w: vertex %d, slot %d (weight %g) names bone %d of %d", ErrBoneIndex, i, k, m.BoneWeights[i][k], b, len(m.BindPoses))
+				var w float32
+				if i < len(m.BoneWeights) {
+					w = m.BoneWeights[i][k]
+				}
+				return "m_VertexData", fmt.Errorf("%w: vertex %d, slot %d (weight %g) names bone %d of %d", ErrBoneIndex, i, k, w, b, len(m.BindPoses))
 			}
 		}
 	}

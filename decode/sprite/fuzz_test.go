@@ -14,7 +14,7 @@ func FuzzCut(f *testing.F) {
 	f.Add(float32(2), float32(1), float32(3), float32(2), float32(5), float32(4), float32(1), float32(0), uint32(1|4<<2), float32(0.5), float32(0.5))
 	f.Add(float32(0), float32(0), float32(8), float32(4), float32(8), float32(4), float32(0), float32(0), uint32(0), float32(0), float32(1))
 	count := fuzzcount.Counter("FuzzCut")
-	tex := texture()
+	tex := testTexture()
 	f.Fuzz(func(t *testing.T, x, y, w, h, sw, sh, ox, oy float32, settings uint32, px, py float32) {
 		count()
 		s := &Sprite{Name: "fuzz", Rect: Rect{0, 0, sw, sh}, Pivot: [2]float32{px, py},

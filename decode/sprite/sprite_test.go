@@ -1,14 +1,18 @@
 package sprite
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/model"
+	"github.com/mecanim/mecanim/unity/assets"
+	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
 	"github.com/mecanim/mecanim/unity/unitywrite"
 )
@@ -17,13 +21,13 @@ type F = unitywrite.Fields
 
 // buildTree makes a type tree from an outline: one node a line, indented
 // two spaces a level, "TYPE NAME [SIZE] [align] [array]" ("~" for a
-// space in a type).
+// space in a type or name).
 func buildTree(outline string) *typetree.Tree {
 	tr := &typetree.Tree{}
 	for _, line := range strings.Split(strings.Trim(outline, "\n"), "\n") {
 		trimmed := strings.TrimLeft(line, " ")
 		f := strings.Fields(trimmed)
-		n := typetree.Node{Level: (len(line) - len(trimmed)) / 2, Type: strings.ReplaceAll(f[0], "~", " "), Name: f[1], ByteSize: -1, Index: int32(len(tr.Nodes))}
+		n := typetree.Node{Level: (len(line) - len(trimmed)) / 2, Type: strings.ReplaceAll(f[0], "~", " "), Name: strings.ReplaceAll(f[1], "~", " "), ByteSize: -1, Index: int32(len(tr.Nodes))}
 		for _, opt := range f[2:] {
 			switch opt {
 			case "align":
@@ -125,9 +129,9 @@ func spriteFields(name string, r, tr F, off F, settings uint32, pivot F, atlas i
 		"m_RD":            F{"texture": F{"m_FileID": int32(0), "m_PathID": int64(7)}, "textureRect": tr, "textureRectOffset": off, "settingsRaw": settings}}
 }
 
-// texture is an 8×4 image whose texel (x, y), y counted from the bottom
+// testTexture is an 8×4 image whose texel (x, y), y counted from the bottom
 // as Unity does, has red x·10, green y·10 (top row first in the image).
-func texture() *image.NRGBA {
+func testTexture() *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, 8, 4))
 	for y := range 4 {
 		for x := range 8 {
@@ -148,7 +152,7 @@ func texel(img *image.NRGBA, x, y int) (int, int, uint8) {
 // its own rectangle when packing trimmed it, with its pivot in pixels from
 // the top-left corner.
 func TestCutTurnsBackAndPlaces(t *testing.T) {
-	tex := texture()
+	tex := testTexture()
 	for _, c := range []struct {
 		name     string
 		rect, tr F
@@ -216,7 +220,7 @@ func TestAtlasGivesRenderData(t *testing.T) {
 	if s.Atlas != (model.Ref{PathID: 5}) || !s.UseAtlas(atlas) || s.Render.Texture != (model.Ref{FileID: 1, PathID: 99}) || !s.Render.Packed || s.Render.TightPacking {
 		t.Fatalf("%+v", s)
 	}
-	img, _, err := Cut(texture(), s)
+	img, _, err := Cut(testTexture(), s)
 	if x, y, _ := texel(img, 0, 1); err != nil || x != 4 || y != 0 {
 		t.Errorf("cut from the atlas rectangle: (%d, %d) %v", x, y, err)
 	}
@@ -226,7 +230,7 @@ func TestAtlasGivesRenderData(t *testing.T) {
 // error naming the sprite, never a panic.
 func TestRefusesDamage(t *testing.T) {
 	s, _ := Read(decode(t, spriteTree, spriteFields("far", rf(0, 0, 3, 3), rf(7, 3, 3, 3), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0), "y": float32(0)}, 0)))
-	if _, _, err := Cut(texture(), s); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `"far"`) {
+	if _, _, err := Cut(testTexture(), s); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `"far"`) {
 		t.Errorf("err %v", err)
 	}
 	if _, err := Read(decode(t, atlasTree, F{"m_Name": "x"})); !errors.Is(err, ErrMalformed) {
@@ -234,5 +238,77 @@ func TestRefusesDamage(t *testing.T) {
 	}
 	if r := Rotation(9); r.String() != "SpritePackingRotation(9)" || Rotate90.String() != "Rotate90" {
 		t.Errorf("names %v %v", r, Rotate90)
+	}
+}
+
+var textureTree = buildTree(`
+Texture2D Base
+  string m_Name` + indent(str, 1) + `
+  int m_Width 4
+  int m_Height 4
+  int m_CompleteImageSize 4
+  int m_TextureFormat 4
+  int m_MipCount 4
+  TypelessData image~data array align
+    int size 4
+    UInt8 data 1
+  StreamingInfo m_StreamData
+    UInt64 offset 8
+    unsigned~int size 4
+    string path` + indent(str, 2))
+
+// A clip's sprite curve, read from a serialized file holding the sprites
+// and their texture: each key's picture is cut from the texture, a sprite
+// shown twice is cut once, a key that sets no sprite shows none, and a
+// sprite outside the inputs is an error naming the key.
+func TestStepsCutEveryKeysSprite(t *testing.T) {
+	px := make([]byte, 0, 4*8*4)
+	for y := range 4 { // stored bottom row first
+		for x := range 8 {
+			px = append(px, uint8(x*10), uint8(y*10), 0, 255)
+		}
+	}
+	enc := func(tr *typetree.Tree, v F) []byte {
+		b, err := unitywrite.Encode(tr, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	objs := []unitywrite.Object{
+		{PathID: 7, ClassID: 28, Tree: textureTree, Data: enc(textureTree, F{"m_Name": "sheet", "m_Width": int32(8), "m_Height": int32(4),
+			"m_TextureFormat": int32(4), "m_MipCount": int32(1), "image data": px})},
+		{PathID: 10, ClassID: ClassSprite, Tree: spriteTree, Data: enc(spriteTree, spriteFields("walk_0", rf(0, 0, 2, 2), rf(0, 0, 2, 2), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0.5), "y": float32(0)}, 0))},
+		{PathID: 11, ClassID: ClassSprite, Tree: spriteTree, Data: enc(spriteTree, spriteFields("walk_1", rf(2, 0, 2, 2), rf(2, 0, 2, 2), F{"x": float32(0), "y": float32(0)}, 0, F{"x": float32(0.5), "y": float32(0)}, 0))},
+	}
+	b, err := unitywrite.SerializedFile("2022.3.9f1", 22, objs, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), "sprites", assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := ct.Files[0]
+	oc := model.ObjectCurve{Target: model.Target{Path: "Body", ClassID: ClassSpriteRenderer, Attribute: crc32.ChecksumIEEE([]byte("m_Sprite"))},
+		Keys: []model.ObjectKey{{Time: 0, Object: model.Ref{PathID: 10}}, {Time: 0.1, Object: model.Ref{PathID: 11}}, {Time: 0.2, Object: model.Ref{PathID: 10}}, {Time: 0.3}}}
+	if !IsSpriteCurve(oc) || IsSpriteCurve(model.ObjectCurve{Target: model.Target{ClassID: 23, Property: "m_Materials.Array.data[0]"}}) {
+		t.Error("IsSpriteCurve")
+	}
+	cache := map[*serialized.Object]*Picture{}
+	steps, err := Steps(f, oc, nil, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 4 || steps[0].Picture != steps[2].Picture || steps[3].Picture != nil || len(cache) != 2 {
+		t.Fatalf("steps %+v, %d cut", steps, len(cache))
+	}
+	p := steps[1].Picture
+	if x, y, _ := texel(p.Image, 0, 1); p.Name != "walk_1" || p.Pivot != image.Pt(1, 2) || x != 2 || y != 0 {
+		t.Errorf("walk_1: %q pivot %v, bottom-left from (%d, %d)", p.Name, p.Pivot, x, y)
+	}
+	oc.Keys = append(oc.Keys, model.ObjectKey{Time: 0.4, Object: model.Ref{FileID: 1, PathID: 99}})
+	if _, err := Steps(f, oc, nil, nil); err == nil || !strings.Contains(err.Error(), "key 4 (at 0.4 s)") {
+		t.Errorf("a sprite outside the inputs: %v", err)
 	}
 }

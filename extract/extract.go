@@ -214,6 +214,7 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 		return nil, err
 	}
 	m := r.manifest(ins, skipped)
+	r.exportSprites(m)
 	if err := atomicfile.Write(filepath.Join(o.Out, "manifest.json"), func(w io.Writer) error { return writeManifest(w, m) }); err != nil {
 		return m, err
 	}

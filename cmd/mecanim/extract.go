@@ -28,7 +28,9 @@ Animation components play, and every clip no character plays on the
 character it binds to. Humanoid clips no character plays go on --avatar,
 or are listed. OUT/manifest.json names for every character, clip, avatar
 and controller where it was read (container, file, path id), its output,
-and what was skipped and why.
+and what was skipped and why. 2D clips (switching the sprite of a
+SpriteRenderer or UI Image) go to OUT/sprites/ as an animated PNG and a
+sprite sheet with Aseprite-shaped JSON timing.
 All files are read as one set (a character in one bundle plays clips of
 another). A file that cannot be read is listed and the rest goes on (exit
 status 1 at the end). Outputs appear complete or not at all: Ctrl-C stops

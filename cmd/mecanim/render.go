@@ -25,7 +25,11 @@ right side; "side" is the same), top (from above, facing up the picture).
 'mecanim sample' names it (PATH:PROPERTY, with #HASH for a path or
 #ATTRIBUTE for a property no name table names), or by its property alone
 for every path that has it. --curve names one curve (repeatable), for a
-name that holds a comma. What was written is noted on stderr.`
+name that holds a comma. What was written is noted on stderr.
+
+A 2D clip, which switches sprites (SpriteRenderer or UI Image) and moves no
+Transform, is drawn as a strip of its frames instead, aligned by their
+pivots; each further sprite curve is one more strip below.`
 
 func runRender(e *env, args []string) error {
 	c := newClipCommand(e, "render", renderSynopsis)
@@ -82,6 +86,13 @@ func runRender(e *env, args []string) error {
 			if img, err = render.Plot(clip, sel, render.PlotOptions{Width: *width, Height: *height}); err != nil {
 				return err
 			}
+		} else if strip, ok, err := spriteStrip(set, i); ok || err != nil {
+			// A 2D clip (it switches sprites and moves no Transform):
+			// its sprites' frames side by side.
+			if err != nil {
+				return err
+			}
+			img = strip
 		} else {
 			m, err := c.motion(set, i)
 			if err != nil {

@@ -219,24 +219,37 @@ type FrameTag struct {
 	Direction string `json:"direction"`
 }
 
+// Strip draws the frames aligned by pivot side by side, left to right, in
+// cells of the canvas's size; it returns the pivot's place in each cell.
+func Strip(frames []Frame) (*image.NRGBA, image.Point, error) {
+	imgs, pivot, err := Align(frames)
+	if err != nil {
+		return nil, image.Point{}, err
+	}
+	cw, ch := imgs[0].Bounds().Dx(), imgs[0].Bounds().Dy()
+	if cw*len(imgs) > MaxCanvas*4 {
+		return nil, image.Point{}, fmt.Errorf("sprite: strip of %d frames %d pixels wide", len(imgs), cw)
+	}
+	strip := image.NewNRGBA(image.Rect(0, 0, cw*len(imgs), ch))
+	for i, img := range imgs {
+		draw.Draw(strip, image.Rect(i*cw, 0, (i+1)*cw, ch), img, image.Point{}, draw.Src)
+	}
+	return strip, pivot, nil
+}
+
 // WriteSheet writes the frames side by side, left to right, as one PNG to
 // w, and returns the sheet's JSON (Aseprite's shape) naming imageName as
 // its picture and the whole run as the frame tag name.
 func WriteSheet(w io.Writer, frames []Frame, name, imageName string) ([]byte, error) {
-	imgs, pivot, err := Align(frames)
+	sheet, pivot, err := Strip(frames)
 	if err != nil {
 		return nil, err
 	}
-	cw, ch := imgs[0].Bounds().Dx(), imgs[0].Bounds().Dy()
-	if cw*len(imgs) > MaxCanvas*4 {
-		return nil, fmt.Errorf("sprite: sheet of %d frames %d pixels wide", len(imgs), cw)
-	}
-	sheet := image.NewNRGBA(image.Rect(0, 0, cw*len(imgs), ch))
+	cw, ch := sheet.Bounds().Dx()/len(frames), sheet.Bounds().Dy()
 	js := Sheet{Meta: SheetMeta{App: "mecanim", Version: "1", Image: imageName, Format: "RGBA8888",
-		Size: SheetSize{cw * len(imgs), ch}, Scale: "1", Pivot: SheetPoint{pivot.X, pivot.Y},
-		FrameTags: []FrameTag{{Name: name, From: 0, To: len(imgs) - 1, Direction: "forward"}}}}
-	for i, img := range imgs {
-		draw.Draw(sheet, image.Rect(i*cw, 0, (i+1)*cw, ch), img, image.Point{}, draw.Src)
+		Size: SheetSize{cw * len(frames), ch}, Scale: "1", Pivot: SheetPoint{pivot.X, pivot.Y},
+		FrameTags: []FrameTag{{Name: name, From: 0, To: len(frames) - 1, Direction: "forward"}}}}
+	for i := range frames {
 		js.Frames = append(js.Frames, SheetFrame{
 			Filename:         fmt.Sprintf("%s %d", name, i),
 			Frame:            SheetRect{i * cw, 0, cw, ch},

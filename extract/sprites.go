@@ -1,17 +1,20 @@
 package extract
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/decode/catalog"
 	decodesprite "github.com/mecanim/mecanim/decode/sprite"
+	"github.com/mecanim/mecanim/decode/texture"
 	"github.com/mecanim/mecanim/export/sprite"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
@@ -150,7 +153,9 @@ func writeSpriteCurve(dir, base, clipName string, c SpriteCurve) (anim, sheet st
 
 // exportSprites writes every clip's sprite curves into OUT/sprites and
 // records them in the manifest: the clips' outputs (a clip with sprite
-// curves is no longer skipped), the outputs, and failures.
+// curves is no longer skipped), the outputs, a note on a clip whose
+// sprites are outside the inputs or in a texture format not decoded, and
+// failures (damaged sprites, outputs not written).
 func (r *run) exportSprites(m *Manifest) {
 	if r.set == nil {
 		return
@@ -168,11 +173,19 @@ func (r *run) exportSprites(m *Manifest) {
 			return
 		}
 		curves, err := SpriteCurves(r.set, i, cache)
-		if err != nil {
-			var f Failure
-			f.Input = items[i].Source.Container
-			f.Error = err.Error()
-			m.Failed = append(m.Failed, f)
+		var ue *texture.UnsupportedError
+		switch {
+		case errors.Is(err, decodesprite.ErrMissing) || errors.As(err, &ue):
+			// Valid data this run cannot draw (a file not given, a
+			// texture format not decoded): said on the clip.
+			for j := range m.Clips {
+				if cs := m.Clips[j].Source; cs.Container == items[i].Source.Container && cs.File == items[i].Source.File && cs.PathID == items[i].Source.PathID {
+					m.Clips[j].Note = strings.TrimSpace(m.Clips[j].Note + " sprites not written: " + err.Error())
+				}
+			}
+			continue
+		case err != nil:
+			m.Failed = append(m.Failed, Failure{Input: items[i].Source.Container, Error: err.Error(), err: err})
 			continue
 		}
 		for _, c := range curves {

@@ -59,7 +59,7 @@ func FromFile(f *assets.File, o *serialized.Object, resolve Resolver) (*Picture,
 	if !s.Atlas.IsNull() {
 		af, ao, ok := find(f, s.Atlas)
 		if !ok {
-			return fail(fmt.Errorf("its sprite atlas (%d:%d) is not among the inputs", s.Atlas.FileID, s.Atlas.PathID))
+			return fail(fmt.Errorf("its sprite atlas (%d:%d) is %w", s.Atlas.FileID, s.Atlas.PathID, ErrMissing))
 		}
 		av, err := af.Decode(ao)
 		if err != nil {
@@ -76,7 +76,7 @@ func FromFile(f *assets.File, o *serialized.Object, resolve Resolver) (*Picture,
 	}
 	tf, to, ok := find(texFile, s.Render.Texture)
 	if !ok || to.ClassID != texture.ClassTexture2D {
-		return fail(fmt.Errorf("%q: its texture (%d:%d) is not among the inputs", s.Name, s.Render.Texture.FileID, s.Render.Texture.PathID))
+		return fail(fmt.Errorf("%q: its texture (%d:%d) is %w", s.Name, s.Render.Texture.FileID, s.Render.Texture.PathID, ErrMissing))
 	}
 	tex, err := texture.FromFile(tf, to)
 	if err != nil {
@@ -138,7 +138,7 @@ func Steps(f *assets.File, oc model.ObjectCurve, resolve Resolver, cache map[*se
 			sf, so, ok = resolve(f, k.Object)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s: sprite curve of %q: key %d (at %g s): sprite %d:%d is not among the inputs", f.Name, oc.Target.Path, i, k.Time, k.Object.FileID, k.Object.PathID)
+			return nil, fmt.Errorf("%s: sprite curve of %q: key %d (at %g s): sprite %d:%d is %w", f.Name, oc.Target.Path, i, k.Time, k.Object.FileID, k.Object.PathID, ErrMissing)
 		}
 		p := cache[so]
 		if p == nil {

@@ -25,8 +25,13 @@ const (
 	ClassSpriteAtlas = 687078895
 )
 
-// ErrMalformed wraps a sprite whose fields are missing or inconsistent.
-var ErrMalformed = errors.New("sprite: malformed")
+// Errors wrapped by this package's functions.
+var (
+	// ErrMalformed: a sprite's fields are missing or inconsistent.
+	ErrMalformed = errors.New("sprite: malformed")
+	// ErrMissing: a sprite, its atlas or its texture is in no file given.
+	ErrMissing = errors.New("not among the inputs")
+)
 
 // Rotation is how a packer stored a sprite in its texture (Unity's
 // SpritePackingRotation).

@@ -308,7 +308,7 @@ func TestStepsCutEveryKeysSprite(t *testing.T) {
 		t.Errorf("walk_1: %q pivot %v, bottom-left from (%d, %d)", p.Name, p.Pivot, x, y)
 	}
 	oc.Keys = append(oc.Keys, model.ObjectKey{Time: 0.4, Object: model.Ref{FileID: 1, PathID: 99}})
-	if _, err := Steps(f, oc, nil, nil); err == nil || !strings.Contains(err.Error(), "key 4 (at 0.4 s)") {
+	if _, err := Steps(f, oc, nil, nil); !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "key 4 (at 0.4 s)") {
 		t.Errorf("a sprite outside the inputs: %v", err)
 	}
 }

@@ -104,6 +104,10 @@ func frames(clip *model.Clip, steps []decodesprite.Step) []sprite.Frame {
 	return out
 }
 
+// maxCachedPictures bounds the sprite pictures kept between clips (the
+// memory a large 2D game's sprites would otherwise hold at once).
+const maxCachedPictures = 512
+
 // Sprite output kinds in the manifest.
 const (
 	KindSpriteAnimation = "sprite animation" // an animated PNG
@@ -151,7 +155,8 @@ func writeSpriteCurve(dir, base, clipName string, c SpriteCurve) (anim, sheet st
 	return anim, sheet, nil
 }
 
-// exportSprites writes every clip's sprite curves into OUT/sprites and
+// exportSprites writes the sprite curves of every clip no character
+// exported (2D clips move no Transform) into OUT/sprites and
 // records them in the manifest: the clips' outputs (a clip with sprite
 // curves is no longer skipped), the outputs, a note on a clip whose
 // sprites are outside the inputs or in a texture format not decoded, and
@@ -168,11 +173,26 @@ func (r *run) exportSprites(m *Manifest) {
 		curves []SpriteCurve
 	}
 	var todo []done
+	// Clips exported on a character are done; the others are read again
+	// for their sprite curves, one at a time (released after).
+	left := map[model.Source]bool{}
+	for _, c := range m.Clips {
+		if len(c.Outputs) == 0 && c.SameAs == "" {
+			left[model.Source{Container: c.Source.Container, File: c.Source.File, PathID: c.Source.PathID}] = true
+		}
+	}
 	for i := range items {
 		if r.ctx.Err() != nil {
 			return
 		}
+		if !left[items[i].Source] {
+			continue
+		}
+		if len(cache) > maxCachedPictures {
+			cache = map[*serialized.Object]*decodesprite.Picture{}
+		}
 		curves, err := SpriteCurves(r.set, i, cache)
+		r.set.Release(bind.KindClip, i)
 		var ue *texture.UnsupportedError
 		switch {
 		case errors.Is(err, decodesprite.ErrMissing) || errors.As(err, &ue):

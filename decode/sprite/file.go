@@ -6,10 +6,12 @@ import (
 	"image"
 
 	"github.com/mecanim/mecanim/decode/material"
+	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/decode/texture"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
+	"github.com/mecanim/mecanim/unity/typetree"
 )
 
 // Resolver finds the object a reference made in a file points at, in any
@@ -40,6 +42,9 @@ func FromFile(f *assets.File, o *serialized.Object, resolve Resolver) (*Picture,
 	}
 	s, err := Read(v)
 	if err != nil {
+		return fail(err)
+	}
+	if err := s.readOutline(v, f); err != nil {
 		return fail(err)
 	}
 	find := func(from *assets.File, r model.Ref) (*assets.File, *serialized.Object, bool) {
@@ -153,4 +158,34 @@ func Steps(f *assets.File, oc model.ObjectCurve, resolve Resolver, cache map[*se
 		out = append(out, Step{Time: k.Time, Picture: p})
 	}
 	return out, nil
+}
+
+// readOutline reads the tight mesh of a Sprite value (its m_RD's vertices
+// and 16-bit indices) into s.Outline; a full-rectangle sprite has none.
+func (s *Sprite) readOutline(v *typetree.Value, f *assets.File) error {
+	rd := v.Field("m_RD")
+	if uint32(rd.Field("settingsRaw").Uint())>>6&1 == 0 || !rd.Has("m_VertexData") || !rd.Has("m_IndexBuffer") {
+		return nil // full rectangle, or a layout without the mesh
+	}
+	vd, err := mesh.VertexDataOf(rd, mesh.Options{Version: f.Version})
+	if err != nil {
+		return fmt.Errorf("%q: outline: %w", s.Name, err)
+	}
+	pos, dim, err := vd.Floats(mesh.ChanPosition, nil)
+	if err != nil || dim < 2 {
+		return fmt.Errorf("%q: %w: outline positions: %v", s.Name, ErrMalformed, err)
+	}
+	ib := rd.Field("m_IndexBuffer").Bytes()
+	for i := 0; i+6 <= len(ib); i += 6 {
+		var t [3][2]float32
+		for k := range 3 {
+			n := int(ib[i+2*k]) | int(ib[i+2*k+1])<<8
+			if n >= vd.VertexCount {
+				return fmt.Errorf("%q: %w: outline index %d of %d vertices", s.Name, ErrMalformed, n, vd.VertexCount)
+			}
+			t[k] = [2]float32{pos[n*dim], pos[n*dim+1]}
+		}
+		s.Outline = append(s.Outline, t)
+	}
+	return nil
 }

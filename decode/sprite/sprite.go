@@ -4,9 +4,9 @@
 // turned back when the packer flipped or rotated it, placed in the
 // sprite's own rectangle where packing trimmed its transparent border.
 //
-// Tight sprite meshes are cut as their bounding rectangle: texels of
-// neighbouring sprites inside that rectangle (tight atlases pack sprites
-// into each other's empty corners) are kept, not masked by the mesh.
+// A sprite with a tight mesh keeps only the texels its mesh covers: tight
+// atlases pack sprites into each other's empty corners, so the rest of
+// its rectangle may hold its neighbours.
 package sprite
 
 import (
@@ -107,6 +107,10 @@ type Sprite struct {
 	// Render is the sprite's own render data (the atlas's replaces it;
 	// see UseAtlas).
 	Render RenderData
+	// Outline is the sprite's tight mesh as triangles, in units from its
+	// pivot (m_RD's vertices and indices); nil for a full-rectangle
+	// sprite, whose picture is its whole rectangle.
+	Outline [][3][2]float32
 }
 
 func ref(v *typetree.Value) model.Ref {
@@ -248,8 +252,53 @@ func Cut(tex *image.NRGBA, s *Sprite) (*image.NRGBA, image.Point, error) {
 			}
 		}
 	}
+	if len(s.Outline) > 0 {
+		out = mask(out, s, sw, sh)
+	}
 	pivot := image.Pt(round(s.Pivot[0]*float32(sw)), round((1-s.Pivot[1])*float32(sh)))
 	return out, pivot, nil
+}
+
+// mask keeps the texels of img (the sprite's rectangle, top row first)
+// whose centres its outline's triangles cover, and clears the others.
+func mask(img *image.NRGBA, s *Sprite, sw, sh int) *image.NRGBA {
+	out := image.NewNRGBA(img.Bounds())
+	ppu := float64(s.PixelsToUnits)
+	if !(ppu > 0) || math.IsInf(ppu, 0) {
+		return img
+	}
+	px, py := float64(s.Pivot[0])*float64(sw), float64(s.Pivot[1])*float64(sh)
+	for _, t := range s.Outline {
+		// The triangle in pixels from the rectangle's top-left corner.
+		var v [3][2]float64
+		lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+		for k, p := range t {
+			v[k] = [2]float64{float64(p[0])*ppu + px, float64(sh) - (float64(p[1])*ppu + py)}
+			for c := range 2 {
+				lo[c], hi[c] = math.Min(lo[c], v[k][c]), math.Max(hi[c], v[k][c])
+			}
+		}
+		area := (v[1][0]-v[0][0])*(v[2][1]-v[0][1]) - (v[2][0]-v[0][0])*(v[1][1]-v[0][1])
+		if !(math.Abs(area) > 1e-12) {
+			continue
+		}
+		x0, x1 := max(0, int(math.Floor(lo[0]))), min(sw-1, int(math.Ceil(hi[0])))
+		y0, y1 := max(0, int(math.Floor(lo[1]))), min(sh-1, int(math.Ceil(hi[1])))
+		edge := func(a, b [2]float64, x, y float64) float64 {
+			return ((b[0]-a[0])*(y-a[1]) - (x-a[0])*(b[1]-a[1])) / area
+		}
+		const eps = 1e-9
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				cx, cy := float64(x)+0.5, float64(y)+0.5
+				if edge(v[0], v[1], cx, cy) >= -eps && edge(v[1], v[2], cx, cy) >= -eps && edge(v[2], v[0], cx, cy) >= -eps {
+					o := img.PixOffset(x, y)
+					copy(out.Pix[o:o+4], img.Pix[o:o+4])
+				}
+			}
+		}
+	}
+	return out
 }
 
 // unpack undoes a packer's flip or rotation of a sprite (seen top row

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"math"
 	"strings"
 	"testing"
 
@@ -310,5 +311,119 @@ func TestStepsCutEveryKeysSprite(t *testing.T) {
 	oc.Keys = append(oc.Keys, model.ObjectKey{Time: 0.4, Object: model.Ref{FileID: 1, PathID: 99}})
 	if _, err := Steps(f, oc, nil, nil); !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "key 4 (at 0.4 s)") {
 		t.Errorf("a sprite outside the inputs: %v", err)
+	}
+}
+
+// A tight sprite keeps only the texels its outline covers: a triangle
+// over the lower-left half of a 4×4 sprite keeps the bottom-left texel
+// and clears the top-right one (a neighbour's, in a tight atlas).
+func TestCutMasksByTheTightOutline(t *testing.T) {
+	s := &Sprite{Name: "tight", Rect: Rect{0, 0, 4, 4}, PixelsToUnits: 2, Pivot: [2]float32{0.5, 0.5},
+		Render:  RenderData{TextureRect: Rect{0, 0, 4, 4}},
+		Outline: [][3][2]float32{{{-1, -1}, {1, -1}, {-1, 1}}}}
+	img, _, err := Cut(testTexture(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, a := texel(img, 0, 3); a != 255 {
+		t.Error("the bottom-left texel is cleared")
+	}
+	if _, _, a := texel(img, 3, 0); a != 0 {
+		t.Error("the top-right texel is kept")
+	}
+	if _, _, a := texel(img, 1, 1); a != 255 {
+		t.Error("texel (1, 1), centre on the diagonal, is cleared")
+	}
+	s.Outline = nil
+	if img, _, _ := Cut(testTexture(), s); img.NRGBAAt(3, 0).A != 255 {
+		t.Error("a full-rectangle sprite is masked")
+	}
+}
+
+// tightTree is Sprite's layout with the render data's mesh (2018.2 on:
+// 14 vertex channels).
+var tightTree = buildTree(`
+Sprite Base
+  string m_Name` + indent(str, 1) + `
+  Rectf m_Rect` + indent(rectf, 1) + `
+  Vector2f m_Pivot` + indent(vec2f, 1) + `
+  float m_PixelsToUnits 4
+  SpriteRenderData m_RD
+    PPtr<Texture2D> texture` + indent(pptr, 2) + `
+    vector m_IndexBuffer
+      Array Array array align
+        int size 4
+        UInt8 data 1
+    VertexData m_VertexData
+      unsigned~int m_VertexCount 4
+      vector m_Channels
+        Array Array array
+          int size 4
+          ChannelInfo data
+            UInt8 stream 1
+            UInt8 offset 1
+            UInt8 format 1
+            UInt8 dimension 1
+      TypelessData m_DataSize array align
+        int size 4
+        UInt8 data 1
+    Rectf textureRect` + indent(rectf, 2) + `
+    Vector2f textureRectOffset` + indent(vec2f, 2) + `
+    unsigned~int settingsRaw 4`)
+
+// A tight sprite read from a file takes its outline from its render
+// data's vertices and indices, and its picture is masked by it.
+func TestFromFileReadsTheTightOutline(t *testing.T) {
+	px := make([]byte, 0, 4*8*4)
+	for range 4 {
+		for range 8 {
+			px = append(px, 200, 0, 0, 255)
+		}
+	}
+	le := binary.LittleEndian
+	var verts []byte
+	for _, p := range [][3]float32{{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}} {
+		for _, c := range p {
+			verts = le.AppendUint32(verts, math.Float32bits(c))
+		}
+	}
+	channels := make([]any, 14)
+	for i := range channels {
+		channels[i] = F{"stream": 0, "offset": 0, "format": 0, "dimension": 0}
+	}
+	channels[0] = F{"stream": 0, "offset": 0, "format": 0, "dimension": 3}
+	enc := func(tr *typetree.Tree, v F) []byte {
+		b, err := unitywrite.Encode(tr, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	objs := []unitywrite.Object{
+		{PathID: 7, ClassID: 28, Tree: textureTree, Data: enc(textureTree, F{"m_Name": "sheet", "m_Width": int32(8), "m_Height": int32(4),
+			"m_TextureFormat": int32(4), "m_MipCount": int32(1), "image data": px})},
+		{PathID: 10, ClassID: ClassSprite, Tree: tightTree, Data: enc(tightTree, F{"m_Name": "tight", "m_Rect": rf(0, 0, 4, 4),
+			"m_Pivot": F{"x": float32(0.5), "y": float32(0.5)}, "m_PixelsToUnits": float32(2),
+			"m_RD": F{"texture": F{"m_FileID": int32(0), "m_PathID": int64(7)}, "textureRect": rf(0, 0, 4, 4),
+				"m_IndexBuffer":     []byte{0, 0, 1, 0, 2, 0},
+				"m_VertexData":      F{"m_VertexCount": uint32(3), "m_Channels": channels, "m_DataSize": verts},
+				"settingsRaw":       uint32(1 << 6),
+				"textureRectOffset": F{"x": float32(0), "y": float32(0)}}})},
+	}
+	b, err := unitywrite.SerializedFile("2022.3.9f1", 22, objs, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := assets.OpenReader(bytes.NewReader(b), int64(len(b)), "tight", assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := ct.Files[0].Object(10)
+	p, err := FromFile(ct.Files[0], o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Image.NRGBAAt(0, 3).A != 255 || p.Image.NRGBAAt(3, 0).A != 0 {
+		t.Errorf("not masked by the outline: bottom-left alpha %d, top-right %d", p.Image.NRGBAAt(0, 3).A, p.Image.NRGBAAt(3, 0).A)
 	}
 }

@@ -40,7 +40,8 @@ an Avatar of the inputs (a glTF/VRM character's, built from its humanoid
 description, or a built file's) at FOLDER/NAME.asset. The bundle is read
 back through the
 project's own readers before it is written: each clip must sample as its
-input (at its keys and between), or nothing is written.`
+input (at its keys and between), or nothing is written; nothing is written
+either when a clip asked for cannot be compiled.`
 
 // runPack compiles the clips of the inputs with muscleclip, packs them with
 // assetbundle --like a file of the target game, checks the bundle reads
@@ -173,6 +174,12 @@ func runPack(e *env, args []string) error {
 			return err
 		}
 		list = append(list, assetbundle.Asset{Path: assetbundle.ContainerPath(*folder, av.Name, ".asset"), ClassID: model.ClassAvatar, Fields: f})
+	}
+	if e.failures > 0 {
+		// A bundle without some of what was asked for is not written: a
+		// mod shipped with a clip missing fails in the game, not here.
+		e.notef("nothing written to %s", *out)
+		return e.done()
 	}
 	if len(list) == 0 {
 		if e.failures == 0 {

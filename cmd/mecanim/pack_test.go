@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -249,5 +250,19 @@ func TestPackedAvatarOfAVRMShowsAsTheCharacters(t *testing.T) {
 	_, got, _ = strings.Cut(got, "\n")
 	if got != want || !strings.Contains(got, "check pass") {
 		t.Errorf("packed avatar:\n%.2000s\nwant:\n%.2000s", got, want)
+	}
+}
+
+// A clip asked for that cannot be compiled (a legacy clip) fails the
+// command, and nothing is written: not a bundle without it.
+func TestPackWritesNothingWhenAClipAskedForFails(t *testing.T) {
+	game := corpustest.Path(t, "lethal-emotes/customemotespackage")
+	out := filepath.Join(t.TempDir(), "partial")
+	_, stderr, code := runCLI("pack", game, "--clip", "Join", "--clip", "Floss", "--like", game, "-o", out)
+	if code != exitFailed || !strings.Contains(stderr, "legacy") || !strings.Contains(stderr, "nothing written") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written: %v", out, err)
 	}
 }

@@ -43,12 +43,16 @@ func (g gltfCharacter) identical(o origin) bool {
 }
 
 // gltfAvatar is the avatar built for a glTF character, or from a model
-// importer's human description.
-type gltfAvatar struct{ av *model.Avatar }
+// importer's human description; err says why one could not be built (the
+// avatar is still offered, and refused with err where it is used).
+type gltfAvatar struct {
+	av  *model.Avatar
+	err error
+}
 
 func (g gltfAvatar) identical(o origin) bool {
 	v, ok := o.(gltfAvatar)
-	return ok && v.av == g.av
+	return ok && g.av != nil && v.av == g.av
 }
 
 // modelClip is a clip decoded already (a glTF character's animations).
@@ -72,7 +76,7 @@ func (s *Set) addCharacterFile(path string) error {
 	if ch.Human != nil {
 		g.avatar, g.avErr = avatarbuild.Build(ch.Name+"Avatar", ch.Human)
 		if g.avErr == nil {
-			ae := s.add(&entry{kind: KindAvatar, name: g.avatar.Name, src: model.Source{Container: path}, origin: gltfAvatar{g.avatar}})
+			ae := s.add(&entry{kind: KindAvatar, name: g.avatar.Name, src: model.Source{Container: path}, origin: gltfAvatar{av: g.avatar}})
 			s.gltfAvatars[ce] = ae
 		}
 	}
@@ -109,11 +113,19 @@ func (s *Set) addModelSettings(f *yamlasset.File, base string, src model.Source)
 		name = base[:i]
 	}
 	name += "Avatar"
+	if avatarbuild.NeedsParents(d) {
+		// Unity's importer of older versions leaves every parent to the
+		// model file's hierarchy: valid settings, whose avatar only the
+		// model builds. The avatar is listed, and refused where used.
+		err := fmt.Errorf("%s: avatar %q: its human description leaves every bone's parent to the model's own hierarchy, in the model file, which mecanim does not read (convert the model to glTF, in Blender for one, and give that)", src.Container, name)
+		s.add(&entry{kind: KindAvatar, name: name, src: src, origin: gltfAvatar{err: err}})
+		return nil
+	}
 	av, err := avatarbuild.Build(name, d)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.Container, err)
 	}
-	s.add(&entry{kind: KindAvatar, name: name, src: src, origin: gltfAvatar{av}})
+	s.add(&entry{kind: KindAvatar, name: name, src: src, origin: gltfAvatar{av: av}})
 	return nil
 }
 

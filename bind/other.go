@@ -16,6 +16,9 @@ func (s *Set) decodeOther(e *entry) (any, error) {
 	case gltfCharacter:
 		return s.gltfCharacterOf(e, o)
 	case gltfAvatar:
+		if o.av == nil {
+			return nil, o.err
+		}
 		return o.av, nil
 	case modelClip:
 		return o.c, nil

@@ -25,9 +25,11 @@ the built-in class layouts of the Unity version the file names; a file
 whose version is blanked has it inferred, said on stderr (--unity-version
 sets it instead).
 
-Decompressed bundle data is held within one memory limit for all the files
-of a command, 256MiB unless --block-cache says otherwise; a bundle block
-that needs more cannot be read, and its file's error says so.`
+Decompressed bundle data, with what the open files' directories, object
+tables and type trees hold, is kept within one memory limit for all the
+files of a command, 256MiB unless --block-cache says otherwise; a bundle
+block or a file that needs more cannot be read, and its file's error says
+so.`
 
 // lsRecord is one line of `ls --json`.
 type lsRecord struct {

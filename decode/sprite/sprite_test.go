@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
@@ -20,33 +21,8 @@ import (
 
 type F = unitywrite.Fields
 
-// buildTree makes a type tree from an outline: one node a line, indented
-// two spaces a level, "TYPE NAME [SIZE] [align] [array]" ("~" for a
-// space in a type or name).
-func buildTree(outline string) *typetree.Tree {
-	tr := &typetree.Tree{}
-	for _, line := range strings.Split(strings.Trim(outline, "\n"), "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		f := strings.Fields(trimmed)
-		n := typetree.Node{Level: (len(line) - len(trimmed)) / 2, Type: strings.ReplaceAll(f[0], "~", " "), Name: strings.ReplaceAll(f[1], "~", " "), ByteSize: -1, Index: int32(len(tr.Nodes))}
-		for _, opt := range f[2:] {
-			switch opt {
-			case "align":
-				n.Flags |= typetree.FlagAlign
-			case "array":
-				n.TypeFlags = 1
-			default:
-				var sz int32
-				for _, c := range opt {
-					sz = sz*10 + int32(c-'0')
-				}
-				n.ByteSize = sz
-			}
-		}
-		tr.Nodes = append(tr.Nodes, n)
-	}
-	return tr
-}
+// buildTree makes a type tree from an outline (synth.Outline's form).
+func buildTree(outline string) *typetree.Tree { return synth.Outline(outline) }
 
 // indent shifts an outline's lines right by n levels.
 func indent(s string, n int) string {
@@ -242,21 +218,7 @@ func TestRefusesDamage(t *testing.T) {
 	}
 }
 
-var textureTree = buildTree(`
-Texture2D Base
-  string m_Name` + indent(str, 1) + `
-  int m_Width 4
-  int m_Height 4
-  int m_CompleteImageSize 4
-  int m_TextureFormat 4
-  int m_MipCount 4
-  TypelessData image~data array align
-    int size 4
-    UInt8 data 1
-  StreamingInfo m_StreamData
-    UInt64 offset 8
-    unsigned~int size 4
-    string path` + indent(str, 2))
+var textureTree = synth.TextureTree()
 
 // A clip's sprite curve, read from a serialized file holding the sprites
 // and their texture: each key's picture is cut from the texture, a sprite

@@ -299,6 +299,10 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 		return avs, KindAvatar, nil
 	}
 	if len(s.entries[KindCharacter]) == 0 {
+		if len(c.Curves) == 0 && len(c.ObjectCurves) > 0 {
+			// A 2D clip: it switches sprites (or other objects) only.
+			return nil, KindCharacter, fmt.Errorf("%w: clip %q switches objects (sprites, materials) and moves no Transform, and the inputs hold no character (render draws a sprite clip, extract writes it as an animated PNG and a sprite sheet)", ErrNoCharacter, c.Name)
+		}
 		return nil, KindCharacter, fmt.Errorf("%w: clip %q animates Transforms, and the inputs hold no character (add the file with the character's GameObjects)", ErrNoCharacter, c.Name)
 	}
 	var have []string

@@ -33,6 +33,10 @@ type SpriteCurve struct {
 	Frames []sprite.Frame
 }
 
+// ErrEditorSprites: a clip read from an editor (YAML) asset switches
+// sprites, which are drawn only from built Unity files.
+var ErrEditorSprites = errors.New("the sprites of an editor (YAML) clip are not drawn: give the built game's files")
+
 // SpriteCurves cuts the sprite curves of clip i of set (none: nil). The
 // sprites, their atlases and textures are read from the set's inputs.
 func SpriteCurves(set *bind.Set, i int, cache map[*serialized.Object]*decodesprite.Picture) ([]SpriteCurve, error) {
@@ -52,7 +56,7 @@ func SpriteCurves(set *bind.Set, i int, cache map[*serialized.Object]*decodespri
 	src := set.Items(bind.KindClip)[i].Source
 	o, ok := clipObject(set.Catalog(), src)
 	if !ok {
-		return nil, fmt.Errorf("clip %q (%s): its sprites are in no Unity file read", clip.Name, src)
+		return nil, fmt.Errorf("clip %q (%s): %w", clip.Name, src, ErrEditorSprites)
 	}
 	var out []SpriteCurve
 	for _, oc := range curves {
@@ -195,7 +199,7 @@ func (r *run) exportSprites(m *Manifest) {
 		r.set.Release(bind.KindClip, i)
 		var ue *texture.UnsupportedError
 		switch {
-		case errors.Is(err, decodesprite.ErrMissing) || errors.As(err, &ue):
+		case errors.Is(err, decodesprite.ErrMissing) || errors.Is(err, ErrEditorSprites) || errors.As(err, &ue):
 			// Valid data this run cannot draw (a file not given, a
 			// texture format not decoded): said on the clip.
 			for j := range m.Clips {

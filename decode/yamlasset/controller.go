@@ -47,6 +47,11 @@ const (
 //     a state's Loop otherwise depends on its clips, so it is false until
 //     ResolveClips sets it; a clip leaf's Duration is 1 (observed), divided
 //     by a blend child's time scale;
+//   - Unity 4's form (StateMachine objects listing m_States, transitions
+//     kept by the machine in m_OrderedTransitions, a state's clips per
+//     motion set in m_Motions) is read into the same model: an exit-time
+//     condition becomes the transition's exit time, a transition that is not
+//     m_Atomic may be interrupted by its destination's (inferred);
 //   - a layer without an avatar mask gets the full body mask (observed); a
 //     layer whose AvatarMask is in the same file gets its body mask and
 //     skeleton mask (see AvatarMask.Compile); one in another asset is named
@@ -165,8 +170,9 @@ func (f *File) ControllerOf(doc *Document) (*model.Controller, error) {
 			continue
 		}
 		sm := &c.StateMachines[machineOf[i]]
+		set := int(d.i32(layers[i], "m_StateMachineMotionSetIndex"))
 		for si, st := range flats[i].states {
-			sm.States[si].Motions = append(sm.States[si].Motions, b.motionTree(d.pptr(st.Body, "m_Motion")))
+			sm.States[si].Motions = append(sm.States[si].Motions, b.motionTree(stateMotion(d, st, set)))
 		}
 		sm.MotionSets = 1
 	}
@@ -187,8 +193,13 @@ func (f *File) ControllerOf(doc *Document) (*model.Controller, error) {
 		for _, m := range d.seq(l, "m_Motions") {
 			over[d.pptr(m, "m_State").FileID] = d.pptr(m, "m_Motion")
 		}
+		set := int(d.i32(l, "m_StateMachineMotionSetIndex"))
 		for si, st := range fm.states {
-			sm.States[si].Motions = append(sm.States[si].Motions, b.motionTree(over[st.FileID]))
+			m := over[st.FileID]
+			if st.Body.Get("m_Motions") != nil {
+				m = stateMotion(d, st, set) // Unity 4: the layer's motion set of the shared machine
+			}
+			sm.States[si].Motions = append(sm.States[si].Motions, b.motionTree(m))
 		}
 	}
 	for mi := range c.StateMachines {
@@ -277,8 +288,14 @@ func (b *ctlBuild) flatten(root PPtr, layerName string) (*flatMachine, error) {
 		fm.machineIx[id] = mi
 		fm.machines = append(fm.machines, &machineInfo{doc: doc, path: path, parent: parent})
 		b.c.Names.Add(path)
-		for _, cs := range b.d.seq(doc.Body, "m_ChildStates") {
-			sid := b.d.pptr(cs, "m_State").FileID
+		children := b.d.seq(doc.Body, "m_ChildStates")
+		stateOf := func(cs *Node) int64 { return b.d.pptr(cs, "m_State").FileID }
+		if legacyMachine(doc) {
+			children = b.d.seq(doc.Body, "m_States")
+			stateOf = func(cs *Node) int64 { return b.d.ptr(cs).FileID }
+		}
+		for _, cs := range children {
+			sid := stateOf(cs)
 			st := b.f.Object(sid)
 			if st == nil {
 				return fmt.Errorf("%s:%d: state &%d is not in the file", b.f.Name, cs.Line, sid)
@@ -291,8 +308,14 @@ func (b *ctlBuild) flatten(root PPtr, layerName string) (*flatMachine, error) {
 			fm.paths = append(fm.paths, path+"."+st.Name())
 			fm.owner = append(fm.owner, mi)
 		}
-		for _, csm := range b.d.seq(doc.Body, "m_ChildStateMachines") {
-			sub := b.d.pptr(csm, "m_StateMachine").FileID
+		subs := b.d.seq(doc.Body, "m_ChildStateMachines")
+		subOf := func(csm *Node) int64 { return b.d.pptr(csm, "m_StateMachine").FileID }
+		if legacyMachine(doc) {
+			subs = b.d.seq(doc.Body, "m_ChildStateMachine")
+			subOf = func(csm *Node) int64 { return b.d.ptr(csm).FileID }
+		}
+		for _, csm := range subs {
+			sub := subOf(csm)
 			sd := b.f.Object(sub)
 			if sd == nil {
 				return fmt.Errorf("%s:%d: state machine &%d is not in the file", b.f.Name, csm.Line, sub)
@@ -349,13 +372,24 @@ func (b *ctlBuild) machine(fm *flatMachine) model.StateMachine {
 			TimeParam: b.paramIf(s, "m_TimeParameterActive", "m_TimeParameter"),
 		}
 		src := fm.owner[i]
-		for _, t := range b.transitions(d.seq(s, "m_Transitions")) {
+		refs := d.seq(s, "m_Transitions")
+		if m := fm.machines[src].doc; legacyMachine(m) {
+			// Unity 4 writes no m_WriteDefaultValues: its states always
+			// wrote their defaults.
+			state.WriteDefaults = s.Get("m_WriteDefaultValues") == nil || state.WriteDefaults
+			refs = b.orderedTransitions(m, st.FileID)
+		}
+		for _, t := range b.transitions(refs) {
 			state.Transitions = append(state.Transitions, b.transition(t, fm, src, name, fm.paths[i]))
 		}
 		sm.States = append(sm.States, state)
 	}
 	for mi, m := range fm.machines {
-		for _, t := range b.transitions(d.seq(m.doc.Body, "m_AnyStateTransitions")) {
+		refs := d.seq(m.doc.Body, "m_AnyStateTransitions")
+		if legacyMachine(m.doc) {
+			refs = b.orderedTransitions(m.doc, 0)
+		}
+		for _, t := range b.transitions(refs) {
 			sm.AnyState = append(sm.AnyState, b.transition(t, fm, mi, "AnyState", "Entry"))
 		}
 	}
@@ -503,6 +537,29 @@ func (b *ctlBuild) transition(t *Document, fm *flatMachine, from int, srcName, s
 		OrderedInterruption: d.bool(s, "m_OrderedInterruption"),
 		Interruption:        model.InterruptionSource(d.i32(s, "m_InterruptionSource")),
 	}
+	if s.Get("m_Atomic") != nil && s.Get("m_InterruptionSource") == nil {
+		// Unity 4: a transition that is not atomic may be interrupted by
+		// the destination state's transitions (inferred from the editor's
+		// upgrade of such controllers, not observed in a compiled one);
+		// any-state transitions could always lead to their own source.
+		if !d.bool(s, "m_Atomic") {
+			tr.Interruption = model.InterruptDestination
+		}
+		if srcName == "AnyState" {
+			tr.CanTransitionToSelf = true
+		}
+		// Unity 4 had exit time as a condition (mode ExitTime, its time in
+		// m_ExitTime); since Unity 5 it is the transition's own.
+		kept := tr.Conditions[:0]
+		for _, cn := range tr.Conditions {
+			if cn.Mode == model.CondExitTime {
+				tr.HasExitTime, tr.ExitTime = true, cn.ExitTime
+				continue
+			}
+			kept = append(kept, cn)
+		}
+		tr.Conditions = kept
+	}
 	dstName, dstPath := b.destinationName(tr.Destination, fm)
 	tr.ID = b.c.Names.Add(srcName + " -> " + dstName)
 	tr.FullPathHash = b.c.Names.Add(srcPath + " -> " + dstPath)
@@ -648,4 +705,47 @@ func (b *ctlBuild) fillNode(t *model.BlendTree, i int, m PPtr, depth int, timeSc
 		}
 		b.fillNode(t, first+k, d.pptr(ch, "m_Motion"), depth+1, ts, d.f32(ch, "m_CycleOffset"), d.bool(ch, "m_Mirror"))
 	}
+}
+
+// legacyMachine reports a state machine in Unity 4's form (class
+// StateMachine): its states listed in m_States, its sub-machines in
+// m_ChildStateMachine, and its transitions kept by the machine in
+// m_OrderedTransitions, keyed by source state (null for any-state
+// transitions). Unity 4 controllers are still found in projects and
+// packages (Unity-chan's, for one).
+func legacyMachine(doc *Document) bool {
+	return doc.Body.Get("m_ChildStates") == nil && doc.Body.Get("m_States") != nil
+}
+
+// orderedTransitions returns a Unity 4 machine's transitions out of the
+// state of file id src (0: its any-state transitions), in their order. The
+// map is written as repeated "data" keys, each a first/second pair.
+func (b *ctlBuild) orderedTransitions(machine *Document, src int64) []*Node {
+	m := machine.Body.Get("m_OrderedTransitions")
+	if m == nil || m.Kind != Mapping {
+		return nil
+	}
+	for i, k := range m.Keys {
+		if k != "data" {
+			continue
+		}
+		if pair := m.Values[i]; b.d.pptr(pair, "first").FileID == src {
+			return pair.Get("second").itemsOrNil()
+		}
+	}
+	return nil
+}
+
+// stateMotion is a state's motion: m_Motion, or in Unity 4's form motion
+// set set of m_Motions (null when the state has none for it).
+func stateMotion(d *dec, st *Document, set int) PPtr {
+	ms := st.Body.Get("m_Motions")
+	if ms == nil {
+		return d.pptr(st.Body, "m_Motion")
+	}
+	items := ms.itemsOrNil()
+	if set < 0 || set >= len(items) {
+		return PPtr{}
+	}
+	return d.ptr(items[set])
 }

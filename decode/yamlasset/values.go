@@ -172,6 +172,18 @@ func (d *dec) pptr(n *Node, key string) PPtr {
 	return PPtr{FileID: d.i64(v, "fileID"), GUID: d.str(v, "guid"), Type: d.i32(v, "type")}
 }
 
+// ptr reads an object reference that is itself the node (a list item).
+func (d *dec) ptr(v *Node) PPtr {
+	if v == nil || v.IsNull() {
+		return PPtr{}
+	}
+	if v.Kind != Mapping {
+		d.fail(v, "", fmt.Errorf("expected {fileID: ...}, found a %s", v.Kind))
+		return PPtr{}
+	}
+	return PPtr{FileID: d.i64(v, "fileID"), GUID: d.str(v, "guid"), Type: d.i32(v, "type")}
+}
+
 // ref converts a reference to a model.Ref: a reference into another asset
 // gets that asset's 1-based place in File.GUIDs as its FileID.
 func (d *dec) ref(p PPtr) model.Ref {

@@ -46,7 +46,10 @@ func ExamplePack() {
 	}
 	defer c.Close()
 	for _, o := range c.Files[0].Objects {
-		name, _ := c.Files[0].ObjectName(&o)
+		name, err := c.Files[0].ObjectName(&o)
+		if err != nil {
+			panic(err)
+		}
 		fmt.Println(o.ClassID, name)
 	}
 	// Output:

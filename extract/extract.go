@@ -77,10 +77,11 @@ type Options struct {
 	// Pictures draws a contact sheet (PNG) of every clip on every
 	// character as well, in a folder beside its file.
 	Pictures bool
-	// CacheBudget bounds the decompressed bundle data held at once: the
-	// limit of the one unityfs.Cache every file is read through (<= 0:
-	// DefaultCacheBudget; not used when Reader.Cache is given). A file
-	// with a block that needs more fails, saying so.
+	// CacheBudget bounds the decompressed bundle data held at once, with
+	// the open files' metadata: the limit of the one unityfs.Cache every
+	// file is read through (<= 0: DefaultCacheBudget; not used when
+	// Reader.Cache is given). A file with a block, or metadata, that needs
+	// more fails, saying so.
 	CacheBudget int64
 	// Progress, when not nil, is called from one goroutine a few times a
 	// second while the extraction runs, and once at the end.

@@ -81,19 +81,13 @@ func finger(b int) (side, f, seg int, ok bool) {
 
 // Each scheme's names, written out as the tools write them.
 var namers = map[HumanSource]namer{
-	HumanMixamo: {root: "Armature", name: func(b int) string {
-		if s, f, seg, ok := finger(b); ok {
-			return fmt.Sprintf("mixamorig:%sHand%s%d", []string{"Left", "Right"}[s], []string{"Thumb", "Index", "Middle", "Ring", "Pinky"}[f], seg+1)
-		}
-		n := map[int]string{int(model.HumanHips): "Hips", int(model.HumanSpine): "Spine", int(model.HumanChest): "Spine1", int(model.HumanUpperChest): "Spine2", int(model.HumanNeck): "Neck", int(model.HumanHead): "Head",
-			int(model.HumanLeftShoulder): "LeftShoulder", int(model.HumanLeftUpperArm): "LeftArm", int(model.HumanLeftLowerArm): "LeftForeArm", int(model.HumanLeftHand): "LeftHand",
-			int(model.HumanLeftUpperLeg): "LeftUpLeg", int(model.HumanLeftLowerLeg): "LeftLeg", int(model.HumanLeftFoot): "LeftFoot", int(model.HumanLeftToes): "LeftToeBase", int(model.HumanLeftEye): "LeftEye",
-			int(model.HumanRightShoulder): "RightShoulder", int(model.HumanRightUpperArm): "RightArm", int(model.HumanRightLowerArm): "RightForeArm", int(model.HumanRightHand): "RightHand",
-			int(model.HumanRightUpperLeg): "RightUpLeg", int(model.HumanRightLowerLeg): "RightLeg", int(model.HumanRightFoot): "RightFoot", int(model.HumanRightToes): "RightToeBase", int(model.HumanRightEye): "RightEye"}[b]
+	HumanMixamo: {root: "Armature", name: mixamoName},
+	HumanHumanIK: {root: "Reference", name: func(b int) string {
+		n := mixamoName(b)
 		if n == "" {
 			return ""
 		}
-		return "mixamorig:" + n
+		return "Character1_" + strings.TrimPrefix(n, "mixamorig:")
 	}},
 	HumanVRoid: {root: "Root", name: func(b int) string {
 		if s, f, seg, ok := finger(b); ok {
@@ -287,7 +281,7 @@ func mappedNode(c *Character, bone string) (string, bool) {
 }
 
 func TestNamingSchemesMapEveryBoneTheyName(t *testing.T) {
-	for _, src := range []HumanSource{HumanMixamo, HumanVRoid, HumanUnreal, HumanBlender, HumanUnity, HumanBiped} {
+	for _, src := range []HumanSource{HumanMixamo, HumanVRoid, HumanUnreal, HumanBlender, HumanUnity, HumanBiped, HumanHumanIK} {
 		for _, back := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/back=%v", src, back), func(t *testing.T) {
 				nm := namers[src]
@@ -533,4 +527,20 @@ func TestBipedNamesMapAsUnitysImporterMappedThem(t *testing.T) {
 	if count(got) != len(d.Human) {
 		t.Errorf("the Biped scheme maps %d bones, Unity %d", count(got), len(d.Human))
 	}
+}
+
+// mixamoName is the name Mixamo gives human bone b ("" for none).
+func mixamoName(b int) string {
+	if s, f, seg, ok := finger(b); ok {
+		return fmt.Sprintf("mixamorig:%sHand%s%d", []string{"Left", "Right"}[s], []string{"Thumb", "Index", "Middle", "Ring", "Pinky"}[f], seg+1)
+	}
+	n := map[int]string{int(model.HumanHips): "Hips", int(model.HumanSpine): "Spine", int(model.HumanChest): "Spine1", int(model.HumanUpperChest): "Spine2", int(model.HumanNeck): "Neck", int(model.HumanHead): "Head",
+		int(model.HumanLeftShoulder): "LeftShoulder", int(model.HumanLeftUpperArm): "LeftArm", int(model.HumanLeftLowerArm): "LeftForeArm", int(model.HumanLeftHand): "LeftHand",
+		int(model.HumanLeftUpperLeg): "LeftUpLeg", int(model.HumanLeftLowerLeg): "LeftLeg", int(model.HumanLeftFoot): "LeftFoot", int(model.HumanLeftToes): "LeftToeBase", int(model.HumanLeftEye): "LeftEye",
+		int(model.HumanRightShoulder): "RightShoulder", int(model.HumanRightUpperArm): "RightArm", int(model.HumanRightLowerArm): "RightForeArm", int(model.HumanRightHand): "RightHand",
+		int(model.HumanRightUpperLeg): "RightUpLeg", int(model.HumanRightLowerLeg): "RightLeg", int(model.HumanRightFoot): "RightFoot", int(model.HumanRightToes): "RightToeBase", int(model.HumanRightEye): "RightEye"}[b]
+	if n == "" {
+		return ""
+	}
+	return "mixamorig:" + n
 }

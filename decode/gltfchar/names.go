@@ -77,6 +77,7 @@ const (
 	HumanBlender                    // bone names: Blender's Rigify metarig or DEF bones ("spine.001", "thigh.L", ...) and Blender-style descriptive names ("upper_arm.L", "thumb.proximal.R", ...)
 	HumanUnity                      // bone names: Unity's own ("Hips", "LeftUpperLeg", "Left Thumb Proximal", ...)
 	HumanBiped                      // bone names: 3ds Max's Biped ("Bip001 Pelvis", "Bip001 L Thigh", "Bip001 R Finger01", ...)
+	HumanHumanIK                    // bone names: MotionBuilder's HumanIK character ("Character1_Hips", "Character1_LeftUpLeg", ...)
 )
 
 // String names the source.
@@ -102,6 +103,8 @@ func (s HumanSource) String() string {
 		return "Unity names"
 	case HumanBiped:
 		return "3ds Max Biped names"
+	case HumanHumanIK:
+		return "HumanIK names"
 	}
 	return "unknown"
 }
@@ -123,6 +126,7 @@ var schemes = []scheme{
 	{HumanBlender, matchBlender},
 	{HumanUnity, matchUnity},
 	{HumanBiped, matchBiped},
+	{HumanHumanIK, matchHumanIK},
 }
 
 func emptyMap() []int {
@@ -176,6 +180,23 @@ var mixamoTable = func() map[string]int {
 func matchMixamo(names []string) []int {
 	return byTable(names, func(n string) (int, bool) {
 		b, ok := mixamoTable[strings.ToLower(mixamoPrefix.ReplaceAllString(n, ""))]
+		return b, ok
+	})
+}
+
+// humanIKPrefix is the character's name MotionBuilder's HumanIK puts
+// before each bone ("Character1_").
+var humanIKPrefix = regexp.MustCompile(`^(?i:character)[0-9]*_`)
+
+// matchHumanIK maps MotionBuilder's HumanIK names: the character's prefix,
+// then the names Mixamo took from HumanIK ("Hips", "LeftUpLeg",
+// "LeftHandThumb1", ...).
+func matchHumanIK(names []string) []int {
+	return byTable(names, func(n string) (int, bool) {
+		if !humanIKPrefix.MatchString(n) {
+			return 0, false
+		}
+		b, ok := mixamoTable[strings.ToLower(humanIKPrefix.ReplaceAllString(n, ""))]
 		return b, ok
 	})
 }

@@ -27,6 +27,7 @@ import (
 	"reflect"
 
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -155,6 +156,19 @@ func Write(w io.Writer, a Assets) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// WriteFile saves a to the file at path, atomically: a reader of path sees
+// the old file or the whole new one, never a part.
+func WriteFile(path string, a Assets) error {
+	b, err := Marshal(a)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // Marshal returns a's encoding (see Write).

@@ -18,7 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"os"
 	"time"
 
 	"github.com/mecanim/mecanim/bind"
@@ -109,11 +108,7 @@ func load(assets, bundle, character, save string) (*bound.Controller, error) {
 		}
 		a.Controllers = append(a.Controllers, ctl)
 		if save != "" {
-			b, err := boundfile.Marshal(a)
-			if err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(save, b, 0o644); err != nil {
+			if err := boundfile.WriteFile(save, a); err != nil {
 				return nil, err
 			}
 		}

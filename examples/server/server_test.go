@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -240,11 +239,7 @@ func BenchmarkWorldTick(b *testing.B) {
 }
 
 func saveSynth(t testing.TB, path string) error {
-	b, err := boundfile.Marshal(boundfile.Assets{Controllers: []*bound.Controller{synthHumanoid(t)}})
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+	return boundfile.WriteFile(path, boundfile.Assets{Controllers: []*bound.Controller{synthHumanoid(t)}})
 }
 
 // BenchmarkCharacterTickStages splits a character's tick on one core,

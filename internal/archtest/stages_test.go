@@ -47,7 +47,7 @@ var stages = []stage{
 	// bind decides; bound holds what it made, and links no reader.
 	{"bound", []string{"bound"}, []string{"geometry", "model", "runtime: clips", "runtime: humanoid", "runtime: controllers"}},
 	// boundfile saves and loads bound values; it links no Unity reader.
-	{"saved", []string{"boundfile"}, []string{"model", "bound"}},
+	{"saved", []string{"boundfile"}, []string{"model", "bound", "tools"}},
 	{"bind", []string{"bind"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "decode",
 		"runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "tools"}},
 

@@ -512,7 +512,7 @@ func TestSnapshotKeepsNaNAndNegativeZero(t *testing.T) {
 	}
 }
 
-func TestSnapshotAndRecordDoNotAllocate(t *testing.T) {
+func TestSnapshotRecordAndRestoreDoNotAllocate(t *testing.T) {
 	p := genericPosed(t, "loco", locomotion())
 	a := NewAnimator(p.def)
 	h := NewHistory(12)
@@ -535,6 +535,16 @@ func TestSnapshotAndRecordDoNotAllocate(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Errorf("a tick recorded and snapshotted allocates %v times", n)
+	}
+	ghost := NewAnimator(p.def)
+	rewind := func() {
+		if err := ghost.Restore(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewind()
+	if n := testing.AllocsPerRun(200, rewind); n != 0 {
+		t.Errorf("a restore allocates %v times", n)
 	}
 }
 

@@ -78,7 +78,7 @@ func run(assets, bundle, character, save string, n, workers int, seconds float64
 	}
 	per := busy / time.Duration(ticks)
 	fmt.Printf("%d characters of %q, %d ticks at %d Hz on %d workers: %v a tick (worst %v, %.0f%% of the %v budget); snapshot %d KiB\n",
-		n, ctl.Model().Name, ticks, Rate, workers, per, worst, 100*float64(per)/float64(time.Second/Rate), time.Second/Rate, len(snap)/1024)
+		n, ctl.Model().Name, ticks, Rate, w.workers.Len(), per, worst, 100*float64(per)/float64(time.Second/Rate), time.Second/Rate, len(snap)/1024)
 	return nil
 }
 

@@ -350,7 +350,14 @@ func sameSamples(in, got *model.Clip) error {
 			}
 			a, b := s.Eval(tm), g.Eval(tm)
 			if d := math.Abs(float64(a - b)); d > 1e-4*math.Max(1, math.Abs(float64(a))) {
-				return fmt.Errorf("curve %d (%s) at %g s is %g, the input %g", i, t.Property, tm, b, a)
+				why := ""
+				for _, k := range s.Keys {
+					if k.WeightedMode != 0 {
+						why = " (the curve has weighted tangents, which Unity's compiled form does not hold: unweight them in the editor or sample the clip)"
+						break
+					}
+				}
+				return fmt.Errorf("curve %d (%s) at %g s is %g, the input %g%s", i, t.Property, tm, b, a, why)
 			}
 		}
 	}

@@ -37,11 +37,12 @@ trees gets a bundle without them. --controller adds an AnimatorController
 of a built Unity file with its clips (at FOLDER/NAME.controller, preloading
 them), its references to them pointing at the packed clips. --avatar adds
 an Avatar of the inputs (a glTF/VRM character's, built from its humanoid
-description, or a built file's) at FOLDER/NAME.asset. The bundle is read
-back through the
-project's own readers before it is written: each clip must sample as its
-input (at its keys and between), or nothing is written; nothing is written
-either when a clip asked for cannot be compiled.`
+description, or a built file's) at FOLDER/NAME.asset.
+
+The bundle is read back through the project's own readers before it is
+written: each clip must sample as its input (at its keys and between), or
+nothing is written; nothing is written either when a clip asked for cannot
+be compiled.`
 
 // runPack compiles the clips of the inputs with muscleclip, packs them with
 // assetbundle --like a file of the target game, checks the bundle reads

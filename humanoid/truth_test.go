@@ -398,10 +398,9 @@ func (s *clipOnCharacter) Sample(t float32, dst []geom.Transform) {
 
 // Tolerances of TestPosesEqualUnitysRecording on each clip's body bones.
 const (
-	truthMedDeg     = 0.5
-	truthP95Deg     = 3
-	truthGLTFP95Deg = 8 // the glTF's T-pose is not Unity's (see docs/humanoid.md)
-	truthP95mm      = 10
+	truthMedDeg = 0.5
+	truthP95Deg = 3
+	truthP95mm  = 10
 )
 
 // clipTurn is the angle about x by which Blender's empties are turned
@@ -554,7 +553,7 @@ func TestPosesEqualUnitysRecording(t *testing.T) {
 	}{
 		{"raw clip (no humanoid)", nil, math.Inf(1), math.Inf(1), math.Inf(1)},
 		{"Unity's avatar (.meta)", unityAvatar, truthMedDeg, truthP95Deg, truthP95mm},
-		{"avatar built from the glTF", gltfAvatar, truthMedDeg, truthGLTFP95Deg, truthP95mm},
+		{"avatar built from the glTF", gltfAvatar, truthMedDeg, truthP95Deg, truthP95mm},
 	} {
 		var rig *humanoid.Rig
 		if av.a != nil {

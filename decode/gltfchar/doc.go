@@ -97,7 +97,8 @@
 // the naming schemes). A map is used only if Unity could build an avatar
 // from it: the fifteen required bones, one bone per node, each below its
 // nearest mapped human parent. The description's skeleton is every rig
-// node's rest transform (the T-pose), with an A-pose's upper arms raised
+// node's rest transform (the T-pose), with an A-pose's arms turned
+// towards their sides as Unity's Enforce T-Pose turns them
 // (APoseThresholdDeg; Character.ArmsRaised says by how much); its
 // settings and limits are Unity's defaults, VRM 0.x's where the file
 // states them.

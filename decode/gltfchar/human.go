@@ -342,15 +342,20 @@ func (d *decoder) chooseMirror(h *hier, m []int, f Format) (Mirror, string) {
 	return MirrorX, "left × up points along +z in glTF"
 }
 
-// APoseThresholdDeg is how far below horizontal an upper arm may point (from
-// its joint to the elbow) in the rest pose for the rest pose to be taken
-// as the T-pose. An arm lower than that (an A-pose, typically 30° to 45°
-// down) is raised to horizontal in the description's skeleton by a turn
-// about the body's forward axis at the shoulder joint, as Unity's "Enforce
-// T-Pose" does; the rig's rest pose, the meshes and their bind poses are
-// left as they are. Only the upper arms turn (a bent elbow stays bent);
-// arms above horizontal are left as they are.
-const APoseThresholdDeg = 15
+// APoseThresholdDeg is how far an upper arm or forearm may point (from its
+// joint to the next arm joint) from the T-pose's direction (straight out to
+// its side, across the body) before the description's skeleton turns it, as
+// Unity's "Enforce T-Pose" does: an arm further off (an A-pose, typically
+// 30° to 45° down) is turned by the shortest arc towards its side until
+// it is within 5° less a twentieth of how far off it was (Unity turns by
+// 1.05 less this threshold over the angle, of the whole arc), upper arms
+// first, then forearms; the rig's rest pose, the meshes and their bind
+// poses are left as they are. The body's frame is Unity's: its right from
+// the upper legs' and upper arms' right-to-left vectors, its up from the
+// legs' middle to the arms' middle (snapped to the nearest axis when the
+// right is along one). Unity's rules for the other bones (legs, spine,
+// hands, fingers) are not applied.
+const APoseThresholdDeg = 5
 
 // description builds the HumanDescription: the map with Unity's default
 // limits and settings (VRM 0.x's own where it states them), and every rig
@@ -434,48 +439,68 @@ func globals(rig *model.Rig, locals []geom.Transform) []geom.Transform {
 	return w
 }
 
-// raiseArms turns each upper arm pointing more than APoseThresholdDeg
-// below horizontal up to horizontal about the body's forward axis (the
-// right upper leg's side crossed with up, in Unity's frame), changing its
-// local rotation in locals, and returns the angles in degrees.
+// absf is |x|.
+func absf(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// raiseArms turns the upper arms, then the forearms, pointing more than
+// APoseThresholdDeg from their T-pose directions towards them (see
+// APoseThresholdDeg), changing their local rotations in locals, and
+// returns the angles in degrees the upper arms turned.
 func raiseArms(rig *model.Rig, m []int, locals []geom.Transform) [2]float32 {
 	var raised [2]float32
 	w := globals(rig, locals)
-	up := geom.Vec3{Y: 1}
-	right := w[m[int(model.HumanRightUpperLeg)]].T.Sub(w[m[int(model.HumanLeftUpperLeg)]].T)
-	fwd := right.Cross(up).Normalize()
-	if fwd.Len() == 0 {
-		fwd = geom.Vec3{Z: 1}
-	}
-	for side := range 2 {
-		u, l := m[sided(int(model.HumanLeftUpperArm), side)], m[sided(int(model.HumanLeftLowerArm), side)]
-		dir := w[l].T.Sub(w[u].T)
-		if dir.Len() == 0 {
-			continue
-		}
-		elev := math.Asin(math.Max(-1, math.Min(1, float64(dir.Y/dir.Len())))) * 180 / math.Pi
-		if elev >= -APoseThresholdDeg {
-			continue
-		}
-		// The angle in the plane across the forward axis from the arm's
-		// direction to the horizontal on its side.
-		lat := fwd.Cross(up).Normalize()
-		a, b := float64(dir.Dot(up)), float64(dir.Dot(lat))
-		angle := math.Atan2(-a, math.Abs(b))
-		best, bestY := geom.IdentityQuat, math.Inf(1)
-		for _, s := range []float64{1, -1} {
-			q := geom.AxisAngle(fwd, float32(s*angle))
-			if y := math.Abs(float64(q.Rotate(dir).Y)); y < bestY {
-				best, bestY = q, y
+	pos := func(b int) geom.Vec3 { return w[m[b]].T }
+	legsRight := pos(int(model.HumanRightUpperLeg)).Sub(pos(int(model.HumanLeftUpperLeg))).Normalize()
+	armsRight := pos(int(model.HumanRightUpperArm)).Sub(pos(int(model.HumanLeftUpperArm))).Normalize()
+	right := legsRight.Add(armsRight).Normalize()
+	up := pos(int(model.HumanLeftUpperArm)).Add(pos(int(model.HumanRightUpperArm))).Sub(pos(int(model.HumanLeftUpperLeg))).Sub(pos(int(model.HumanRightUpperLeg))).Normalize()
+	if absf(right.X*right.Y) < 0.05 && absf(right.Y*right.Z) < 0.05 && absf(right.Z*right.X) < 0.05 {
+		// A right along an axis: up is the nearest axis.
+		c := [3]float32{up.X, up.Y, up.Z}
+		k := 0
+		for i := 1; i < 3; i++ {
+			if absf(c[i]) > absf(c[k]) {
+				k = i
 			}
 		}
+		s := float32(1)
+		if c[k] < 0 {
+			s = -1
+		}
+		c = [3]float32{}
+		c[k] = s
+		up = geom.Vec3{X: c[0], Y: c[1], Z: c[2]}
+	}
+	fwd := right.Cross(up).Normalize()
+	if fwd.Len() == 0 || up.Len() == 0 {
+		return raised
+	}
+	side := up.Cross(fwd).Normalize() // the body's right, square to up
+	for _, b := range [...]int{int(model.HumanLeftUpperArm), int(model.HumanRightUpperArm), int(model.HumanLeftLowerArm), int(model.HumanRightLowerArm)} {
+		n, c := m[b], m[b+2] // the next arm joint: lower arm, hand
+		if n < 0 || c < 0 {
+			continue
+		}
+		goal := side
+		if b == int(model.HumanLeftUpperArm) || b == int(model.HumanLeftLowerArm) {
+			goal = side.Scale(-1)
+		}
+		dir := w[c].T.Sub(w[n].T).Normalize()
+		axis := dir.Cross(goal)
+		delta := math.Atan2(float64(axis.Len()), float64(dir.Dot(goal))) * 180 / math.Pi
+		if delta <= APoseThresholdDeg*0.99 || axis.Len() == 0 {
+			continue
+		}
+		turnDeg := delta * math.Max(0, math.Min(1, 1.05-APoseThresholdDeg/delta))
+		turn := geom.AxisAngle(axis.Normalize(), float32(turnDeg*math.Pi/180))
 		parentR := geom.IdentityQuat
-		if p := rig.Nodes[u].Parent; p >= 0 {
+		if p := rig.Nodes[n].Parent; p >= 0 {
 			parentR = w[p].R
 		}
-		lr := parentR.Conj().Mul(best).Mul(parentR).Mul(locals[u].R).Normalize()
-		locals[u].R = lr
-		raised[side] = float32(math.Abs(angle) * 180 / math.Pi)
+		locals[n].R = parentR.Conj().Mul(turn).Mul(w[n].R).Normalize()
+		if b == int(model.HumanLeftUpperArm) || b == int(model.HumanRightUpperArm) {
+			raised[b-int(model.HumanLeftUpperArm)] = float32(turnDeg)
+		}
 		w = globals(rig, locals)
 	}
 	return raised

@@ -365,15 +365,17 @@ func TestNoHumanMapWithoutRequiredBones(t *testing.T) {
 }
 
 // TestAPoseRaisesTheUpperArms reads an A-pose (arms 40° down): the
-// description's skeleton holds the upper arms horizontal, the rig keeps
-// the rest pose; arms 10° down (within the threshold) are kept.
+// description's skeleton turns the upper arms up as Unity's Enforce T-Pose
+// does, to within 5° less a twentieth of the droop of horizontal (1.05 less
+// 5° over the droop, of the droop), the rig keeps the rest pose; arms 10°
+// down are turned the same way, arms 4° down (within 5°) are kept.
 func TestAPoseRaisesTheUpperArms(t *testing.T) {
-	for _, droop := range []float64{40, 10} {
+	for _, droop := range []float64{40, 10, 4} {
 		for _, back := range []bool{false, true} {
 			c := read(t, humanGLB(t, namers[HumanMixamo], droop, back), Config{})
-			want := float32(droop)
-			if droop < APoseThresholdDeg {
-				want = 0
+			want := float32(0)
+			if droop > APoseThresholdDeg*0.99 {
+				want = float32(droop * (1.05 - APoseThresholdDeg/droop))
 			}
 			for s := range 2 {
 				if math.Abs(float64(c.ArmsRaised[s]-want)) > 1e-3 {
@@ -399,21 +401,20 @@ func TestAPoseRaisesTheUpperArms(t *testing.T) {
 				h, _ := mappedNode(c, side+"Hand")
 				d := world(idx[l]).T.Sub(world(idx[u]).T)
 				elev := math.Asin(float64(d.Y/d.Len())) * 180 / math.Pi
-				wantElev := -droop
-				if want != 0 {
-					wantElev = 0
-				}
+				wantElev := -droop + float64(want)
 				if math.Abs(elev-wantElev) > 1e-3 {
 					t.Errorf("droop %g back %v: %s arm at %g° in the skeleton, want %g", droop, back, side, elev, wantElev)
 				}
 				if math.Abs(float64(d.Len())-0.28) > 1e-5 {
 					t.Errorf("%s upper arm %g long", side, d.Len())
 				}
-				// The hand follows, still on the arm's line, beside the
-				// shoulder (the body's side, not ahead or behind it).
+				// The hand follows, still on the arm's line (the straight
+				// forearm is within 5° of its side, so it stays as it is),
+				// beside the shoulder (the body's side, not ahead or
+				// behind it).
 				hd := world(idx[h]).T.Sub(world(idx[u]).T)
-				if want != 0 && (math.Abs(float64(hd.Y)) > 1e-5 || math.Abs(float64(hd.Z)) > 1e-5) {
-					t.Errorf("%s hand at %v from the shoulder joint", side, hd)
+				if hd.Cross(d).Len() > 1e-5*hd.Len()*d.Len() || math.Abs(float64(hd.Z)) > 1e-5 {
+					t.Errorf("%s hand at %v from the shoulder joint, off the arm's line %v", side, hd, d)
 				}
 				// The rig keeps the A-pose.
 				rd := worldOf(c.Rig, humanNode(t, c, side+"LowerArm")).T.Sub(worldOf(c.Rig, humanNode(t, c, side+"UpperArm")).T)

@@ -64,8 +64,8 @@ type Character struct {
 	// it was chosen.
 	Mirror Mirror
 	Facing string
-	// ArmsRaised is how many degrees Human's skeleton raises the left and
-	// the right upper arm above the rest pose to make a T-pose (0 where
+	// ArmsRaised is how many degrees Human's skeleton turns the left and
+	// the right upper arm from the rest pose to make a T-pose (0 where
 	// the rest pose is one; see APoseThresholdDeg).
 	ArmsRaised [2]float32
 	// Warnings lists what was read with a loss the caller may want to

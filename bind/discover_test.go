@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/inputs"
 	"github.com/mecanim/mecanim/internal/synth"
 )
 
@@ -36,7 +37,7 @@ func TestAGameFolderIsReadForItsUnityFiles(t *testing.T) {
 	write(".cache/stale.assets", []byte("hidden: never read"))
 	write("Library/imported.assets", []byte("an editor cache: never read"))
 
-	found, passed, errs := Discover([]string{game}, "")
+	found, passed, errs := inputs.Discover([]string{game}, "")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -12,23 +12,6 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// isCharacterFile reports whether path is a glTF or VRM character.
-func isCharacterFile(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".glb", ".gltf", ".vrm":
-		return true
-	}
-	return false
-}
-
-// isModelMeta reports whether path is a model importer's settings (a
-// .fbx.meta or the like), which hold a human description.
-func isModelMeta(path string) bool {
-	p := strings.ToLower(path)
-	return strings.HasSuffix(p, ".meta") && !strings.HasSuffix(p, ".anim.meta") && !strings.HasSuffix(p, ".controller.meta") &&
-		(strings.Contains(p, ".fbx.") || strings.Contains(p, ".obj.") || strings.Contains(p, ".blend.") || strings.Contains(p, ".dae."))
-}
-
 // gltfCharacter is a character read from a glTF or VRM file, with the
 // avatar built from its human description (nil when it has none).
 type gltfCharacter struct {

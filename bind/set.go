@@ -21,9 +21,9 @@
 package bind
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -188,13 +188,13 @@ func Open(paths []string, opts Options) (*Set, []error) {
 	s := newSet()
 	s.opts = opts
 	var unity []string
-	found, passed, errs := Discover(paths, "")
+	found, passed, errs := inputs.Discover(paths, "")
 	for _, f := range found {
 		if f.Built {
 			unity = append(unity, f.Path)
 			continue
 		}
-		errs = append(errs, s.addInput(f.Path, f.Kind == InputProject)...)
+		errs = append(errs, s.addInput(f.Path, f.Kind == inputs.Project)...)
 	}
 	for _, p := range passed {
 		if p.Same != "" {
@@ -209,74 +209,26 @@ func Open(paths []string, opts Options) (*Set, []error) {
 	return s, errs
 }
 
-// Kinds of inputs that are not built Unity files (InputKind).
-const (
-	InputGLTF    = "glTF character"
-	InputModel   = "model importer settings"
-	InputYAML    = "Unity YAML asset"
-	InputPackage = "Unity package"
-	InputProject = "Unity project folder"
-)
-
-// InputKind says which of the inputs Open reads besides built Unity files
-// the file at path is: InputGLTF (.glb, .gltf, .vrm), InputModel (a
-// model's .meta, with its human description), InputYAML (an editor text
-// asset: .anim, .controller, .prefab and the rest, or a file starting
-// "%YAML") or InputPackage (a .unitypackage, read as a project); "" for
-// any other file. A folder is read as an InputProject.
-func InputKind(path string) string {
-	if k := inputKindByName(path); k != "" {
-		return k
-	}
-	if isYAMLAsset(path) {
-		return InputYAML
-	}
-	return ""
-}
-
-// InputKindOf is InputKind for a file whose first bytes (head, at least
-// 5 of them when the file has them) the caller has read already: it opens
-// nothing.
-func InputKindOf(path string, head []byte) string {
-	if k := inputKindByName(path); k != "" {
-		return k
-	}
-	if yamlExts[strings.ToLower(filepath.Ext(path))] || bytes.HasPrefix(head, yamlMark) {
-		return InputYAML
-	}
-	return ""
-}
-
-// inputKindByName is the InputKind a file's name alone tells.
-func inputKindByName(path string) string {
-	switch {
-	case isCharacterFile(path):
-		return InputGLTF
-	case isUnityPackage(path):
-		return InputPackage
-	case isModelMeta(path):
-		return InputModel
-	}
-	return ""
-}
-
 // addInput adds an input that is not a built Unity file: a project
-// folder, or a file of an InputKind.
+// folder, or a file of an inputs.KindOf.
 func (s *Set) addInput(p string, dir bool) []error {
 	var err error
 	switch {
 	case dir:
 		return s.addProject(p)
-	case isCharacterFile(p):
-		err = s.addCharacterFile(p)
-	case isUnityPackage(p):
-		return s.addUnityPackage(p)
-	case isModelMeta(p):
-		err = s.addModelMeta(p)
-	case isYAMLAsset(p):
-		err = s.addYAML(p, p, "")
 	default:
-		err = fmt.Errorf("%s: not a glTF character, model settings, Unity YAML asset or package", p)
+		switch inputs.KindOf(p) {
+		case inputs.GLTF:
+			err = s.addCharacterFile(p)
+		case inputs.Package:
+			return s.addUnityPackage(p)
+		case inputs.Model:
+			err = s.addModelMeta(p)
+		case inputs.YAML:
+			err = s.addYAML(p, p, "")
+		default:
+			err = fmt.Errorf("%s: not a glTF character, model settings, Unity YAML asset or package", p)
+		}
 	}
 	if err != nil {
 		return []error{err}
@@ -284,28 +236,10 @@ func (s *Set) addInput(p string, dir bool) []error {
 	return nil
 }
 
-// InputError is the failure to read one of the inputs NewWith was given.
-type InputError struct {
-	Input string
-	Err   error
-}
-
-// Error says the input, once.
-func (e *InputError) Error() string {
-	msg := e.Err.Error()
-	if strings.Contains(msg, e.Input) {
-		return msg
-	}
-	return e.Input + ": " + msg
-}
-
-// Unwrap returns the cause.
-func (e *InputError) Unwrap() error { return e.Err }
-
 // NewWith makes a set of Unity files already opened as a catalog (the set
 // does not close it) and of the other inputs Open reads: project folders
-// and files of an InputKind, each read as Open reads it. A failure to read
-// one of others is an *InputError naming it; the set holds what could be
+// and files of an inputs.KindOf, each read as Open reads it. A failure to read
+// one of others is an *inputs.Error naming it; the set holds what could be
 // read.
 func NewWith(cat *catalog.Catalog, others []string, opts Options) (*Set, []error) {
 	s := newSet()
@@ -320,7 +254,7 @@ func NewWith(cat *catalog.Catalog, others []string, opts Options) (*Set, []error
 			perrs = s.addInput(p, st.IsDir())
 		}
 		for _, err := range perrs {
-			errs = append(errs, &InputError{Input: p, Err: err})
+			errs = append(errs, &inputs.Error{Input: p, Err: err})
 		}
 	}
 	s.cat = cat

@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"io"
 	"os"
 	"path"
@@ -25,11 +26,6 @@ const (
 	maxPackageAsset    = 256 << 20
 	maxPackagePathname = 4096
 )
-
-// isUnityPackage reports whether path is an editor package (.unitypackage).
-func isUnityPackage(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".unitypackage")
-}
 
 // packageAsset is one GUID folder of a Unity package: the asset's path in
 // the project it came from, its bytes when it is a text asset, and its
@@ -134,7 +130,7 @@ func (s *Set) addUnityPackage(pkg string) []error {
 				errs = append(errs, wrap(err))
 			}
 		}
-		if a.meta != nil && isModelMeta(a.pathname+".meta") {
+		if a.meta != nil && inputs.IsModelMeta(a.pathname+".meta") {
 			mf, err := yamlasset.Parse(bytes.NewReader(a.meta), key(a)+".meta")
 			if err == nil {
 				err = s.addModelSettings(mf, path.Base(a.pathname), model.Source{Container: pkg, File: a.pathname})

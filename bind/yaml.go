@@ -2,9 +2,9 @@ package bind
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,33 +15,6 @@ import (
 	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/model"
 )
-
-// yamlExts are the editor's text assets a set reads, by extension (lower
-// case): clips, controllers, override controllers, avatar masks, prefabs
-// and scenes, avatar assets.
-var yamlExts = map[string]bool{
-	".anim": true, ".controller": true, ".overridecontroller": true, ".mask": true,
-	".prefab": true, ".unity": true, ".asset": true,
-}
-
-// isYAMLAsset reports whether path is an editor text asset: by its
-// extension, or by the "%YAML" line Unity starts them with.
-func isYAMLAsset(path string) bool {
-	if yamlExts[strings.ToLower(filepath.Ext(path))] {
-		return true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(yamlMark))
-	n, _ := f.Read(head)
-	return bytes.Equal(head[:n], yamlMark)
-}
-
-// yamlMark is how Unity starts its text assets.
-var yamlMark = []byte("%YAML")
 
 // yamlInput is one parsed editor asset.
 type yamlInput struct {
@@ -97,7 +70,7 @@ func (s *Set) addProject(dir string) []error {
 			return nil
 		}
 		if d.IsDir() {
-			if p != dir && notWalked(d.Name()) {
+			if p != dir && inputs.NotWalked(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -105,7 +78,7 @@ func (s *Set) addProject(dir string) []error {
 		switch {
 		case strings.HasSuffix(p, ".meta"):
 			s.readMeta(p)
-		case yamlExts[strings.ToLower(filepath.Ext(p))]:
+		case inputs.HasYAMLExtension(p):
 			assets = append(assets, p)
 		}
 		return nil

@@ -112,36 +112,3 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 		t.Errorf("Find(Nope): %v", err)
 	}
 }
-
-// InputKind names the inputs a set reads besides built Unity files, by
-// extension or, for YAML, by the line Unity starts its text assets with.
-func TestInputKindNamesWhatASetReads(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name, content, want string
-	}{
-		{"me.glb", "glTF", InputGLTF},
-		{"emotes.unitypackage", "\x1f\x8b", InputPackage},
-		{"me.VRM", "glTF", InputGLTF},
-		{"scene.gltf", "{}", InputGLTF},
-		{"Hero.fbx.meta", "fileFormatVersion: 2", InputModel},
-		{"Dab.anim", "", InputYAML},
-		{"Hero.controller", "", InputYAML},
-		{"ChadRigAvatar.asset", "", InputYAML},
-		{"noextension", "%YAML 1.1\n", InputYAML},
-		{"Dab.anim.meta", "fileFormatVersion: 2", ""},
-		{"char.bundle", "UnityFS\x00", ""},
-		{"level0", "\x00\x00", ""},
-	} {
-		p := filepath.Join(dir, tc.name)
-		if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got := InputKind(p); got != tc.want {
-			t.Errorf("InputKind(%s) = %q, want %q", tc.name, got, tc.want)
-		}
-		if got := InputKindOf(p, []byte(tc.content)); got != tc.want {
-			t.Errorf("InputKindOf(%s) = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}

@@ -2,18 +2,17 @@ package extract
 
 import (
 	"errors"
-
-	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/inputs"
 )
 
 // discover finds the inputs of the paths as every command finds them
-// (bind.Discover), their failures in extract's terms. The folder out (the
+// (inputs.Discover), their failures in extract's terms. The folder out (the
 // output) is not walked.
-func discover(paths []string, out string) (ins []bind.Found, skipped []bind.Passed, failed []Failure) {
-	found, passed, errs := bind.Discover(paths, out)
+func discover(paths []string, out string) (ins []inputs.Found, skipped []inputs.Passed, failed []Failure) {
+	found, passed, errs := inputs.Discover(paths, out)
 	for _, err := range errs {
 		in := ""
-		var ie *bind.InputError
+		var ie *inputs.Error
 		if errors.As(err, &ie) {
 			in = ie.Input
 		}

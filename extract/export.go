@@ -3,6 +3,7 @@ package extract
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"image/png"
 	"io"
 	"os"
@@ -197,7 +198,7 @@ func (r *run) release(j *job) {
 }
 
 // manifest puts together what was read and written.
-func (r *run) manifest(ins []bind.Found, skipped []bind.Passed) *Manifest {
+func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 	s := r.set
 	m := &Manifest{Generator: stampVersion, Inputs: []Input{}, Characters: []Character{}, Clips: []Clip{}, Avatars: []Object{}, Controllers: []Object{}, Outputs: []OutputInfo{}}
 	for i, in := range ins {

@@ -30,6 +30,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"io"
 	"os"
 	"path/filepath"
@@ -247,7 +248,7 @@ type run struct {
 
 	inputsStamp string
 	cts         []*assets.Container // by input, nil where it failed
-	ins         []bind.Found
+	ins         []inputs.Found
 	set         *bind.Set
 	cat         *catalog.Catalog
 	failed      []Failure
@@ -394,7 +395,7 @@ func (r *run) parallel(n int, f func(i int)) {
 }
 
 // open opens every input on the workers and makes them one set.
-func (r *run) open(ins []bind.Found) {
+func (r *run) open(ins []inputs.Found) {
 	r.ins = ins
 	r.pmu.Lock()
 	r.progress.FilesTotal = len(ins)
@@ -455,7 +456,7 @@ func (r *run) open(ins []bind.Found) {
 	set, errs2 := bind.NewWith(r.cat, others, bind.Options{Reader: r.o.Reader, HumanMap: r.o.HumanMap})
 	for _, err := range errs2 {
 		var in string
-		var ie *bind.InputError
+		var ie *inputs.Error
 		var ae *assets.Error
 		switch {
 		case errors.As(err, &ie):
@@ -483,7 +484,7 @@ func (r *run) close() {
 
 // stampInputs is the stamp of every input and option: equal stamps mean
 // an extraction would write the same.
-func (r *run) stampInputs(ins []bind.Found, skipped []bind.Passed, failed []Failure) string {
+func (r *run) stampInputs(ins []inputs.Found, skipped []inputs.Passed, failed []Failure) string {
 	parts := []string{stampVersion, r.optionsString()}
 	for _, in := range ins {
 		parts = append(parts, in.Path, fmt.Sprint(in.Size), in.ModTime.UTC().Format(time.RFC3339Nano))

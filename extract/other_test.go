@@ -6,13 +6,13 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/extract"
 	"github.com/mecanim/mecanim/internal/corpustest"
 )
@@ -40,8 +40,8 @@ func TestGLTFCharactersAreExtracted(t *testing.T) {
 	if err != nil || len(m.Failed) > 0 {
 		t.Fatalf("%v %+v", err, m.Failed)
 	}
-	if len(m.Inputs) != 1 || m.Inputs[0].Kind != bind.InputGLTF || m.Inputs[0].Objects == 0 {
-		t.Errorf("inputs %+v, want the .glb as a %s", m.Inputs, bind.InputGLTF)
+	if len(m.Inputs) != 1 || m.Inputs[0].Kind != inputs.GLTF || m.Inputs[0].Objects == 0 {
+		t.Errorf("inputs %+v, want the .glb as a %s", m.Inputs, inputs.GLTF)
 	}
 	if len(m.Characters) != 1 || m.Characters[0].Output == "" {
 		t.Fatalf("characters %+v, want the .glb's", m.Characters)
@@ -78,8 +78,8 @@ func TestYAMLProjectsAreExtracted(t *testing.T) {
 		return m
 	}
 	m := run()
-	if len(m.Inputs) != 1 || m.Inputs[0].Kind != bind.InputProject || m.Inputs[0].Path != project {
-		t.Errorf("inputs %+v, want the folder as one %s", m.Inputs, bind.InputProject)
+	if len(m.Inputs) != 1 || m.Inputs[0].Kind != inputs.Project || m.Inputs[0].Path != project {
+		t.Errorf("inputs %+v, want the folder as one %s", m.Inputs, inputs.Project)
 	}
 	checkComplete(t, mods, out, m)
 	want := []string{"Dab", "Floss", "nobones"}
@@ -177,8 +177,8 @@ func TestUnityPackageClipsGoOnAVRMCharacter(t *testing.T) {
 		t.Fatalf("%v %+v", err, m.Failed)
 	}
 	checkComplete(t, validator(t), out, m)
-	if m.Inputs[0].Kind != bind.InputPackage {
-		t.Errorf("inputs %+v, want the package first, as a %s", m.Inputs, bind.InputPackage)
+	if m.Inputs[0].Kind != inputs.Package {
+		t.Errorf("inputs %+v, want the package first, as a %s", m.Inputs, inputs.Package)
 	}
 	var onVRM []string
 	for _, c := range m.Characters {

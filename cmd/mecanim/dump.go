@@ -6,9 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"strings"
 
-	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/unity/assets"
 	"github.com/mecanim/mecanim/unity/serialized"
 	"github.com/mecanim/mecanim/unity/typetree"
@@ -59,11 +59,11 @@ func runDump(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch bind.InputKind(pos[0]) {
-	case bind.InputYAML, bind.InputModel:
+	switch inputs.KindOf(pos[0]) {
+	case inputs.YAML, inputs.Model:
 		return dumpYAML(e, pos[0], *pathID, havePID, *name, *typ)
-	case bind.InputGLTF, bind.InputPackage:
-		return usagef("%s: dump prints an object of a Unity file or YAML asset; list what a %s holds with ls", pos[0], bind.InputKind(pos[0]))
+	case inputs.GLTF, inputs.Package:
+		return usagef("%s: dump prints an object of a Unity file or YAML asset; list what a %s holds with ls", pos[0], inputs.KindOf(pos[0]))
 	}
 	c, err := assets.Open(pos[0], opts)
 	if err != nil {

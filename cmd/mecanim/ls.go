@@ -3,8 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 
-	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/unity/assets"
 )
 
@@ -61,7 +61,7 @@ func runLs(e *env, args []string) error {
 	for _, f := range files {
 		given[f] = true
 	}
-	found, passed, errs := bind.Discover(files, "")
+	found, passed, errs := inputs.Discover(files, "")
 	for _, err := range errs {
 		e.fail(err)
 	}
@@ -86,13 +86,13 @@ func runLs(e *env, args []string) error {
 		switch {
 		case f.Built:
 			names = append(names, f.Path)
-		case f.Kind == bind.InputYAML || f.Kind == bind.InputModel:
+		case f.Kind == inputs.YAML || f.Kind == inputs.Model:
 			recs, err := yamlRecords(f.Path)
 			listText(f.Path, recs, err)
-		case f.Kind == bind.InputGLTF:
+		case f.Kind == inputs.GLTF:
 			recs, err := characterRecords(f.Path)
 			listText(f.Path, recs, err)
-		case f.Kind == bind.InputProject:
+		case f.Kind == inputs.Project:
 			assets, err := projectAssets(f.Path)
 			if err != nil {
 				e.fail(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mecanim/mecanim/inputs"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -60,7 +61,7 @@ func projectAssets(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if k := bind.InputKind(p); k == bind.InputYAML || k == bind.InputModel {
+		if k := inputs.KindOf(p); k == inputs.YAML || k == inputs.Model {
 			out = append(out, p)
 		}
 		return nil

@@ -35,6 +35,9 @@ var stages = []stage{
 	{"read: layouts", []string{"unity/layouts/..."}, []string{"read: bytes"}},
 	{"read: files", []string{"unity/unityfs", "unity/webdata", "unity/serialized", "unity/unitywrite"}, []string{"read: bytes"}},
 	{"read: objects", []string{"unity/assets"}, []string{"read: bytes", "read: layouts", "read: files"}},
+	// What a set of paths holds: Unity files told by their bytes, the other
+	// inputs by their names.
+	{"read: inputs", []string{"inputs"}, []string{"read: bytes", "read: layouts", "read: files", "read: objects", "tools"}},
 
 	// decode: typetree values, YAML and glTF into the model.
 	{"decode", []string{"decode/..."}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "decode"}},
@@ -48,7 +51,7 @@ var stages = []stage{
 	{"bound", []string{"bound"}, []string{"geometry", "model", "runtime: clips", "runtime: humanoid", "runtime: controllers"}},
 	// boundfile saves and loads bound values; it links no Unity reader.
 	{"saved", []string{"boundfile"}, []string{"model", "bound", "tools"}},
-	{"bind", []string{"bind"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "decode",
+	{"bind", []string{"bind"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "read: inputs", "decode",
 		"runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "tools"}},
 
 	// encode: the model into Unity's compiled forms and files a game loads
@@ -62,7 +65,7 @@ var stages = []stage{
 
 	// applications: flags or a whole game in, one library call each.
 	{"applications", []string{"cmd/...", "extract"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files",
-		"read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind", "present",
+		"read: objects", "read: inputs", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind", "present",
 		"applications", "tools", "encode", "saved"}},
 
 	// Small helpers with no place in the pipeline: they import none of it.
@@ -74,7 +77,7 @@ var stages = []stage{
 	// The example bundle's generator and the robustness sweep use the
 	// whole project, as a user's program would.
 	{"programs", []string{"examples/...", "robustness/..."}, []string{"geometry", "model", "read: bytes", "read: layouts",
-		"read: files", "read: objects", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind",
+		"read: files", "read: objects", "read: inputs", "decode", "runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "bind",
 		"present", "applications", "tools", "test inputs", "programs", "encode", "saved"}},
 }
 

@@ -1,4 +1,4 @@
-package bind
+package inputs
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ type Found struct {
 	// Kind is what its first bytes say it is: an assets.Kind, "split
 	// SerializedFile", "gzip WebGL data", "unrecognised" (a file given, or
 	// named as Unity names its files, that starts like none: the reader
-	// says what is wrong), or an InputKind.
+	// says what is wrong), or a Kind of KindOf.
 	Kind string
 	// Built reports a built Unity file (read through the catalog).
 	Built bool
@@ -49,13 +49,13 @@ type Passed struct {
 // files as given; folders walked (in name order) for every file whose
 // first bytes are a built Unity file's (UnityFS, UnityWebData, gzip or
 // brotli WebGL data, a serialized file), the first parts of split files,
-// the inputs of an InputKind, and, where a folder holds editor YAML
-// assets, the folder as one InputProject (its .meta GUIDs resolve the
+// the inputs KindOf names, and, where a folder holds editor YAML
+// assets, the folder as one Project (its .meta GUIDs resolve the
 // references between them). A file given twice, or of the same content as
 // an earlier one (a mod's bundle shipped twice), counts once. Hidden
 // folders and a project's Library, Temp and obj are not walked, nor the
 // folder skip (an output folder inside the input). A path that cannot be
-// read is an *InputError.
+// read is an *Error.
 func Discover(paths []string, skip string) (found []Found, passed []Passed, errs []error) {
 	seen := map[string]bool{}
 	var same samefile.Index
@@ -79,9 +79,9 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 		in, why, err := classify(p, explicit)
 		switch {
 		case err != nil:
-			errs = append(errs, &InputError{Input: p, Err: err})
+			errs = append(errs, &Error{Input: p, Err: err})
 		case why != "" && explicit:
-			errs = append(errs, &InputError{Input: p, Err: errors.New(why)})
+			errs = append(errs, &Error{Input: p, Err: errors.New(why)})
 		case why != "":
 			passed = append(passed, Passed{Path: p, Why: why})
 		default:
@@ -100,7 +100,7 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 				add(p+".split0", true)
 				continue
 			}
-			errs = append(errs, &InputError{Input: p, Err: err})
+			errs = append(errs, &Error{Input: p, Err: err})
 			continue
 		}
 		if !st.IsDir() {
@@ -116,14 +116,14 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 		var files []string
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
-				errs = append(errs, &InputError{Input: q, Err: err})
+				errs = append(errs, &Error{Input: q, Err: err})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
 				return nil
 			}
 			if d.IsDir() {
-				if q != p && notWalked(d.Name()) {
+				if q != p && NotWalked(d.Name()) {
 					return fs.SkipDir
 				}
 				if abs, err := filepath.Abs(q); err == nil && abs == skipAbs {
@@ -136,7 +136,7 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, &InputError{Input: p, Err: err})
+			errs = append(errs, &Error{Input: p, Err: err})
 		}
 		sort.Strings(files)
 		files, project := projectOf(p, files)
@@ -150,10 +150,10 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 	return found, passed, errs
 }
 
-// notWalked reports a folder a walk passes over: hidden ones, and the
+// NotWalked reports a folder a walk passes over: hidden ones, and the
 // editor's caches in a project (Library holds imported copies of every
 // asset, which would make each name ambiguous).
-func notWalked(name string) bool {
+func NotWalked(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "Library" || name == "Temp" || name == "obj"
 }
 
@@ -164,8 +164,8 @@ func notWalked(name string) bool {
 func projectOf(dir string, files []string) (rest []string, project *Found) {
 	var yaml, metas []string
 	for _, q := range files {
-		switch k := InputKind(q); {
-		case k == InputYAML:
+		switch k := KindOf(q); {
+		case k == YAML:
 			yaml = append(yaml, q)
 		case k == "" && strings.EqualFold(filepath.Ext(q), ".meta"):
 			metas = append(metas, q)
@@ -176,7 +176,7 @@ func projectOf(dir string, files []string) (rest []string, project *Found) {
 	if len(yaml) == 0 {
 		return files, nil
 	}
-	in := &Found{Path: dir, Kind: InputProject}
+	in := &Found{Path: dir, Kind: Project}
 	for _, q := range append(yaml, metas...) {
 		if st, err := os.Stat(q); err == nil {
 			in.Size += st.Size()
@@ -215,7 +215,7 @@ func classify(p string, explicit bool) (in Found, why string, err error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return Found{}, "", err
 	}
-	if k := InputKindOf(p, prefix[:n]); k != "" {
+	if k := KindOfHead(p, prefix[:n]); k != "" {
 		return Found{Path: p, Size: st.Size(), ModTime: st.ModTime(), Kind: k}, "", nil
 	}
 	kind := sniff(prefix[:n], p, st.Size())
@@ -277,7 +277,7 @@ func namedLikeUnity(p string) bool { return unityName.MatchString(filepath.Base(
 // which; split files (whose parts are read as one) and project folders
 // are never compared.
 func sameContent(x *samefile.Index, in Found) (string, bool) {
-	if strings.HasPrefix(in.Kind, "split ") || in.Kind == InputProject {
+	if strings.HasPrefix(in.Kind, "split ") || in.Kind == Project {
 		return "", false
 	}
 	return x.Seen(in.Path, in.Size)

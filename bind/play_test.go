@@ -190,3 +190,34 @@ func TestMixamoWalkPlaysOnVRMCharacters(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBindRetargetsAWalk binds the Mixamo glTF walk (one second, 25
+// keys) onto the humanoid Unity rig: played on its own character, recorded
+// as muscles at its rate, baked on the rig's avatar.
+func BenchmarkBindRetargetsAWalk(b *testing.B) {
+	dir := b.TempDir()
+	walk := filepath.Join(dir, "walk.glb")
+	if err := os.WriteFile(walk, synth.MixamoGLB(true), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	human := synth.NewScene(b, synth.Options{Full: true}).Write("human.assets")
+	set, errs := Open([]string{walk, human}, Options{})
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	defer set.Close()
+	ch, err := set.CharacterOn(On{Onto: human})
+	if err != nil {
+		b.Fatal(err)
+	}
+	i, err := set.Find(KindClip, synth.MixamoWalk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if m, err := set.Bind(i, ch); err != nil || m.RetargetedFrom() == nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -118,7 +118,7 @@ func (r *run) write(j *job, out *Output) {
 		ref := bind.Ref(m.Source())
 		if len(a.Tracks) > 0 {
 			j.res.Written = append(j.res.Written, ref)
-			if m.Clip().Humanoid {
+			if m.Clip().Humanoid && m.RetargetedFrom() == nil { // a retargeted clip is the generic one it was
 				j.res.Humanoid = append(j.res.Humanoid, ref)
 			}
 		} else if _, failed := j.res.Failed[ref]; !failed {

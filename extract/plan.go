@@ -17,6 +17,7 @@ const (
 	whyAnimation  = "animation"
 	whyBinds      = "binds"
 	whyAvatar     = "avatar"
+	whyRetarget   = "retarget"
 )
 
 // job is one output to write: a character (or an avatar's skeleton) with
@@ -228,8 +229,21 @@ func (r *run) makeJobs(binds []int) {
 			humans = append(humans, k)
 		}
 	}
+	var tgt struct {
+		done bool
+		t    int
+		j    *job
+		why  string
+	}
+	target := func() (int, *job, string) {
+		if !tgt.done {
+			tgt.t, tgt.j, tgt.why = r.avatarTarget()
+			tgt.done = true
+		}
+		return tgt.t, tgt.j, tgt.why
+	}
 	if len(humans) > 0 {
-		t, j, why := r.avatarTarget()
+		t, j, why := target()
 		for _, k := range humans {
 			switch {
 			case why != "":
@@ -241,6 +255,25 @@ func (r *run) makeJobs(binds []int) {
 			}
 		}
 		onAvatar = j
+	}
+	if r.o.Avatar != "" {
+		// A generic clip no character plays that binds to a humanoid
+		// character goes on the --avatar too, through muscles (bind
+		// retargets it), as a humanoid clip would.
+		for k, t := range binds {
+			if t < 0 || r.clips[k].humanoid || !r.humanoidCharacter(t) {
+				continue
+			}
+			at, j, why := target()
+			switch {
+			case why != "" || at == t:
+			case at >= 0:
+				uses[at] = append(uses[at], use{k, whyRetarget})
+			default:
+				j.uses = append(j.uses, use{k, whyRetarget})
+				onAvatar = j
+			}
+		}
 	}
 	for i, cp := range r.chars {
 		if cp.err != nil {
@@ -270,6 +303,14 @@ func (r *run) makeJobs(binds []int) {
 		}
 		j.stamp = r.stampJob(j)
 	}
+}
+
+// humanoidCharacter reports whether character i has a humanoid avatar
+// (what it decodes is released again).
+func (r *run) humanoidCharacter(i int) bool {
+	ch, err := r.set.Character(i)
+	defer r.set.Release(bind.KindCharacter, i)
+	return err == nil && ch.Human() != nil
 }
 
 // avatarTarget is where humanoid clips no character plays go: the

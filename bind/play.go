@@ -69,11 +69,12 @@ const (
 //     ch has none);
 //   - a generic clip made for another humanoid character (the character
 //     whose paths it animates most, or the glTF character it came with)
-//     plays on a humanoid ch through muscles: recorded on its own
-//     character and played on ch's avatar (bound.Retarget), as Unity
-//     plays clips between humanoid avatars; the motion's RetargetedFrom
-//     says so;
-//   - any other generic clip plays on ch's GameObjects by path.
+//     plays on a humanoid ch through muscles when ch has fewer than half
+//     of the paths it animates there: recorded on its own character and
+//     played on ch's avatar (bound.Retarget), as Unity plays clips
+//     between humanoid avatars; the motion's RetargetedFrom says so;
+//   - any other generic clip plays on ch's GameObjects by path, as a
+//     generic clip plays in Unity on any Animator with its paths.
 //
 // A clip that drives no property of ch (no joint, blend shape or root
 // motion) is a *NothingDrivenError: never a rest pose shown as played.
@@ -101,7 +102,7 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 	}
 	if ch.Human() != nil {
 		from, err := s.clipOwner(clip, ch)
-		if err == nil && from != nil && from.Human() != nil && s.pathsOn(c, from) > s.pathsOn(c, ch) {
+		if err == nil && from != nil && from.Human() != nil && 2*s.pathsOn(c, ch) < s.pathsOn(c, from) {
 			return bound.Retarget(c, e.src, from, ch)
 		}
 	}

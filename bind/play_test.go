@@ -51,7 +51,11 @@ func TestBindRetargetsBetweenHumanoidsAndRefusesWhatDrivesNothing(t *testing.T) 
 	plain := synth.NewScene(t, synth.Options{})
 	plain.Obj(synth.GameObjectBase)["m_Name"] = "Plain"
 	plainPath := plain.Write("plain.assets")
-	set := openSet(t, walk, human, plainPath)
+	// Part: a humanoid rig of Synth's paths but the head.
+	part := synth.NewScene(t, synth.Options{Full: true, Bones: 11})
+	part.Obj(synth.GameObjectBase)["m_Name"] = "Part"
+	partPath := part.Write("part.assets")
+	set := openSet(t, walk, human, plainPath, partPath)
 	cases := []struct {
 		name     string
 		clip     string
@@ -62,8 +66,9 @@ func TestBindRetargetsBetweenHumanoidsAndRefusesWhatDrivesNothing(t *testing.T) 
 	}{
 		{"a glTF clip on its own character plays as it is", synth.MixamoWalk, walk, false, nil, nil},
 		{"a Mixamo glTF walk onto a humanoid Unity rig plays through muscles", synth.MixamoWalk, human, true, nil, nil},
-		{"a Unity rig's generic clip onto a humanoid glTF plays through muscles", "Walk", walk, true, nil, nil},
-		{"a Unity rig's generic clip on its own rig plays as it is", "Walk", human, false, nil, nil},
+		{"a Unity rig's generic clip onto a humanoid glTF plays through muscles", "human.assets#601", walk, true, nil, nil},
+		{"a Unity rig's generic clip on its own rig plays as it is", "human.assets#601", human, false, nil, nil},
+		{"a humanoid's clip on another humanoid with half its paths or more plays by path", "human.assets#601", partPath, false, nil, nil},
 		{"a walk onto a rig without a humanoid avatar is refused", synth.MixamoWalk, plainPath, false, ErrDrivesNothing,
 			[]string{`clip "Armature|mixamo.com|Layer0"`, `on rig "Plain"`, `"mixamorig:Hips/mixamorig:LeftUpLeg"`, `rig "Plain" has no humanoid avatar to retarget it onto`}},
 	}

@@ -241,10 +241,7 @@ func (d *decoder) mesh(mi int, f frame) (*decodedMesh, error) {
 			if k < 0 || k >= len(d.doc.Materials) || d.doc.Materials[k] == nil {
 				return nil, d.malformed(pelem, "material %d does not exist (%d materials)", k, len(d.doc.Materials))
 			}
-			mat.Name = d.doc.Materials[k].Name
-			if mat.Name == "" {
-				mat.Name = fmt.Sprintf("material_%d", k)
-			}
+			mat = d.material(k)
 		}
 		dm.materials = append(dm.materials, mat)
 	}

@@ -136,7 +136,8 @@ type decoder struct {
 
 	buffers  [][]byte // loaded buffers (nil until used)
 	accCache map[accKey]any
-	budget   int64 // bytes that decoded data may still take
+	budget   int64                  // bytes that decoded data may still take
+	textures map[int]*model.Texture // decoded images by index (nil: left out)
 	warnings []string
 }
 

@@ -392,13 +392,17 @@ func (c *Container) addResource(name string, r *io.SectionReader) {
 }
 
 func (c *Container) addSerialized(r io.ReaderAt, size int64, name string) error {
-	sf, err := serialized.OpenWith(r, size, name, serialized.Options{Trees: c.opts.Trees})
+	// What the file's metadata holds while it is open counts against the
+	// memory limit it shares with every input of the process: its object
+	// table before it is made, the rest (type trees, externals) once read.
+	sf, err := serialized.OpenWith(r, size, name, serialized.Options{Trees: c.opts.Trees, Budget: c.opts.Cache})
 	if err != nil {
 		return &Error{Container: c.Path, Entry: name, Err: err}
 	}
-	// What the file's metadata holds while it is open counts against the
-	// memory limit it shares with every input of the process.
-	release, err := c.opts.Cache.Reserve(sf.HeldBytes(), fmt.Sprintf("the object table (%d objects) and type trees of %s", len(sf.Objects), name))
+	c.mu.Lock()
+	c.releases = append(c.releases, sf.Release)
+	c.mu.Unlock()
+	release, err := c.opts.Cache.Reserve(max(sf.HeldBytes()-sf.Reserved(), 0), fmt.Sprintf("the type trees and externals of %s", name))
 	if err != nil {
 		return &Error{Container: c.Path, Entry: name, Err: err}
 	}

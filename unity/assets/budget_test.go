@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/internal/synth"
@@ -66,6 +67,14 @@ func TestMetadataCountsAgainstTheMemoryLimit(t *testing.T) {
 		one := probe.HeldBytes()
 		if one <= int64(len(probe.Objects))*40 {
 			t.Fatalf("a file of %d objects and type trees holds %d bytes?", len(probe.Objects), one)
+		}
+		// An object table that cannot fit is refused before it is made,
+		// and nothing stays charged.
+		tiny := unityfs.NewCache(int64(len(probe.Objects)) * 8)
+		_, err = OpenReader(bytes.NewReader(sf), int64(len(sf)), "tiny.assets", Options{Cache: tiny})
+		var me *unityfs.MetadataError
+		if !errors.As(err, &me) || !strings.Contains(me.What, "object table") || tiny.Metadata() != 0 {
+			t.Fatalf("err %v (%d bytes left charged), want the object table refused", err, tiny.Metadata())
 		}
 		// Room for two files' metadata (each container's own type trees),
 		// not three.

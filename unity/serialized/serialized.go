@@ -95,6 +95,9 @@ type File struct {
 	// treeNodes counts the nodes of the type trees this file brought
 	// (not already held by trees).
 	treeNodes int
+	budget    Budget
+	releases  []func() // what was charged to budget
+	reserved  int64
 
 	mu      sync.Mutex
 	layouts map[*typetree.Tree]*typetree.Layout
@@ -312,6 +315,19 @@ type Options struct {
 	// Trees, when set, holds the file's type trees together with those of
 	// every other file opened with it (see Trees).
 	Trees *Trees
+	// Budget, when set, is charged the file's object table before it is
+	// made (a file's object count is read before its objects), so that a
+	// table the process cannot hold is refused rather than allocated;
+	// Release gives it back.
+	Budget Budget
+}
+
+// Budget is the memory bound of a process that the metadata of open files
+// is charged to (unityfs.Cache is one).
+type Budget interface {
+	// Reserve charges n bytes, described by what for errors, until
+	// release is called, or fails when they do not fit.
+	Reserve(n int64, what string) (release func(), err error)
 }
 
 // Open reads the header and metadata of the SerializedFile in r (size bytes).
@@ -321,7 +337,13 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 }
 
 // OpenWith is Open with options.
-func OpenWith(r io.ReaderAt, size int64, name string, opts Options) (*File, error) {
+func OpenWith(r io.ReaderAt, size int64, name string, opts Options) (file *File, err error) {
+	var charged *File // what was charged to opts.Budget is given back on failure
+	defer func() {
+		if err != nil && charged != nil {
+			charged.Release()
+		}
+	}()
 	ferr := func(off int64, what string, err error) error {
 		return &FormatError{File: name, Offset: off, What: what, Err: err}
 	}
@@ -350,7 +372,9 @@ func OpenWith(r io.ReaderAt, size int64, name string, opts Options) (*File, erro
 		r:            r,
 		size:         size,
 		trees:        opts.Trees,
+		budget:       opts.Budget,
 	}
+	charged = f
 	if h.metadataSize > maxMetadata {
 		return nil, ferr(0, fmt.Sprintf("metadata size %d too large", h.metadataSize), nil)
 	}
@@ -521,6 +545,15 @@ func (f *File) readMetadata(r *binread.Reader) error {
 	nObj := r.Count(20, "object count")
 	if err := r.Err(); err != nil {
 		return err
+	}
+	if f.budget != nil {
+		n := int64(nObj) * objectEntryBytes
+		release, err := f.budget.Reserve(n, fmt.Sprintf("the object table of %d objects", nObj))
+		if err != nil {
+			return err
+		}
+		f.releases = append(f.releases, release)
+		f.reserved += n
 	}
 	f.Objects = make([]Object, nObj)
 	f.index = make(map[int64]int, nObj)
@@ -878,6 +911,21 @@ func GUIDString(g [16]byte) string {
 		b[2*i+1] = hex[c>>4]
 	}
 	return string(b[:])
+}
+
+// objectEntryBytes is what one entry of the object table holds: its Object
+// and its entry in the path id index.
+const objectEntryBytes = int64(unsafe.Sizeof(Object{})) + 48
+
+// Reserved returns the bytes OpenWith charged to Options.Budget.
+func (f *File) Reserved() int64 { return f.reserved }
+
+// Release gives back what OpenWith charged to Options.Budget (once).
+func (f *File) Release() {
+	for _, r := range f.releases {
+		r()
+	}
+	f.releases, f.reserved = nil, 0
 }
 
 // HeldBytes estimates the memory the file's metadata holds while it is

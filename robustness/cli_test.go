@@ -398,6 +398,9 @@ var knownViolations = []struct {
 	// groups, when set, are the damage kinds the entry is about.
 	groups []string
 }{
+	{"valid data, and said: a clip's non-finite value is what shipped games hold; the pose holds the value before it and a note names the clip, the curve and the key",
+		[]string{"exit 0 with output", "not a number a pose can use"}, padNone,
+		[]string{"NaN/Inf: clip constant value", "NaN/Inf: clip dense sample", "NaN/Inf: clip streamed key"}},
 	{"not detectable: one valid value changed into another (a reference to another object of the file, a neighbouring index or id); only the file's author knows which was meant",
 		[]string{"exit 0 with output"}, padNone, []string{groupPathIDOther, groupIndexNear, groupHash}},
 	{"not detectable: the damaged object is another well-formed object, its tree reading it to exactly its size with every padding byte zero (a string made one longer into its padding ends in a NUL; a count made smaller lets a following string swallow the elements); only the meaning of the values could tell",

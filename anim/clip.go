@@ -101,8 +101,6 @@ type jointChan struct {
 	s     scalar
 }
 
-func (c *jointChan) slot() int32 { return slotOf(c.joint, c.prop, c.comp) }
-
 // slotOf is the float slot of component comp of property prop of joint j.
 func slotOf(j int, prop model.TransformProp, comp int) int32 {
 	off := slotT

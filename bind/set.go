@@ -23,6 +23,7 @@ package bind
 import (
 	"errors"
 	"fmt"
+	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/inputs"
 	"os"
 	"path/filepath"
@@ -95,7 +96,8 @@ type Set struct {
 	mu          sync.Mutex
 	byObj       map[objKey]*entry
 	byYAML      map[yamlKey]*entry
-	guidPath    map[string]string // asset GUID -> path, from the inputs' .meta files
+	guidPath    map[string]string          // asset GUID -> path, from the inputs' .meta files
+	prefabs     map[string]*yamlasset.File // parsed prefabs by path, for the instances scenes make of them
 	avatarChars map[*entry]*avatarChar
 	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
 	duplicates  []string
@@ -264,7 +266,7 @@ func NewWith(cat *catalog.Catalog, others []string, opts Options) (*Set, []error
 }
 
 func newSet() *Set {
-	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, gltfAvatars: map[*entry]*entry{}}
+	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, prefabs: map[string]*yamlasset.File{}, gltfAvatars: map[*entry]*entry{}}
 }
 
 var _ bound.Library = (*Set)(nil)

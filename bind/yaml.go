@@ -132,6 +132,9 @@ func (s *Set) addYAML(path, container, rel string) error {
 // identifies it (its absolute path, or its path inside a package).
 func (s *Set) addYAMLFile(f *yamlasset.File, abs, container, rel string) error {
 	in := &yamlInput{path: abs, container: container, rel: rel, f: f}
+	if strings.EqualFold(filepath.Ext(abs), ".prefab") {
+		s.prefabs[abs] = f
+	}
 	add := func(k Kind, d *yamlasset.Document) {
 		e := s.add(&entry{kind: k, name: d.Name(), src: in.source(d.FileID), origin: yamlObject{in, d}})
 		s.byYAML[yamlKey{abs, d.FileID}] = e
@@ -155,7 +158,7 @@ func (s *Set) addYAMLFile(f *yamlasset.File, abs, container, rel string) error {
 	}
 	switch strings.ToLower(filepath.Ext(abs)) {
 	case ".prefab", ".unity":
-		rigs, err := f.Rigs()
+		rigs, err := f.RigsFrom(s.prefab)
 		if err != nil {
 			return err
 		}
@@ -168,6 +171,25 @@ func (s *Set) addYAMLFile(f *yamlasset.File, abs, container, rel string) error {
 		}
 	}
 	return nil
+}
+
+// prefab returns the editor prefab a GUID names among the inputs (parsed
+// once), so that a scene's or prefab's instances of it are read whole; nil
+// when the GUID names no prefab of the inputs.
+func (s *Set) prefab(guid string) *yamlasset.File {
+	path, ok := s.guidPath[guid]
+	if !ok || !strings.EqualFold(filepath.Ext(path), ".prefab") {
+		return nil
+	}
+	if f, ok := s.prefabs[path]; ok {
+		return f
+	}
+	f, err := yamlasset.ParseFile(path)
+	if err != nil {
+		f = nil // not readable here (inside a package, or damaged: reported when it is added)
+	}
+	s.prefabs[path] = f
+	return f
 }
 
 // classAvatarMask is the class id of an AvatarMask.

@@ -24,8 +24,24 @@ const (
 // (m_Name, m_LocalPosition.x, ...; unmodified values are the identity), and
 // their children in the source prefab or model are unknown; objects the
 // file adds below them are included.
-func (f *File) Rigs() ([]*model.Rig, error) {
-	h, err := f.hierarchy()
+func (f *File) Rigs() ([]*model.Rig, error) { return f.RigsFrom(nil) }
+
+// Prefabs finds the editor asset (a prefab) a GUID names, so that the
+// instances a scene or prefab makes of it can be expanded; nil when the
+// asset is not among the inputs or is not an editor asset (a model).
+type Prefabs func(guid string) *File
+
+// maxPrefabDepth bounds how deep prefab instances inside prefabs are
+// expanded (a prefab naming itself through its variants ends there).
+const maxPrefabDepth = 16
+
+// RigsFrom is Rigs with the source prefabs of the file's prefab instances
+// found through p: an instance whose prefab p gives is read whole (its
+// objects, with the instance's modifications), not only through its
+// stripped stubs, so an Animator added to an object of the instance finds
+// that object's Transform and children.
+func (f *File) RigsFrom(p Prefabs) ([]*model.Rig, error) {
+	h, err := f.hierarchy(p, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +87,12 @@ func (f *File) Rigs() ([]*model.Rig, error) {
 // Hierarchy returns the whole Transform tree of a prefab or scene: one rig
 // per root Transform, Animators or not (Animator nil), with stripped
 // objects read as Rigs reads them.
-func (f *File) Hierarchy() ([]*model.Rig, error) {
-	h, err := f.hierarchy()
+func (f *File) Hierarchy() ([]*model.Rig, error) { return f.HierarchyFrom(nil) }
+
+// HierarchyFrom is Hierarchy with prefab instances expanded as RigsFrom
+// expands them.
+func (f *File) HierarchyFrom(p Prefabs) ([]*model.Rig, error) {
+	h, err := f.hierarchy(p, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +126,7 @@ type tfInfo struct {
 
 func (h *hierarchy) goName(id int64) string { return h.goNames[id] }
 
-func (f *File) hierarchy() (*hierarchy, error) {
+func (f *File) hierarchy(p Prefabs, depth int) (*hierarchy, error) {
 	h := &hierarchy{f: f, tf: map[int64]*tfInfo{}, goTransform: map[int64]int64{},
 		goNames: map[int64]string{}, animated: map[int64]bool{}}
 	// Modifications of prefab instances: instance -> source file id ->
@@ -131,8 +151,14 @@ func (f *File) hierarchy() (*hierarchy, error) {
 		}
 		mods[d.FileID] = m
 	}
+	expanded := f.expandInstances(h, p, depth, mods)
 	for _, d := range f.Docs {
 		dc := f.dec(d)
+		if d.Stripped {
+			if _, ok := expanded[dc.pptr(d.Body, "m_PrefabInstance").FileID]; ok {
+				continue // read from its source prefab
+			}
+		}
 		switch {
 		case d.ClassID == model.ClassGameObject:
 			if d.Stripped {
@@ -181,6 +207,9 @@ func (f *File) hierarchy() (*hierarchy, error) {
 	for _, d := range f.Docs {
 		if (d.ClassID == model.ClassTransform || d.ClassID == classRectTransform) && d.Stripped {
 			inst := f.dec(d).pptr(d.Body, "m_PrefabInstance").FileID
+			if _, ok := expanded[inst]; ok {
+				continue
+			}
 			if gos := strippedGO[inst]; len(gos) == 1 {
 				h.tf[d.FileID].gameObject = gos[0]
 				h.goTransform[gos[0]] = d.FileID
@@ -189,20 +218,113 @@ func (f *File) hierarchy() (*hierarchy, error) {
 	}
 	// Children that only name their father (added below stripped objects,
 	// or missing from a father's list) are appended in file order.
-	for _, d := range f.Docs {
-		t, ok := h.tf[d.FileID]
-		if !ok || d.ClassID != model.ClassTransform && d.ClassID != classRectTransform {
-			continue
-		}
+	place := func(t *tfInfo) {
 		if t.father == 0 {
 			h.roots = append(h.roots, t.id)
-			continue
+			return
 		}
 		if p, ok := h.tf[t.father]; ok && !contains(p.children, t.id) {
 			p.children = append(p.children, t.id)
 		}
 	}
+	for _, d := range f.Docs {
+		if d.ClassID == classPrefabInstance {
+			// An expanded instance's root without a stub of its own.
+			for _, root := range expanded[d.FileID] {
+				if f.Object(root) == nil {
+					place(h.tf[root])
+				}
+			}
+			continue
+		}
+		t, ok := h.tf[d.FileID]
+		if !ok || d.ClassID != model.ClassTransform && d.ClassID != classRectTransform {
+			continue
+		}
+		place(t)
+	}
 	return h, nil
+}
+
+// expandInstances adds to h the objects of every prefab instance of f
+// whose source prefab p gives, with the instance's modifications: an
+// object keeps the id of its stripped stub in f when it has one, else
+// Unity's id for an instance's object (the instance's id xor the source's,
+// without the sign bit). It returns the root Transforms of each expanded
+// instance.
+func (f *File) expandInstances(h *hierarchy, p Prefabs, depth int, mods map[int64]map[int64]map[string]string) map[int64][]int64 {
+	expanded := map[int64][]int64{}
+	if p == nil || depth >= maxPrefabDepth {
+		return expanded
+	}
+	stubs := map[int64]map[int64]int64{} // instance -> source id -> stub id
+	for _, d := range f.Docs {
+		if !d.Stripped {
+			continue
+		}
+		dc := f.dec(d)
+		inst := dc.pptr(d.Body, "m_PrefabInstance").FileID
+		if stubs[inst] == nil {
+			stubs[inst] = map[int64]int64{}
+		}
+		stubs[inst][dc.pptr(d.Body, "m_CorrespondingSourceObject").FileID] = d.FileID
+	}
+	for _, d := range f.Docs {
+		if d.ClassID != classPrefabInstance || d.Stripped {
+			continue
+		}
+		dc := f.dec(d)
+		srcRef := dc.pptr(d.Body, "m_SourcePrefab")
+		parent := dc.pptr(d.Body.Get("m_Modification"), "m_TransformParent").FileID
+		if dc.err != nil || srcRef.GUID == "" {
+			continue
+		}
+		src := p(srcRef.GUID)
+		if src == nil || src == f {
+			continue
+		}
+		sh, err := src.hierarchy(p, depth+1)
+		if err != nil {
+			continue // read through its stubs alone, as without the prefab
+		}
+		inst, m, stub := d.FileID, mods[d.FileID], stubs[d.FileID]
+		id := func(srcID int64) int64 {
+			if srcID == 0 {
+				return 0
+			}
+			if s, ok := stub[srcID]; ok {
+				return s
+			}
+			return (inst ^ srcID) & 0x7fffffffffffffff
+		}
+		for _, t := range sh.tf {
+			nt := &tfInfo{id: id(t.id), gameObject: id(t.gameObject), father: id(t.father),
+				local: applyTransformMods(t.local, m[t.id])}
+			if t.father == 0 {
+				nt.father = parent
+			}
+			for _, c := range t.children {
+				nt.children = append(nt.children, id(c))
+			}
+			h.tf[nt.id] = nt
+			if nt.gameObject != 0 {
+				h.goTransform[nt.gameObject] = nt.id
+			}
+		}
+		for _, root := range sh.roots {
+			expanded[inst] = append(expanded[inst], id(root))
+		}
+		for goID, name := range sh.goNames {
+			if v, ok := m[goID]["m_Name"]; ok {
+				name = v
+			}
+			h.goNames[id(goID)] = name
+		}
+		for goID := range sh.animated {
+			h.animated[id(goID)] = true
+		}
+	}
+	return expanded
 }
 
 func contains(s []int64, x int64) bool {
@@ -217,7 +339,12 @@ func contains(s []int64, x int64) bool {
 // modTransform builds a local transform from prefab modifications
 // (identity for what they do not set).
 func modTransform(m map[string]string) geom.Transform {
-	t := geom.Transform{R: geom.Quat{W: 1}, S: geom.Vec3{X: 1, Y: 1, Z: 1}}
+	return applyTransformMods(geom.Transform{R: geom.Quat{W: 1}, S: geom.Vec3{X: 1, Y: 1, Z: 1}}, m)
+}
+
+// applyTransformMods sets on t what prefab modifications set of a local
+// transform.
+func applyTransformMods(t geom.Transform, m map[string]string) geom.Transform {
 	set := func(dst *float32, key string) {
 		if v, ok := m[key]; ok {
 			if x, err := parseFloat(v, 32); err == nil {

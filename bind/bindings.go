@@ -430,7 +430,9 @@ func (s *Set) characterRig(ce *entry) *model.Rig {
 // Animation component plays it first, then the best fits), which must be
 // the same for all of them; else, with no clip, the only character of the
 // inputs. Several candidates that differ are refused (a *ChoiceError
-// listing each by a reference that chooses it); none is ErrNoCharacter.
+// listing each by a reference that chooses it); none is ErrNoCharacter,
+// except for a generic clip, which then plays on a rig of its own paths
+// (see ownPaths).
 func (s *Set) CharacterFor(on On, clips ...int) (*bound.Character, error) {
 	if ch, err := s.CharacterOn(on); ch != nil || err != nil {
 		return ch, err
@@ -488,6 +490,9 @@ func (s *Set) characterFor(clip int) (*bound.Character, error) {
 		return nil, err
 	}
 	cands, k, err := s.candidates(c)
+	if onOwnPaths(c, err) {
+		return s.ownPaths(clip, c)
+	}
 	if err != nil {
 		return nil, err
 	}

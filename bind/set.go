@@ -99,7 +99,8 @@ type Set struct {
 	guidPath    map[string]string          // asset GUID -> path, from the inputs' .meta files
 	prefabs     map[string]*yamlasset.File // parsed prefabs by path, for the instances scenes make of them
 	avatarChars map[*entry]*avatarChar
-	gltfAvatars map[*entry]*entry // a glTF character's entry -> its built avatar's
+	pathChars   map[*entry]*avatarChar // a clip's entry -> its own paths' character
+	gltfAvatars map[*entry]*entry      // a glTF character's entry -> its built avatar's
 	duplicates  []string
 	// meshSources are what characters decode their meshes from; Close
 	// drops them, so that characters kept after it hold none of the files.

@@ -36,6 +36,7 @@ type Character struct {
 	human     *humanoid.Rig
 	rootJoint int
 	noRig     bool
+	ownPaths  bool
 	noAvatar  string // why the character has no avatar, when it should
 
 	in CharacterInput
@@ -65,6 +66,9 @@ type CharacterInput struct {
 	AvatarMissing string
 	// Meshes decodes the meshes drawn on the rig's nodes (nil: none).
 	Meshes func() ([]model.MeshInstance, []error)
+	// OwnPaths says the rig is made of a clip's own paths
+	// (model.RigOfPaths): the inputs hold no character for the clip.
+	OwnPaths bool
 }
 
 // ErrNoSkeleton is wrapped when a character has neither GameObjects nor an
@@ -76,7 +80,7 @@ var ErrNoSkeleton = errors.New("bound: no skeleton")
 // avatar is humanoid, and the joint root motion comes from.
 func NewCharacter(in CharacterInput) (*Character, error) {
 	c := &Character{name: in.Name, src: in.Source, rig: in.Rig, avatar: in.Avatar, avatarSrc: in.AvatarSource,
-		loadMeshes: in.Meshes, noAvatar: in.AvatarMissing, in: in}
+		loadMeshes: in.Meshes, noAvatar: in.AvatarMissing, in: in, ownPaths: in.OwnPaths && in.Rig != nil}
 	var err error
 	switch {
 	case in.Rig != nil:
@@ -191,9 +195,17 @@ func (c *Character) RootMotionJoint() int { return c.rootJoint }
 // character: its skeleton is its avatar's at its default pose.
 func (c *Character) FromAvatar() bool { return c.noRig }
 
-// Describe names the character for messages and listings: `rig "X"` or
-// `avatar "Y"`.
+// OwnPaths reports that the character is a clip's own paths made into a
+// rig (the inputs hold no character for the clip): its nodes rest at the
+// identity, and export writes the curves glTF cannot hold beside it.
+func (c *Character) OwnPaths() bool { return c.ownPaths }
+
+// Describe names the character for messages and listings: `rig "X"`,
+// `avatar "Y"` or `the paths of clip "Z"`.
 func (c *Character) Describe() string {
+	if c.ownPaths {
+		return fmt.Sprintf("the paths of clip %q", c.name)
+	}
 	if c.noRig {
 		return fmt.Sprintf("avatar %q", c.name)
 	}

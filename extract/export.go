@@ -15,6 +15,7 @@ import (
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/export/curves"
 	"github.com/mecanim/mecanim/export/gltf"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/present/render"
@@ -64,7 +65,7 @@ func (r *run) upToDateJob(j *job) bool {
 	if json.Unmarshal([]byte(info), &res) != nil || res.Err != "" {
 		return false
 	}
-	for _, p := range append([]string{j.path}, res.Pictures...) {
+	for _, p := range append(append([]string{j.path}, res.Pictures...), res.Curves...) {
 		if _, err := os.Stat(filepath.Join(r.o.Out, filepath.FromSlash(p))); err != nil {
 			return false
 		}
@@ -102,12 +103,20 @@ func (r *run) write(j *job, out *Output) {
 		}
 		j.res.Failed[it.Ref] = err.Error()
 	}
+	// A clip on its own paths: the curves glTF does not hold go in a table
+	// beside the file (NAME.curves.json and .csv).
+	tables := make([]*curves.Table, len(motions))
+	if ch.OwnPaths() {
+		for i, m := range motions {
+			tables[i] = curves.Of(m.Clip(), m.Source(), r.o.Rate)
+		}
+	}
 	sc, errs := gltf.BuildScene(ch, motions, gltf.SceneOptions{Rate: r.o.Rate, NoMeshes: r.o.NoMeshes})
 	sc.Generator = "mecanim extract"
 	for _, err := range errs {
 		j.res.Notes = append(j.res.Notes, err.Error())
 	}
-	for _, a := range sc.Animations {
+	for k, a := range sc.Animations {
 		if a.Stats.Unresolved > 0 {
 			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: exported without %d Transform channels that name no GameObject of %s", a.Name, a.Stats.Unresolved, ch.Describe()))
 		}
@@ -116,7 +125,7 @@ func (r *run) write(j *job, out *Output) {
 			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: %v: held at the value before it (left out when it has none)", a.Name, x))
 		}
 		ref := bind.Ref(m.Source())
-		if len(a.Tracks) > 0 {
+		if len(a.Tracks) > 0 || tables[k] != nil {
 			j.res.Written = append(j.res.Written, ref)
 			if m.Clip().Humanoid && m.RetargetedFrom() == nil { // a retargeted clip is the generic one it was
 				j.res.Humanoid = append(j.res.Humanoid, ref)
@@ -134,6 +143,26 @@ func (r *run) write(j *job, out *Output) {
 		return
 	}
 	sc = nil
+	base := strings.TrimSuffix(j.path, ".glb")
+	for k, t := range tables {
+		if t == nil {
+			continue
+		}
+		b := base
+		if k > 0 {
+			b += "." + motions[k].Clip().Name
+		}
+		for _, f := range []struct {
+			ext   string
+			write func(io.Writer) error
+		}{{".curves.json", t.WriteJSON}, {".curves.csv", t.WriteCSV}} {
+			if err := atomicfile.Write(filepath.Join(r.o.Out, filepath.FromSlash(b+f.ext)), f.write); err != nil {
+				out.Err = err
+				return
+			}
+			j.res.Curves = append(j.res.Curves, b+f.ext)
+		}
+	}
 	if r.o.Pictures {
 		if err := r.pictures(j, motions); err != nil {
 			out.Err = err
@@ -256,6 +285,9 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 		for _, p := range j.res.Pictures {
 			m.Outputs = append(m.Outputs, OutputInfo{Path: p, Kind: "picture", Character: j.ref})
 		}
+		for _, p := range j.res.Curves {
+			m.Outputs = append(m.Outputs, OutputInfo{Path: p, Kind: "curves", Character: j.ref})
+		}
 		if j.avatar >= 0 {
 			avOut[j.avatar] = append(avOut[j.avatar], j.path)
 		}
@@ -300,8 +332,11 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 		m.Characters = append(m.Characters, c)
 	}
 	for _, j := range r.jobs {
-		if j.kind == "avatar" && j.res.Err == "" {
-			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Avatar: j.ref, Clips: []ClipUse{}, Notes: append(j.res.Notes, failedNotes(s, j)...)}
+		if (j.kind == "avatar" || j.kind == "paths") && j.res.Err == "" {
+			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Curves: j.res.Curves, Avatar: j.ref, Clips: []ClipUse{}, Notes: append(j.res.Notes, failedNotes(s, j)...)}
+			if j.kind == "paths" {
+				c.Avatar, c.OwnPaths = "", true
+			}
 			written := map[string]bool{}
 			for _, ref := range j.res.Written {
 				written[ref] = true

@@ -65,6 +65,11 @@ type Character struct {
 	// when the character could not be exported (Error says why).
 	Output     string   `json:"output,omitempty"`
 	Pictures   []string `json:"pictures,omitempty"`
+	// OwnPaths: the character is the clip's own paths made into a rig
+	// (the inputs hold none for it); Curves the tables of its curves glTF
+	// does not hold, written beside Output (NAME.curves.json, .csv).
+	OwnPaths bool     `json:"own_paths,omitempty"`
+	Curves   []string `json:"curves,omitempty"`
 	Avatar     string   `json:"avatar,omitempty"`     // its avatar's reference
 	Controller string   `json:"controller,omitempty"` // its controller's reference
 	// Clips are the references of the clips exported on it, in the
@@ -82,7 +87,8 @@ type ClipUse struct {
 	// Why: "controller" (its controller plays it), "animation" (its
 	// Animation component lists it), "binds" (a clip no character plays
 	// whose curves animate this character's GameObjects most), "avatar"
-	// (a humanoid clip no character plays, put on the --avatar).
+	// (a humanoid clip no character plays, put on the --avatar), "paths"
+	// (a generic clip no character takes, on a rig of its own paths).
 	Why string `json:"why"`
 }
 
@@ -115,7 +121,9 @@ type Object struct {
 type OutputInfo struct {
 	Path string `json:"path"`
 	// Kind: "character", "avatar" (an avatar's skeleton with the clips
-	// put on it) or "picture" (a contact sheet).
+	// put on it), "paths" (a clip on a rig of its own paths), "picture" (a
+	// contact sheet) or "curves" (a table of a clip's curves glTF does not
+	// hold).
 	Kind      string `json:"kind"`
 	Character string `json:"character,omitempty"` // the character's or avatar's reference
 	Clip      string `json:"clip,omitempty"`      // a picture's clip

@@ -18,12 +18,13 @@ const (
 	whyBinds      = "binds"
 	whyAvatar     = "avatar"
 	whyRetarget   = "retarget"
+	whyPaths      = "paths"
 )
 
 // job is one output to write: a character (or an avatar's skeleton) with
 // the clips put on it.
 type job struct {
-	kind   string // "character" or "avatar"
+	kind   string // "character", "avatar" or "paths" (a clip on its own paths)
 	char   int    // character index; -1 for an avatar's skeleton
 	avatar int    // the character's avatar index (-1: none)
 	name   string
@@ -45,6 +46,7 @@ type jobResult struct {
 	Failed   map[string]string `json:"failed,omitempty"`   // ref -> why a clip is not in it
 	Notes    []string          `json:"notes,omitempty"`    // what was left out
 	Pictures []string          `json:"pictures,omitempty"` // contact sheets written
+	Curves   []string          `json:"curves,omitempty"`   // curve tables written beside the file
 	Err      string            `json:"err,omitempty"`
 	// Broken are the refs of the clips left out because they do not
 	// decode (damaged, or over the memory limit): failures of the run,
@@ -152,7 +154,8 @@ func (r *run) plan() {
 		}
 	}
 	// Clips: humanoid or not, and where those no character plays go.
-	binds := make([]int, nk) // the character a clip goes on (-1: none)
+	binds := make([]int, nk)                 // the character a clip goes on (-1: none)
+	ownPaths := make([]*bound.Character, nk) // or the rig of its own paths
 	r.parallel(nk, func(k int) {
 		binds[k] = -1
 		cl := &r.clips[k]
@@ -184,6 +187,10 @@ func (r *run) plan() {
 			cl.skipped = err.Error()
 			return
 		}
+		if ch.OwnPaths() {
+			ownPaths[k] = ch
+			return
+		}
 		t, ok := r.charOf[ch.Source()]
 		if !ok {
 			cl.skipped = fmt.Sprintf("no character plays it and it binds only to %s, which no character in the inputs uses", ch.Describe())
@@ -205,12 +212,13 @@ func (r *run) plan() {
 	for i := range s.Len(bind.KindController) {
 		s.Release(bind.KindController, i)
 	}
-	r.makeJobs(binds)
+	r.makeJobs(binds, ownPaths)
 }
 
 // makeJobs turns the plan into outputs: one per character that decodes,
-// one for the --avatar's skeleton when no character uses that avatar.
-func (r *run) makeJobs(binds []int) {
+// one for the --avatar's skeleton when no character uses that avatar, one
+// per clip played on its own paths.
+func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 	s := r.set
 	nc := len(r.chars)
 	uses := make([][]use, nc)
@@ -284,6 +292,13 @@ func (r *run) makeJobs(binds []int) {
 	}
 	if onAvatar != nil && len(onAvatar.uses) > 0 {
 		r.jobs = append(r.jobs, onAvatar)
+	}
+	for k, ch := range ownPaths {
+		if ch == nil || r.clips[k].sameAs >= 0 {
+			continue
+		}
+		it, _ := s.Entry(bind.KindClip, k)
+		r.jobs = append(r.jobs, &job{kind: "paths", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch, uses: []use{{k, whyPaths}}})
 	}
 	names := make([]string, len(r.jobs))
 	for i, j := range r.jobs {

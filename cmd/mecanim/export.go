@@ -209,6 +209,9 @@ type exportJSON struct {
 	// failure on stderr); Notes what else was left out, and why.
 	LeftOut []string `json:"left_out"`
 	Notes   []string `json:"notes"`
+	// Curves are the tables written beside the file for a clip played on
+	// its own paths (NAME.curves.json, NAME.curves.csv).
+	Curves []string `json:"curves"`
 }
 
 // exportAnimJSON is one clip of an export: how its tracks were made
@@ -236,7 +239,7 @@ type exportAnimJSON struct {
 // asked for were not done (each reported).
 func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOptions, path string) (int, error) {
 	var motions []*bound.Motion
-	sum := exportJSON{Output: path, On: characterOf(ch), Animations: []exportAnimJSON{}, LeftOut: []string{}, Notes: []string{}}
+	sum := exportJSON{Output: path, On: characterOf(ch), Animations: []exportAnimJSON{}, LeftOut: []string{}, Notes: []string{}, Curves: []string{}}
 	failed := 0
 	leftOut := func(format string, a ...any) {
 		m := fmt.Sprintf(format, a...)
@@ -300,6 +303,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	if err := writeScene(path, s); err != nil {
 		return failed, err
 	}
+	tables, inTable, err := writeCurves(ch, motions, path, float32(o.rate))
+	sum.Curves = append(sum.Curves, tables...)
+	if err != nil {
+		return failed, err
+	}
 	var st gltf.AnimStats
 	tracks := 0
 	for k, a := range s.Animations {
@@ -321,7 +329,9 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 		for _, x := range motions[k].Clip().NotFinite() {
 			sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q: %v: held at the value before it (left out when it has none)", a.Name, x))
 		}
-		if len(a.Tracks) == 0 {
+		if len(a.Tracks) == 0 && inTable[k] {
+			sum.Notes = append(sum.Notes, fmt.Sprintf("clip %q moves no node of its own paths: its curves are in %s", a.Name, strings.Join(tables, " and ")))
+		} else if len(a.Tracks) == 0 {
 			if asked {
 				leftOut("clip %q moves nothing on %s (no glTF animation written): %s", a.Name, ch.Describe(), a.Stats.NothingMoves)
 			} else {

@@ -102,8 +102,11 @@ type characterRef struct {
 func characterOf(ch *bound.Character) characterRef {
 	src := ch.Source()
 	r := characterRef{Name: ch.Name(), Kind: "rig", Container: src.Container, File: src.File, PathID: src.PathID}
-	if ch.FromAvatar() {
+	switch {
+	case ch.FromAvatar():
 		r.Kind = "avatar"
+	case ch.OwnPaths():
+		r.Kind = "paths"
 	}
 	if av, asrc := ch.Avatar(); av != nil {
 		a := refOf(av.Name, asrc)

@@ -86,6 +86,7 @@ func Document(s *Scene) (*qg.Document, error) {
 			return nil, fmt.Errorf("animation %d (%q): %w", i, s.Animations[i].Name, err)
 		}
 	}
+	b.cameras()
 	b.doc.Scene = qg.Index(0)
 	b.doc.Scenes = []*qg.Scene{{Name: s.Name, Nodes: sceneNodes}}
 	if len(b.buf) > 0 {

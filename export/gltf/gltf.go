@@ -132,6 +132,9 @@ type Scene struct {
 	Rig        *model.Rig
 	Meshes     []model.MeshInstance
 	Animations []Animation
+	// Cameras are the Unity Cameras on the rig's nodes (a clip played on
+	// its own paths gives them: CamerasOf).
+	Cameras []Camera
 	// Generator names the program in the asset's metadata ("" = mecanim).
 	Generator string
 }

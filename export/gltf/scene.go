@@ -86,6 +86,9 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 		}
 		a.Motion = m
 		s.Animations = append(s.Animations, a)
+		if ch.OwnPaths() {
+			s.addCameras(CamerasOf(c, s.Rig))
+		}
 	}
 	if opts.Progress != nil {
 		opts.Progress(len(motions), len(motions))
@@ -99,6 +102,19 @@ func BuildScene(ch *bound.Character, motions []*bound.Motion, opts SceneOptions)
 		}
 	}
 	return s, errs
+}
+
+// addCameras adds cameras on nodes that have none yet.
+func (s *Scene) addCameras(cams []Camera) {
+	for _, c := range cams {
+		dup := false
+		for _, x := range s.Cameras {
+			dup = dup || x.Node == c.Node
+		}
+		if !dup {
+			s.Cameras = append(s.Cameras, c)
+		}
+	}
 }
 
 // addBlendShapes adds the clip's blend-shape weights tracks: exact where

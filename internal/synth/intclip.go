@@ -68,3 +68,40 @@ func CameraClipFields(discrete bool) F {
 		}},
 	}
 }
+
+// Stage clip paths: GameObjects no character of the synthetic scene has.
+const (
+	StageCamPath   = "Stage/Cam"
+	StageLightPath = "Stage/Light"
+)
+
+// StageClipFields is a stage clip named "StageCut" whose GameObjects no
+// character of the scene has: the camera's position (dense: x is 0, 1, 2
+// at 0, 0.1, 0.2 s; y and z 0) with its field of view (40°) and near
+// plane (0.1), and a light's intensity (2.5), bound by path hashes alone
+// as Unity compiles them.
+func StageClipFields() F {
+	binding := func(path string, class int, attr uint32) F {
+		return F{"path": model.PathHash(path), "attribute": attr, "script": F{"m_FileID": 0, "m_PathID": 0},
+			"typeID": class, "classID": class}
+	}
+	return F{
+		"m_Name":       "StageCut",
+		"m_SampleRate": float32(10),
+		"m_MuscleClip": F{
+			"m_Clip": F{"data": F{
+				"m_StreamedClip": F{"data": []uint32{}, "curveCount": 0, "discreteCurveCount": 0},
+				"m_DenseClip": F{"m_FrameCount": 3, "m_CurveCount": 3, "m_SampleRate": float32(10),
+					"m_SampleArray": []float32{0, 0, 0, 1, 0, 0, 2, 0, 0}},
+				"m_ConstantClip": F{"data": []float32{40, 0.1, 2.5}},
+			}},
+			"m_StopTime": float32(0.2),
+		},
+		"m_ClipBindingConstant": F{"genericBindings": []any{
+			binding(StageCamPath, model.ClassTransform, uint32(model.PropPosition)),
+			binding(StageCamPath, 20, model.PathHash("field of view")),
+			binding(StageCamPath, 20, model.PathHash("near clip plane")),
+			binding(StageLightPath, 108, model.PathHash("m_Intensity")),
+		}},
+	}
+}

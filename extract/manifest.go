@@ -63,13 +63,13 @@ type Character struct {
 	Source Source `json:"source"`
 	// Output is the .glb written (relative to the output folder); empty
 	// when the character could not be exported (Error says why).
-	Output     string   `json:"output,omitempty"`
-	Pictures   []string `json:"pictures,omitempty"`
+	Output   string   `json:"output,omitempty"`
+	Pictures []string `json:"pictures,omitempty"`
 	// OwnPaths: the character is the clip's own paths made into a rig
 	// (the inputs hold none for it); Curves the tables of its curves glTF
 	// does not hold, written beside Output (NAME.curves.json, .csv).
-	OwnPaths bool     `json:"own_paths,omitempty"`
-	Curves   []string `json:"curves,omitempty"`
+	OwnPaths   bool     `json:"own_paths,omitempty"`
+	Curves     []string `json:"curves,omitempty"`
 	Avatar     string   `json:"avatar,omitempty"`     // its avatar's reference
 	Controller string   `json:"controller,omitempty"` // its controller's reference
 	// Clips are the references of the clips exported on it, in the

@@ -40,7 +40,9 @@ func (s *Set) ownPaths(clip int, c *model.Clip) (*bound.Character, error) {
 
 // onOwnPaths reports whether clip c, refused with err by the choice of a
 // character, plays on its own paths instead: a generic clip no character
-// of the inputs takes.
+// of the inputs takes, with float or integer curves to play (a clip
+// without curves, or of object references alone, has nothing its own
+// paths could show, and keeps the refusal).
 func onOwnPaths(c *model.Clip, err error) bool {
-	return err != nil && errors.Is(err, ErrNoCharacter) && !c.Humanoid
+	return err != nil && errors.Is(err, ErrNoCharacter) && !c.Humanoid && len(c.Curves)+len(c.IntCurves) > 0
 }

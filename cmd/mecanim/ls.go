@@ -14,8 +14,8 @@ const lsAbout = `
 Lists every object of the inputs given (bundles, serialized files, WebGL
 .data, and those in folders given, told by their first bytes; the editor's
 YAML assets, alone or in a project folder, each document by its file id;
-glTF/VRM characters, as what the other commands read of them: a
-character, its avatar, its clips): one line each with its container (the
+glTF/VRM characters and .unitypackage files, as what the other commands
+read of them: characters, avatars, controllers, clips): one line each with its container (the
 file as given or found), its serialized file, path id, class id, class
 name and name. --json prints one
 JSON object per line (docs/json.md, schema docs/schema/ls.json).
@@ -89,7 +89,7 @@ func runLs(e *env, args []string) error {
 		case f.Kind == inputs.YAML || f.Kind == inputs.Model:
 			recs, err := yamlRecords(f.Path)
 			listText(f.Path, recs, err)
-		case f.Kind == inputs.GLTF:
+		case f.Kind == inputs.GLTF || f.Kind == inputs.Package:
 			recs, err := characterRecords(f.Path)
 			listText(f.Path, recs, err)
 		case f.Kind == inputs.Project:

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -33,6 +36,7 @@ func TestLsAndDumpTakeYAMLAssetsFoldersAndGLTF(t *testing.T) {
 		t.Fatal(err)
 	}
 	walk, _, _ := noopInputs(t)
+	pkg := writeTinyPackage(t, "Assets/Anims/Tiny.anim", []byte(tinyClip))
 	cases := []struct {
 		name   string
 		args   []string
@@ -41,6 +45,7 @@ func TestLsAndDumpTakeYAMLAssetsFoldersAndGLTF(t *testing.T) {
 		{"ls of a YAML asset", []string{"ls", anim}, []string{"\t7400000\t74\tAnimationClip\tTiny\n"}},
 		{"ls of a project folder", []string{"ls", dir}, []string{"Tiny.anim\t\t7400000\t74\tAnimationClip\tTiny\n"}},
 		{"ls of a glTF character", []string{"ls", walk}, []string{"\t95\tAnimator\twalk\n", "\t90\tAvatar\twalkAvatar\n", "\t1\t74\tAnimationClip\t" + synth.MixamoWalk + "\n"}},
+		{"ls of a .unitypackage", []string{"ls", pkg}, []string{"Assets/Anims/Tiny.anim\t7400000\t74\tAnimationClip\tTiny\n"}},
 		{"dump of a YAML document by file id", []string{"dump", anim, "--path-id", "7400000"}, []string{`"class_id":74,"type":"AnimationClip","name":"Tiny","object":{`, `"m_SampleRate":60`, `"m_Big":9007199254740993`, `"m_Text":"60"`, `"m_Events":[]`}},
 		{"dump of a YAML document by name", []string{"dump", anim, "--name", "Tiny", "--type", "AnimationClip"}, []string{`"path_id":7400000`}},
 	}
@@ -132,4 +137,39 @@ func TestClipTimesWrapOrClampWithANote(t *testing.T) {
 			t.Errorf("%s: %d notes, want %d: %q", c.name, n, c.notes, errb.String())
 		}
 	}
+}
+
+// writeTinyPackage writes an editor package (.unitypackage: a gzipped tar
+// of GUID/pathname and GUID/asset) holding one asset.
+func writeTinyPackage(t *testing.T, pathname string, asset []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"0123456789abcdef0123456789abcdef/pathname", []byte(pathname)},
+		{"0123456789abcdef0123456789abcdef/asset", asset},
+		{"0123456789abcdef0123456789abcdef/asset.meta", []byte("fileFormatVersion: 2\nguid: 0123456789abcdef0123456789abcdef\n")},
+	} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "tiny.unitypackage")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -69,9 +69,10 @@ func projectAssets(dir string) ([]string, error) {
 	return out, err
 }
 
-// characterRecords lists what a glTF or VRM file offers, as the other
-// commands see it: its character (as an Animator), the avatar its human
-// bone map builds, its animations as clips.
+// characterRecords lists what a glTF or VRM file or an editor package
+// offers, as the other commands see it: its characters (as Animators), its
+// avatars (a glTF's built from its human bone map), its controllers and its
+// clips (a glTF's animations).
 func characterRecords(path string) ([]lsRecord, error) {
 	set, errs := bind.Open([]string{path}, bind.Options{})
 	defer set.Close()
@@ -83,7 +84,8 @@ func characterRecords(path string) ([]lsRecord, error) {
 		kind  bind.Kind
 		class int32
 		typ   string
-	}{{bind.KindCharacter, model.ClassAnimator, "Animator"}, {bind.KindAvatar, model.ClassAvatar, "Avatar"}, {bind.KindClip, model.ClassAnimationClip, "AnimationClip"}} {
+	}{{bind.KindCharacter, model.ClassAnimator, "Animator"}, {bind.KindAvatar, model.ClassAvatar, "Avatar"},
+		{bind.KindController, model.ClassAnimatorController, "AnimatorController"}, {bind.KindClip, model.ClassAnimationClip, "AnimationClip"}} {
 		for _, it := range set.Items(k.kind) {
 			out = append(out, lsRecord{Container: path, File: it.Source.File, PathID: it.Source.PathID, ClassID: k.class, Type: k.typ, Name: it.Name})
 		}

@@ -142,6 +142,12 @@ func (p *HumanPoser) NewScratch() *HumanScratch {
 
 // Pose writes a's current humanoid pose into out. It allocates nothing.
 func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
+	p.pose(a, sc, out, true)
+}
+
+// pose is Pose; without goals, the goals a clip has no curves for are not
+// computed (for Apply, which does not read them).
+func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goals bool) {
 	*out = p.rest
 	for li := range a.layers {
 		w := a.layers[li].weight
@@ -156,7 +162,11 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
 				continue
 			}
-			p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
+			if goals {
+				p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
+			} else {
+				p.clips[c.Clip].SampleMuscles(c.Time, &sc.sample)
+			}
 			if c.Mirror {
 				p.mirror(&sc.sample)
 			}
@@ -193,7 +203,7 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 // layers' skeleton masks (their rest pose where no clip moves them).
 func (p *HumanPoser) Apply(a *Animator, sc *HumanScratch, dst []geom.Transform) {
 	var hp humanoid.Pose
-	p.Pose(a, sc, &hp)
+	p.pose(a, sc, &hp, false)
 	if p.generic == nil {
 		p.rig.Apply(&hp, dst)
 		return

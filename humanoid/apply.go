@@ -21,31 +21,52 @@ func axisRotation(post geom.Quat, x float32) geom.Quat {
 // Nodes without axes, and the hips, keep their stored pose rotation.
 func (r *Rig) localRotations(m *[model.MuscleCount]float32, q []geom.Quat) {
 	var pass [MaxHumanNodes]float32
-	for i := range r.nodes {
-		n := &r.nodes[i]
-		if n.bone < 0 || n.axes < 0 || i == r.hips {
-			q[i] = n.pose.R
-			continue
-		}
-		ax := &r.axes[n.axes]
-		var ang [3]float32
-		for k, mi := range n.muscle {
-			if mi >= 0 {
-				ang[k] = MuscleAngle(m[mi], comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k))
-			}
-		}
-		x := ang[0]
-		if n.keep != 1 {
-			x = WrapAngle(x)
-			pass[i] = x * (1 - n.keep)
-			x *= n.keep
-		}
-		rot := ax.Pre.Mul(Inner(x, ang[1], ang[2])).Mul(ax.Post.Conj())
-		if n.from >= 0 {
-			rot = axisRotation(r.axes[r.nodes[n.from].axes].Post, pass[n.from]).Mul(rot)
-		}
-		q[i] = rot
+	q = q[:len(r.joints)]
+	for i := range r.joints {
+		q[i] = r.jointRotation(i, m, &pass)
 	}
+}
+
+// localRotationsOf is localRotations for the nodes listed (each listed
+// after its parent), leaving the others of q as they are.
+func (r *Rig) localRotationsOf(nodes []int32, m *[model.MuscleCount]float32, q []geom.Quat) {
+	var pass [MaxHumanNodes]float32
+	for _, i := range nodes {
+		q[i] = r.jointRotation(int(i), m, &pass)
+	}
+}
+
+// jointRotation is human node i's local rotation under muscles m (see
+// localRotations); pass holds the twists chain parents pass on, set here
+// for i and read for its chain child. Angles that are 0 skip their
+// trigonometry: the rotations they would give are exactly the identity.
+func (r *Rig) jointRotation(i int, m *[model.MuscleCount]float32, pass *[MaxHumanNodes]float32) geom.Quat {
+	j := &r.joints[i]
+	if !j.driven {
+		return j.rest
+	}
+	var ang [3]float32
+	for k, mi := range j.muscle {
+		if mi >= 0 {
+			ang[k] = MuscleAngle(m[mi], j.min[k], j.max[k], j.sign[k])
+		}
+	}
+	x := ang[0]
+	if j.keep != 1 {
+		x = WrapAngle(x)
+		pass[i] = x * (1 - j.keep)
+		x *= j.keep
+	}
+	var rot geom.Quat
+	if x == 0 && ang[1] == 0 && ang[2] == 0 {
+		rot = j.rest
+	} else {
+		rot = j.pre.Mul(Inner(x, ang[1], ang[2])).Mul(j.postInv)
+	}
+	if j.from >= 0 {
+		rot = axisRotation(j.fromPost, pass[j.from]).Mul(rot)
+	}
+	return rot
 }
 
 // localT returns human node i's local translation under pose p (nil: the
@@ -135,6 +156,50 @@ func (r *Rig) planPose() {
 			r.compose = append(r.compose, int32(i))
 		}
 	}
+	r.planJoints()
+}
+
+// planJoints fills r.joints from the nodes and their axes, and the goal
+// node lists.
+func (r *Rig) planJoints() {
+	r.joints = make([]joint, len(r.nodes))
+	for i := range r.nodes {
+		n, j := &r.nodes[i], &r.joints[i]
+		j.rest, j.from = n.pose.R, -1
+		if n.bone < 0 || n.axes < 0 || i == r.hips {
+			continue
+		}
+		ax := &r.axes[n.axes]
+		j.driven = true
+		j.pre, j.postInv = ax.Pre, ax.Post.Conj()
+		j.rest = ax.Pre.Mul(geom.IdentityQuat).Mul(j.postInv)
+		for k := range j.muscle {
+			j.min[k], j.max[k], j.sign[k] = comp(ax.Min, k), comp(ax.Max, k), comp(ax.Sign, k)
+		}
+		j.muscle, j.keep, j.from = n.muscle, n.keep, n.from
+		if n.from >= 0 {
+			j.fromPost = r.axes[r.nodes[n.from].axes].Post
+		}
+	}
+	chain := make([]bool, len(r.nodes))
+	for _, b := range GoalBones {
+		for i := r.bone[b]; i > r.hips && r.nodes[i].body; i = r.nodes[i].parent {
+			chain[i] = true
+		}
+	}
+	inCompose := make([]bool, len(r.nodes))
+	for _, i := range r.compose {
+		inCompose[i] = true
+	}
+	r.goalChain, r.goalRot = r.goalChain[:0], r.goalRot[:0]
+	for i := range r.nodes {
+		if chain[i] {
+			r.goalChain = append(r.goalChain, int32(i))
+		}
+		if chain[i] || inCompose[i] {
+			r.goalRot = append(r.goalRot, int32(i))
+		}
+	}
 }
 
 // bodyFrameBones are the bones Rig.bodyFrame reads.
@@ -146,6 +211,13 @@ var bodyFrameBones = [...]int{Hips, LeftUpperLeg, RightUpperLeg, LeftUpperArm, R
 // places the hips: the globals of the pose are h·g for them. The nodes not
 // below the hips other than the hips get their stored pose.
 func (r *Rig) bodyPose(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
+	r.localRotations(&p.Muscles, q)
+	return r.placeBody(p, q, g)
+}
+
+// placeBody is bodyPose once q holds the local rotations of the nodes in
+// Rig.compose.
+func (r *Rig) placeBody(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
 	for i := range r.nodes {
 		if n := &r.nodes[i]; !n.body && i != r.hips {
 			if n.parent < 0 {
@@ -155,7 +227,6 @@ func (r *Rig) bodyPose(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Trans
 			}
 		}
 	}
-	r.localRotations(&p.Muscles, q)
 	g[r.hips] = geom.Transform{R: geom.IdentityQuat, S: r.nodes[r.hips].pose.S}
 	for _, i := range r.compose {
 		n := &r.nodes[i]

@@ -171,6 +171,12 @@ func (c *Clip) SamplePose(t float32, p *Pose) {
 	}
 }
 
+// SampleMuscles is SamplePose for a caller that reads no goals (one that
+// applies the pose to the rig, which ignores them): the goals the clip has
+// no curves for keep the clip's defaults instead of being computed from
+// the pose, which would cost a second pose of the whole body.
+func (c *Clip) SampleMuscles(t float32, p *Pose) { c.samplePose(t, p) }
+
 // samplePose is SamplePose without the goals the clip has no curves for.
 func (c *Clip) samplePose(t float32, p *Pose) {
 	var buf [maxFloatTracks]float32

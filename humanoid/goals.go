@@ -55,9 +55,19 @@ var GoalBones = [4]int{LeftFoot, RightFoot, LeftHand, RightHand}
 // the source skeleton's own foot height and proportions, which nothing on
 // the playing avatar says. Goals does not allocate.
 func (r *Rig) Goals(p *Pose, g *[4]Goal) {
+	// HumanPose's globals of the goal bones alone: the rotations the
+	// body's placement and the goal chains need, the chains composed.
 	var gb [MaxHumanNodes]geom.Transform
-	h := gb[:len(r.nodes)]
-	r.HumanPose(p, h)
+	var qb [MaxHumanNodes]geom.Quat
+	h, q := gb[:len(r.nodes)], qb[:len(r.nodes)]
+	r.localRotationsOf(r.goalRot, &p.Muscles, q)
+	b := r.placeBody(p, q, h)
+	h[r.hips] = geom.Transform{T: b.T, R: b.R, S: r.nodes[r.hips].pose.S}
+	for _, i := range r.goalChain {
+		n := &r.nodes[i]
+		l := geom.Transform{T: r.localT(int(i), p), R: q[i], S: n.pose.S}
+		h[i].SetMul(&h[n.parent], &l)
+	}
 	r.goalsFrom(p, h, g)
 }
 

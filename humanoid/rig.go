@@ -69,6 +69,22 @@ type target struct {
 	binv            geom.Transform
 }
 
+// joint is a human node's rotation rule with its constants taken out of
+// the avatar once: whether muscles drive it (a bone with axes other than
+// the hips), its rotation when they do not or when every angle is 0, its
+// pre- and inverse post-rotation, its limits and signs by axis (x, y,
+// z), its muscles, the share of its twist it keeps, and its chain
+// parent (-1 none) with that parent's post-rotation.
+type joint struct {
+	driven             bool
+	rest, pre, postInv geom.Quat
+	fromPost           geom.Quat
+	min, max, sign     [3]float32
+	muscle             [3]int16
+	keep               float32
+	from               int
+}
+
 // centre is the segment centre of a body bone for the centre of mass: n
 // human skeleton nodes' positions with weights w (summing to the mass).
 type centre struct {
@@ -98,10 +114,17 @@ type Rig struct {
 	// read, and the written ancestors and bones of targets that are not
 	// local, with their ancestors up to the hips.
 	compose []int32
-	paths   []string
-	parents []int
-	rest    []geom.Transform
-	humanOf []int // joint -> human node, -1 for none
+	// joints holds per human node what its local rotation needs, ready to
+	// use (see joint); goalChain lists the body nodes from the hips down
+	// to the goal bones, and goalRot the nodes whose rotations Goals
+	// needs (compose and goalChain), each in order.
+	joints    []joint
+	goalChain []int32
+	goalRot   []int32
+	paths     []string
+	parents   []int
+	rest      []geom.Transform
+	humanOf   []int // joint -> human node, -1 for none
 	// rootFrame is the avatar's stored root transform: the human space is
 	// the root's parent's with the root there (see bindSkeleton).
 	rootFrame geom.Transform
@@ -483,20 +506,36 @@ func WrapAngle(x float32) float32 {
 // Swing returns the swing rotation T(y, z) whose quaternion is
 // normalize(0, tan(y/2), tan(z/2), 1).
 func Swing(y, z float32) geom.Quat {
-	ty := float32(math.Tan(float64(y) / 2))
-	tz := float32(math.Tan(float64(z) / 2))
+	if y == 0 && z == 0 {
+		return geom.IdentityQuat
+	}
+	var ty, tz float32
+	if y != 0 {
+		ty = float32(math.Tan(float64(y) / 2))
+	}
+	if z != 0 {
+		tz = float32(math.Tan(float64(z) / 2))
+	}
 	return geom.Quat{Y: ty, Z: tz, W: 1}.Normalize()
 }
 
 // rotX is the rotation of angle x about the x axis.
 func rotX(x float32) geom.Quat {
+	if x == 0 {
+		return geom.IdentityQuat
+	}
 	s, c := math.Sincos(float64(x) / 2)
 	return geom.Quat{X: float32(s), W: float32(c)}
 }
 
 // Inner returns the rotation inside a joint for angles x (twist), y, z:
 // T(y, z)·Rx(x).
-func Inner(x, y, z float32) geom.Quat { return Swing(y, z).Mul(rotX(x)) }
+func Inner(x, y, z float32) geom.Quat {
+	if x == 0 {
+		return Swing(y, z) // times the identity, exactly
+	}
+	return Swing(y, z).Mul(rotX(x))
+}
 
 // SplitInner is the inverse of Inner: the angles (x in (−π, π], y and z in
 // (−π, π)) of a joint rotation.

@@ -33,8 +33,12 @@ const (
 	// loadPeakBound is the most memory the server may take at its peak
 	// (VmHWM), its inputs included.
 	loadPeakBound = 512 << 20
-	// loadProbeBound is the longest a light request may wait throughout.
-	loadProbeBound = time.Second
+	// loadProbeBound is the longest a light request may wait throughout:
+	// a server that queues light requests behind heavy ones makes them wait
+	// for the whole load (seconds to the test's 12); one that serves them
+	// answers in well under a second alone, and took up to 1.5 s with the
+	// machine's two cores shared by other test processes.
+	loadProbeBound = 5 * time.Second
 )
 
 // childEnv names the input a child process serves ("synthetic" or a

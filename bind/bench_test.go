@@ -16,7 +16,7 @@ func BenchmarkMotionsOfACharacter(b *testing.B) {
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}
-		ci, err := set.Find(KindCharacter, "CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
+		ci, err := set.FindCharacter("CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,11 +41,11 @@ func BenchmarkMotionOnTheCharacterBindChooses(b *testing.B) {
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}
-		i, err := set.Find(KindClip, "Dab")
+		i, err := set.FindClip("Dab")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := set.MotionOn(i, On{Avatar: "bandit1Avatar"}); err != nil {
+		if _, err := set.motionOn(i, On{Avatar: "bandit1Avatar"}); err != nil {
 			b.Fatal(err)
 		}
 		set.Close()

@@ -11,165 +11,160 @@ import (
 )
 
 // value decodes an entry's object once.
-func (s *Set) value(e *entry) (any, error) {
-	e.once.Do(func() {
-		switch o := e.origin.(type) {
-		case unityObject:
-			e.val, e.err = s.decodeUnity(e, o)
-		case unityRig:
-			e.val, e.err = s.unityCharacter(e, o)
-		default:
-			e.val, e.err = s.decodeOther(e)
-		}
-	})
+func (s *Set) value(e *entry) (decoded, error) {
+	e.once.Do(func() { e.val, e.err = s.decode(e) })
 	return e.val, e.err
 }
 
-// Clip decodes clip i (once), its channels named from every name table
+// decode decodes an entry's object by its kind and where it lives.
+func (s *Set) decode(e *entry) (d decoded, err error) {
+	switch o := e.origin.(type) {
+	case unityObject:
+		switch e.kind {
+		case KindClip:
+			d.clip, err = s.cat.Clip(o.o)
+		case KindAvatar:
+			d.avatar, err = s.cat.Avatar(o.o)
+		case KindController:
+			d.ctl, err = s.unityController(e, o.o, 0)
+		}
+	case yamlObject:
+		switch e.kind {
+		case KindClip:
+			d.clip, err = o.in.f.ClipOf(o.doc)
+		case KindAvatar:
+			d.avatar, err = o.in.f.AvatarOf(o.doc)
+		case KindController:
+			d.ctl, err = s.yamlController(o, 0)
+		}
+	case unityRig:
+		d.char, err = s.unityCharacter(e, o)
+	case yamlRig:
+		d.char, err = s.yamlCharacter(e, o)
+	case gltfCharacter:
+		d.char, err = s.gltfCharacterOf(e, o)
+	case gltfAvatar:
+		if o.av == nil {
+			return d, o.err
+		}
+		d.avatar = o.av
+	case modelClip:
+		d.clip = o.c
+	}
+	if err == nil && d == (decoded{}) {
+		err = fmt.Errorf("bind: %s %q (%s): no decoder for its input", e.kind, e.name, e.src)
+	}
+	return d, err
+}
+
+// Clip decodes a clip (once), its channels named from every name table
 // and rig of the inputs.
-func (s *Set) Clip(i int) (*model.Clip, error) {
-	e, err := s.entry(KindClip, i)
-	if err != nil {
-		return nil, err
-	}
-	v, err := s.value(e)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*model.Clip), nil
+func (s *Set) Clip(id bound.ClipID) (*model.Clip, error) {
+	d, err := s.decoded(KindClip, int(id))
+	return d.clip, err
 }
 
-// Avatar decodes avatar i (once).
-func (s *Set) Avatar(i int) (*model.Avatar, error) {
-	e, err := s.entry(KindAvatar, i)
-	if err != nil {
-		return nil, err
-	}
-	v, err := s.value(e)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*model.Avatar), nil
+// Avatar decodes an avatar (once).
+func (s *Set) Avatar(id bound.AvatarID) (*model.Avatar, error) {
+	d, err := s.decoded(KindAvatar, int(id))
+	return d.avatar, err
 }
 
-// ControllerClips is a controller with the clips it plays: its decoded
-// model (an override controller's replacements applied: its clip names
-// are those of the clips it plays), the clip entry of each slot, and what
-// could not be resolved.
-type ControllerClips struct {
-	Controller *model.Controller
-	// Clips are the indexes of the clips each slot plays (-1 for a null
-	// slot or a clip the inputs lack), parallel to Controller.Clips.
-	Clips []int
-	// Notes say which clips are missing and where they are (the file that
-	// holds them, the path id).
-	Notes []string
+// decoded decodes object i of kind k (once).
+func (s *Set) decoded(k Kind, i int) (decoded, error) {
+	e, err := s.entry(k, i)
+	if err != nil {
+		return decoded{}, err
+	}
+	return s.value(e)
 }
 
-// Controller decodes controller i (once) and resolves its clips across the
-// inputs.
-func (s *Set) Controller(i int) (*ControllerClips, error) {
-	e, err := s.entry(KindController, i)
+// Controller decodes a controller (once) and resolves its clips across
+// the inputs.
+func (s *Set) Controller(id bound.ControllerID) (*bound.ControllerClips, error) {
+	d, err := s.decoded(KindController, int(id))
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.value(e)
-	if err != nil {
-		return nil, err
-	}
-	cs := v.(*controllerSet)
-	out := &ControllerClips{Controller: cs.ctl, Clips: make([]int, len(cs.clips)), Notes: cs.notes}
+	cs := d.ctl
+	out := &bound.ControllerClips{Controller: cs.ctl, Clips: make([]bound.ClipID, len(cs.clips)), Notes: cs.notes}
 	for k, c := range cs.clips {
 		out.Clips[k] = -1
 		if c != nil {
-			out.Clips[k] = c.index
+			out.Clips[k] = bound.ClipID(c.index)
 		}
 	}
 	return out, nil
 }
 
-// ControllerModel decodes controller i (see Controller).
-func (s *Set) ControllerModel(i int) (*model.Controller, error) {
-	cc, err := s.Controller(i)
-	if err != nil {
-		return nil, err
-	}
-	return cc.Controller, nil
+// Character puts a character together (once): its GameObjects, its
+// avatar and its meshes.
+func (s *Set) Character(id bound.CharacterID) (*bound.Character, error) {
+	return s.character(int(id))
 }
 
-// Character puts together character i (once): its GameObjects, its avatar
-// and its meshes.
-func (s *Set) Character(i int) (*bound.Character, error) {
-	e, err := s.entry(KindCharacter, i)
-	if err != nil {
-		return nil, err
-	}
-	v, err := s.value(e)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*bound.Character), nil
+func (s *Set) character(i int) (*bound.Character, error) {
+	d, err := s.decoded(KindCharacter, i)
+	return d.char, err
 }
 
-// On says what a clip or a controller plays on: a character or an avatar,
-// each by name or reference (see Find); both empty lets the binding
-// choose.
+// On says what a clip or a controller plays on, as a user asks for it: a
+// character or an avatar (the character whose Animator uses it, else the
+// avatar's own skeleton at its default pose), each by name or reference
+// (see FindClip). The zero On asks nothing: the binding chooses.
 type On struct {
 	Character string
 	Avatar    string
-	// Onto is any character source (see Set.CharacterOn): an input file
+	// Onto is any character source (see CharacterFor): an input file
 	// holding one character, or a character or avatar by name or
 	// reference.
 	Onto string
 }
 
-// CharacterOn returns the character on names: the character chosen, the
-// character of the avatar chosen (see AvatarCharacter), or the one Onto
-// names: the one character read from that input file (a glTF or VRM
-// file, a prefab with its avatar, a bundle with one Animator), else a
-// character or avatar of that name or reference. It is nil, with no
-// error, when on names neither.
-func (s *Set) CharacterOn(on On) (*bound.Character, error) {
+// characterOn returns the character on asks for, or nil (and no error)
+// when on asks for none: the character chosen, the character of the
+// avatar chosen, or the one Onto names: the one character read from that
+// input file (a glTF or VRM file, a prefab with its avatar, a bundle with
+// one Animator), else a character or avatar of that name or reference.
+// An avatar several different characters use is refused, listing them.
+func (s *Set) characterOn(on On) (*bound.Character, error) {
 	switch {
 	case (on.Character != "") && (on.Avatar != ""), on.Onto != "" && (on.Character != "" || on.Avatar != ""):
 		return nil, errors.New("bind: give a character, an avatar or a place to play onto, not several")
 	case on.Onto != "":
 		return s.ontoCharacter(on.Onto)
 	case on.Character != "":
-		i, err := s.Find(KindCharacter, on.Character)
+		i, err := s.find(KindCharacter, on.Character)
 		if err != nil {
 			return nil, err
 		}
-		return s.Character(i)
+		return s.character(i)
 	case on.Avatar != "":
-		i, err := s.Find(KindAvatar, on.Avatar)
+		i, err := s.find(KindAvatar, on.Avatar)
 		if err != nil {
 			return nil, err
 		}
-		return s.AvatarCharacter(i)
+		return s.avatarCharacter(s.entries[KindAvatar][i])
 	}
 	return nil, nil
 }
 
-// AvatarCharacter returns the character avatar i plays on: the character
-// whose Animator uses it when the inputs hold one (several that differ are
-// ErrAmbiguous), else the avatar's own skeleton at its default pose.
-func (s *Set) AvatarCharacter(i int) (*bound.Character, error) {
-	ae, err := s.entry(KindAvatar, i)
-	if err != nil {
-		return nil, err
-	}
+// avatarCharacter returns the character an avatar plays on: the character
+// whose Animator uses it when the inputs hold one (several that differ
+// are refused), else the avatar's own skeleton at its default pose.
+func (s *Set) avatarCharacter(ae *entry) (*bound.Character, error) {
 	users := s.avatarUsers(ae)
 	if len(users) > 0 {
 		if distinct(users) {
-			return nil, ambiguous(KindCharacter, fmt.Sprintf("avatar %q is used by %d different characters", ae.name, len(users)), users)
+			return nil, s.ambiguous(KindCharacter, fmt.Sprintf("avatar %q is used by %d different characters", ae.name, len(users)), users)
 		}
-		return s.Character(users[0].index)
+		return s.character(users[0].index)
 	}
-	av, err := s.Avatar(i)
+	d, err := s.value(ae)
 	if err != nil {
 		return nil, err
 	}
+	av := d.avatar
 	s.mu.Lock()
 	if s.avatarChars == nil {
 		s.avatarChars = map[*entry]*avatarChar{}
@@ -214,17 +209,17 @@ func (s *Set) characterAvatar(ce *entry) *entry {
 	return nil
 }
 
-// CharacterController returns the index of the controller character i's
-// Animator plays (-1 for none, or one the inputs lack).
-func (s *Set) CharacterController(i int) int {
-	ce, err := s.entry(KindCharacter, i)
+// CharacterController returns the controller a character's Animator
+// plays (false for none, or one the inputs lack).
+func (s *Set) CharacterController(id bound.CharacterID) (bound.ControllerID, bool) {
+	ce, err := s.entry(KindCharacter, int(id))
 	if err != nil {
-		return -1
+		return -1, false
 	}
 	if e := s.characterController(ce); e != nil {
-		return e.index
+		return bound.ControllerID(e.index), true
 	}
-	return -1
+	return -1, false
 }
 
 func (s *Set) characterController(ce *entry) *entry {
@@ -251,7 +246,7 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 		var avs []*entry
 		var broken []string
 		for _, ae := range s.entries[KindAvatar] {
-			av, err := s.Avatar(ae.index)
+			av, err := s.Avatar(bound.AvatarID(ae.index))
 			if err != nil {
 				broken = append(broken, fmt.Sprintf("avatar %q (%s): %v", ae.name, ae.src, err))
 				continue
@@ -291,7 +286,7 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 	}
 	var avs []*entry
 	for _, ae := range s.entries[KindAvatar] {
-		if av, err := s.Avatar(ae.index); err == nil && namesChannel(c, av.Names) {
+		if av, err := s.Avatar(bound.AvatarID(ae.index)); err == nil && namesChannel(c, av.Names) {
 			avs = append(avs, ae)
 		}
 	}
@@ -362,16 +357,16 @@ func (s *Set) plays(ce *entry, i int) (bool, error) {
 		return err == nil && e.origin != nil && want.origin != nil && e.origin.identical(want.origin)
 	}
 	if ctl := s.characterController(ce); ctl != nil {
-		cc, err := s.Controller(ctl.index)
+		d, err := s.value(ctl)
 		if err != nil {
 			return false, fmt.Errorf("character %q: its controller: %w", ce.name, err)
 		}
-		if slices.ContainsFunc(cc.Clips, same) {
+		if slices.ContainsFunc(d.ctl.clips, func(e *entry) bool { return e != nil && same(e.index) }) {
 			return true, nil
 		}
 	}
-	clips, _ := s.CharacterAnimations(ce.index)
-	return slices.ContainsFunc(clips, same), nil
+	clips, _ := s.animations(ce)
+	return slices.ContainsFunc(clips, func(e *entry) bool { return same(e.index) }), nil
 }
 
 // channelsOn counts a clip's channels whose paths a character's
@@ -424,49 +419,43 @@ func (s *Set) characterRig(ce *entry) *model.Rig {
 }
 
 // CharacterFor is the one rule that chooses what clips play on, for
-// every command, the viewer and extract alike: the character on names
-// (asked for by name or reference); else, for clips, the character each
-// of them plays on (see candidates: the characters whose Animator or
-// Animation component plays it first, then the best fits), which must be
-// the same for all of them; else, with no clip, the only character of the
-// inputs. Several candidates that differ are refused (a *ChoiceError
-// listing each by a reference that chooses it); none is ErrNoCharacter,
-// except for a generic clip, which then plays on a rig of its own paths
-// (see ownPaths).
-func (s *Set) CharacterFor(on On, clips ...int) (*bound.Character, error) {
-	if ch, err := s.CharacterOn(on); ch != nil || err != nil {
+// every command, the viewer and extract alike: the character on asks for;
+// else, for clips, the character each of them plays on (the characters
+// whose Animator or Animation component plays it first; else those whose
+// GameObjects its Transform channels name most; a humanoid clip's humanoid
+// avatars), which must be one for all of them; else, with no clip, the
+// only character of the inputs. Several candidates that differ are
+// refused (a *ChoiceError listing each by a reference that chooses it);
+// none is ErrNoCharacter, except for a generic clip, which then plays on a
+// rig of its own paths (see ownPaths).
+func (s *Set) CharacterFor(on On, clips ...bound.ClipID) (*bound.Character, error) {
+	if ch, err := s.characterOn(on); ch != nil || err != nil {
 		return ch, err
 	}
 	if len(clips) == 0 {
 		return s.onlyCharacter()
 	}
 	var ch *bound.Character
-	var first string
+	var chosen, first *entry
+	var firstKind Kind
 	for _, clip := range clips {
-		c, err := s.characterFor(clip)
+		c, e, k, err := s.characterFor(int(clip))
 		if err != nil {
 			return nil, err
 		}
-		it, _ := s.Entry(KindClip, clip)
 		switch {
 		case ch == nil:
-			ch, first = c, it.Name
+			ch, chosen, first, firstKind = c, e, s.entries[KindClip][clip], k
 		case c != ch:
-			e := &ChoiceError{Kind: KindCharacter, What: fmt.Sprintf("clip %q plays on %s and clip %q on %s", first, ch.Describe(), it.Name, c.Describe())}
-			for _, x := range []*bound.Character{ch, c} {
-				e.Candidates = append(e.Candidates, s.itemOf(x))
+			ce := s.entries[KindClip][clip]
+			what := fmt.Sprintf("clip %q plays on %s and clip %q on %s", first.name, ch.Describe(), ce.name, c.Describe())
+			if k != firstKind {
+				return nil, fmt.Errorf("%w: %s: give them one by one", ErrAmbiguous, what)
 			}
-			return nil, e
+			return nil, s.ambiguous(k, what, []*entry{chosen, e})
 		}
 	}
 	return ch, nil
-}
-
-// itemOf is the listing of a character the set made (a character of the
-// inputs, or an avatar's own skeleton).
-func (s *Set) itemOf(ch *bound.Character) bound.Item {
-	src := ch.Source()
-	return bound.Item{Name: ch.Name(), Source: src, Label: ch.Name(), Ref: Ref(src)}
 }
 
 // onlyCharacter is the character of inputs that hold one (copies of one
@@ -477,82 +466,76 @@ func (s *Set) onlyCharacter() (*bound.Character, error) {
 	case len(es) == 0:
 		return nil, fmt.Errorf("%w: the inputs hold no character (Animator rig)", ErrNoCharacter)
 	case len(es) > 1 && distinct(es):
-		return nil, ambiguous(KindCharacter, fmt.Sprintf("the inputs hold %d characters", len(es)), es)
+		return nil, s.ambiguous(KindCharacter, fmt.Sprintf("the inputs hold %d characters", len(es)), es)
 	}
-	return s.Character(es[0].index)
+	return s.character(es[0].index)
 }
 
 // characterFor is the character clip i plays on when nothing was asked
-// for (see CharacterFor).
-func (s *Set) characterFor(clip int) (*bound.Character, error) {
-	c, err := s.Clip(clip)
+// for (see CharacterFor), with the entry that chose it (a character, or
+// an avatar) and its kind.
+func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
+	c, err := s.Clip(bound.ClipID(clip))
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	cands, k, err := s.candidates(c)
 	if onOwnPaths(c, err) {
-		return s.ownPaths(clip, c)
+		ch, err := s.ownPaths(clip, c)
+		return ch, s.entries[KindClip][clip], KindClip, err
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if cands, err = s.preferPlayers(clip, cands, k); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if len(cands) > 1 && distinct(cands) {
 		what := fmt.Sprintf("clip %q animates as many paths of %d characters", c.Name, len(cands))
 		if k == KindAvatar {
 			what = fmt.Sprintf("clip %q is humanoid and the inputs hold %d humanoid avatars", c.Name, len(cands))
 		}
-		return nil, ambiguous(k, what, cands)
+		return nil, nil, 0, s.ambiguous(k, what, cands)
 	}
+	var ch *bound.Character
 	if k == KindAvatar {
-		return s.AvatarCharacter(cands[0].index)
+		ch, err = s.avatarCharacter(cands[0])
+	} else {
+		ch, err = s.character(cands[0].index)
 	}
-	return s.Character(cands[0].index)
+	return ch, cands[0], k, err
 }
 
-// MotionOn binds clip i to what on names, or to the character the binding
-// chooses for it (see CharacterFor).
-func (s *Set) MotionOn(clip int, on On) (*bound.Motion, error) {
-	ch, err := s.CharacterFor(on, clip)
-	if err != nil {
-		return nil, err
-	}
-	return s.bindClip(clip, ch)
-}
-
-// Bind binds clip i to a character the set made (chosen with
-// CharacterFor, Character or AvatarCharacter), as every command plays a
-// clip: a generic clip made for another humanoid character plays through
-// muscles (its motion's RetargetedFrom says so), and a clip that drives
-// nothing on the character is a *NothingDrivenError.
-func (s *Set) Bind(clip int, ch *bound.Character) (*bound.Motion, error) {
-	return s.bindClip(clip, ch)
-}
-
-// bindClip binds clip i to a character (see playOn).
-func (s *Set) bindClip(clip int, ch *bound.Character) (*bound.Motion, error) {
-	return s.playOn(clip, ch)
-}
-
-// ControllerOn binds controller i: its clips (across the inputs, an
-// override controller's replacements applied) on the character on names,
-// else on the character whose Animator plays it, else on none (its state
-// machines only). Several different characters playing it are refused
-// (a *ChoiceError listing them), as for a clip.
-func (s *Set) ControllerOn(i int, on On) (*bound.Controller, error) {
-	ch, err := s.CharacterOn(on)
-	if err != nil {
-		return nil, err
-	}
-	var notes []string
-	if ch == nil {
-		if ch, notes, err = s.controllerCharacter(i); err != nil {
+// Motion binds a clip to a character the set made (Character,
+// CharacterFor), as every command plays a clip: a generic
+// clip made for another humanoid character plays through muscles (its
+// motion's RetargetedFrom says so), and a clip that drives nothing on the
+// character is a *NothingDrivenError. On nil lets the binding choose (see
+// CharacterFor), refusing when several characters fit.
+func (s *Set) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+	if on == nil {
+		var err error
+		if on, err = s.CharacterFor(On{}, clip); err != nil {
 			return nil, err
 		}
 	}
-	return s.bindController(i, ch, notes)
+	return s.playOn(int(clip), on)
+}
+
+// BindController binds a controller: its clips (across the inputs, an
+// override controller's replacements applied) on a character the set made,
+// or (on nil) on the character whose Animator plays it, else on none (its
+// state machines only, with a note). Several different characters playing
+// it are refused (a *ChoiceError listing them), as for a clip.
+func (s *Set) BindController(id bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+	var notes []string
+	if on == nil {
+		var err error
+		if on, notes, err = s.controllerCharacter(int(id)); err != nil {
+			return nil, err
+		}
+	}
+	return s.bindController(int(id), on, notes)
 }
 
 // controllerCharacter is the character whose Animator plays controller i
@@ -572,74 +555,42 @@ func (s *Set) controllerCharacter(i int) (*bound.Character, []string, error) {
 	case len(users) == 0:
 		return nil, []string{fmt.Sprintf("no Animator in the inputs plays controller %q: states, events and timing only (no pose, no root motion)", ce.name)}, nil
 	case len(users) > 1 && distinct(users):
-		return nil, nil, ambiguous(KindCharacter, fmt.Sprintf("controller %q is played by %d characters", ce.name, len(users)), users)
+		return nil, nil, s.ambiguous(KindCharacter, fmt.Sprintf("controller %q is played by %d characters", ce.name, len(users)), users)
 	}
-	ch, err := s.Character(users[0].index)
+	ch, err := s.character(users[0].index)
 	return ch, nil, err
 }
 
 // bindController binds controller i's clips to ch (nil: none).
 func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound.Controller, error) {
-	cc, err := s.Controller(i)
+	ctlEntry, err := s.entry(KindController, i)
 	if err != nil {
 		return nil, err
 	}
-	in := bound.ControllerInput{Controller: cc.Controller, Source: s.entries[KindController][i].src, On: ch,
-		Clips: make([]*model.Clip, len(cc.Clips)), ClipSources: make([]model.Source, len(cc.Clips)),
-		Notes: append(append([]string(nil), notes...), cc.Notes...)}
-	for k, ci := range cc.Clips {
-		if ci < 0 {
+	d, err := s.value(ctlEntry)
+	if err != nil {
+		return nil, err
+	}
+	cs := d.ctl
+	in := bound.ControllerInput{Controller: cs.ctl, Source: ctlEntry.src, On: ch,
+		Clips: make([]*model.Clip, len(cs.clips)), ClipSources: make([]model.Source, len(cs.clips)),
+		Notes: append(append([]string(nil), notes...), cs.notes...)}
+	for k, ce := range cs.clips {
+		if ce == nil {
 			continue
 		}
-		c, err := s.Clip(ci)
+		cd, err := s.value(ce)
 		if err != nil {
 			// A clip the inputs hold that does not decode is damage, not
 			// a missing file: the controller would play a wrong pose.
-			ce := s.entries[KindClip][ci]
-			return nil, fmt.Errorf("controller %q (%s): clip %q (%s): %w", s.entries[KindController][i].name, in.Source, ce.name, ce.src, err)
+			return nil, fmt.Errorf("controller %q (%s): clip %q (%s): %w", ctlEntry.name, in.Source, ce.name, ce.src, err)
 		}
-		in.Clips[k], in.ClipSources[k] = c, s.entries[KindClip][ci].src
+		in.Clips[k], in.ClipSources[k] = cd.clip, ce.src
 	}
 	if ch != nil {
-		var err error
-		if in.Motions, in.Notes, err = s.controllerMotions(i, cc.Clips, ch, in.Notes); err != nil {
+		if in.Motions, in.Notes, err = s.controllerMotions(i, cs.clips, ch, in.Notes); err != nil {
 			return nil, err
 		}
 	}
 	return bound.NewController(in)
-}
-
-// Characters implements bound.Library.
-func (s *Set) Characters() []bound.Item { return s.Items(KindCharacter) }
-
-// Clips implements bound.Library.
-func (s *Set) Clips() []bound.Item { return s.Items(KindClip) }
-
-// Controllers implements bound.Library.
-func (s *Set) Controllers() []bound.Item { return s.Items(KindController) }
-
-// Motion implements bound.Library: clip i on character j, or (j < 0) on
-// the character the binding chooses (see CharacterFor).
-func (s *Set) Motion(clip, character int) (*bound.Motion, error) {
-	if character < 0 {
-		return s.MotionOn(clip, On{})
-	}
-	ch, err := s.Character(character)
-	if err != nil {
-		return nil, err
-	}
-	return s.bindClip(clip, ch)
-}
-
-// BindController implements bound.Library's Controller: controller i on
-// character j, or (j < 0) on the character whose Animator plays it.
-func (s *Set) BindController(i, character int) (*bound.Controller, error) {
-	if character < 0 {
-		return s.ControllerOn(i, On{})
-	}
-	ch, err := s.Character(character)
-	if err != nil {
-		return nil, err
-	}
-	return s.bindController(i, ch, nil)
 }

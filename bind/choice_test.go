@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/synth"
 )
@@ -19,19 +20,19 @@ func TestEveryChoiceFollowsOneRuleAndRefusesWhenSeveralFit(t *testing.T) {
 	sets := map[string]*Set{"one rig": openSet(t, one.Write("one.assets")), "two rigs": openSet(t, two.Write("two.assets"))}
 	asks := map[string]func(s *Set) (string, error){
 		"clip alone": func(s *Set) (string, error) {
-			i, err := s.Find(KindClip, "Idle")
+			i, err := s.FindClip("Idle")
 			if err != nil {
 				return "", err
 			}
-			m, err := s.MotionOn(i, On{})
+			m, err := s.motionOn(i, On{})
 			if err != nil {
 				return "", err
 			}
 			return m.On().Source().String(), nil
 		},
 		"viewer's clip": func(s *Set) (string, error) {
-			i, _ := s.Find(KindClip, "Walk")
-			m, err := s.Motion(i, -1)
+			i, _ := s.FindClip("Walk")
+			m, err := s.Motion(i, nil)
 			if err != nil {
 				return "", err
 			}
@@ -45,21 +46,21 @@ func TestEveryChoiceFollowsOneRuleAndRefusesWhenSeveralFit(t *testing.T) {
 			return ch.Source().String(), nil
 		},
 		"controller": func(s *Set) (string, error) {
-			c, err := s.ControllerOn(0, On{})
+			c, err := s.BindController(0, nil)
 			if err != nil {
 				return "", err
 			}
 			return c.On().Source().String(), nil
 		},
 		"viewer's controller": func(s *Set) (string, error) {
-			c, err := s.BindController(0, -1)
+			c, err := s.BindController(0, nil)
 			if err != nil {
 				return "", err
 			}
 			return c.On().Source().String(), nil
 		},
 		"avatar": func(s *Set) (string, error) {
-			ch, err := s.AvatarCharacter(0)
+			ch, err := s.characterOn(On{Avatar: "SynthAvatar"})
 			if err != nil {
 				return "", err
 			}
@@ -84,9 +85,19 @@ func TestEveryChoiceFollowsOneRuleAndRefusesWhenSeveralFit(t *testing.T) {
 			continue
 		}
 		for _, c := range ce.Candidates {
-			if _, err := sets["two rigs"].Find(ce.Kind, c.Ref); err != nil {
+			if _, err := sets["two rigs"].find(ce.Kind, c.Ref); err != nil {
 				t.Errorf("two rigs: %s: candidate %q does not resolve: %v", name, c.Ref, err)
 			}
 		}
 	}
+}
+
+// motionOn is what the commands do: ask the one rule for the character,
+// then bind.
+func (s *Set) motionOn(clip bound.ClipID, on On) (*bound.Motion, error) {
+	ch, err := s.CharacterFor(on, clip)
+	if err != nil {
+		return nil, err
+	}
+	return s.Motion(clip, ch)
 }

@@ -35,13 +35,13 @@ func TestASetOfAGameFolderHoldsItsUnityFiles(t *testing.T) {
 	write("Library/imported.assets", []byte("an editor cache: never read"))
 
 	set := openSet(t, game)
-	if n := set.Len(KindClip); n != 2 {
+	if n := len(set.Clips()); n != 2 {
 		t.Errorf("%d clips in the game folder, want its 2", n)
 	}
-	if _, err := set.Find(KindClip, "Idle"); err != nil {
+	if _, err := set.FindClip("Idle"); err != nil {
 		t.Error(err)
 	}
-	if d := set.Duplicates(); len(d) != 1 || d[0] != copied {
+	if d := set.duplicates; len(d) != 1 || d[0] != copied {
 		t.Errorf("duplicates %q, want the copy", d)
 	}
 }

@@ -1,6 +1,7 @@
 package bind_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"path/filepath"
@@ -26,11 +27,17 @@ func Example() {
 		log.Print(err)
 	}
 	defer set.Close()
-	i, err := set.Find(bind.KindClip, "Wave") // or "CAB-...#PATHID" when names repeat
+	wave, err := set.FindClip("Wave") // or "CAB-...#PATHID" when names repeat
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := set.MotionOn(i, bind.On{}) // or bind.On{Character: "Hello"}
+	// The one rule every command follows: what the clip plays on. Several
+	// characters that fit alike are a *bind.ChoiceError listing each.
+	ch, err := set.CharacterFor(bind.On{}, wave) // or bind.On{Character: "Hello"}
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := set.Motion(wave, ch)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -58,11 +65,19 @@ func Example_serverStartup() {
 	for _, err := range errs {
 		log.Print(err)
 	}
-	ci, err := set.Find(bind.KindCharacter, "ExampleEnemyModel")
+	ci, err := set.FindCharacter("ExampleEnemyModel")
 	if err != nil {
 		log.Fatal(err)
 	}
-	enemy, err := set.BindController(set.CharacterController(ci), ci)
+	ch, err := set.Character(ci)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctl, ok := set.CharacterController(ci)
+	if !ok {
+		log.Fatal("its Animator plays no controller of the inputs")
+	}
+	enemy, err := set.BindController(ctl, ch)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -81,4 +96,59 @@ func Example_serverStartup() {
 	a.Tick(1.0 / 60)
 	poser.Pose(a, local)
 	fmt.Println(a.StateName(0, a.Layer(0).State), a.RootMotion().T)
+}
+
+// Ask for what plays by name, and read a refusal: a choice the inputs do
+// not settle is a *bind.ChoiceError whose candidates each carry a
+// reference that chooses it (the same option takes it back).
+func ExampleSet_CharacterFor() {
+	set, errs := bind.Open([]string{hello}, bind.Options{})
+	for _, err := range errs {
+		log.Print(err)
+	}
+	defer set.Close()
+	ch, err := set.CharacterFor(bind.On{}) // no clip: the only character
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ch.Describe(), "has", ch.Skeleton().Len(), "joints")
+	for _, it := range set.Characters() {
+		byRef, err := set.CharacterFor(bind.On{Character: it.Ref})
+		fmt.Println(it.Ref, "chooses the same:", byRef == ch, err)
+	}
+	_, err = set.CharacterFor(bind.On{Character: "Nobody"})
+	fmt.Println(errors.Is(err, bind.ErrNotFound))
+	var ce *bind.ChoiceError
+	if errors.As(err, &ce) {
+		for _, c := range ce.Candidates {
+			fmt.Println("choose with", c.Ref)
+		}
+	}
+	// Output:
+	// rig "Hello" has 7 joints
+	// CAB-hello0000000000000000000000000#300 chooses the same: true <nil>
+	// true
+}
+
+// List the clips: each listing carries a reference that chooses it alone
+// (FindClip takes it back to a typed handle), and the handle decodes it.
+func ExampleSet_Clips() {
+	set, errs := bind.Open([]string{hello}, bind.Options{})
+	for _, err := range errs {
+		log.Print(err)
+	}
+	defer set.Close()
+	for _, it := range set.Clips() {
+		id, err := set.FindClip(it.Ref)
+		if err != nil {
+			log.Fatal(err)
+		}
+		c, err := set.Clip(id)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s %q: %d curves, %.2f s\n", it.Ref, c.Name, len(c.Curves), c.Duration())
+	}
+	// Output:
+	// CAB-hello0000000000000000000000000#400 "Wave": 10 curves, 2.00 s
 }

@@ -33,7 +33,7 @@ func TestModelSettingsThatLeaveParentsToTheModelAreListedAndRefusedWhereUsed(t *
 		t.Fatalf("valid settings refused at open: %v", errs)
 	}
 	defer set.Close()
-	i, err := set.Find(KindAvatar, "OldAvatar")
+	i, err := set.FindAvatar("OldAvatar")
 	if err != nil {
 		t.Fatalf("the avatar is not listed: %v", err)
 	}

@@ -27,17 +27,17 @@ func (s *Set) ontoCharacter(sel string) (*bound.Character, error) {
 			continue
 		}
 		if distinct(hits) {
-			return nil, ambiguous(k, fmt.Sprintf("%s holds %d %ss", sel, len(hits), k), hits)
+			return nil, s.ambiguous(k, fmt.Sprintf("%s holds %d %ss", sel, len(hits), k), hits)
 		}
 		if k == KindAvatar {
-			return s.AvatarCharacter(hits[0].index)
+			return s.avatarCharacter(hits[0])
 		}
-		return s.Character(hits[0].index)
+		return s.character(hits[0].index)
 	}
-	i, err := s.Find(KindCharacter, sel)
+	i, err := s.find(KindCharacter, sel)
 	if errors.Is(err, ErrNotFound) {
-		if j, aerr := s.Find(KindAvatar, sel); aerr == nil {
-			return s.AvatarCharacter(j)
+		if j, aerr := s.find(KindAvatar, sel); aerr == nil {
+			return s.avatarCharacter(s.entries[KindAvatar][j])
 		} else if !errors.Is(aerr, ErrNotFound) {
 			return nil, aerr
 		}
@@ -46,7 +46,7 @@ func (s *Set) ontoCharacter(sel string) (*bound.Character, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Character(i)
+	return s.character(i)
 }
 
 // fromFile reports whether an object was read from the file path names:

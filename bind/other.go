@@ -1,30 +1,8 @@
 package bind
 
 import (
-	"fmt"
-
 	"github.com/mecanim/mecanim/model"
 )
-
-// decodeOther decodes an entry whose object is not in a Unity file.
-func (s *Set) decodeOther(e *entry) (any, error) {
-	switch o := e.origin.(type) {
-	case yamlObject:
-		return s.decodeYAML(e, o)
-	case yamlRig:
-		return s.yamlCharacter(e, o)
-	case gltfCharacter:
-		return s.gltfCharacterOf(e, o)
-	case gltfAvatar:
-		if o.av == nil {
-			return nil, o.err
-		}
-		return o.av, nil
-	case modelClip:
-		return o.c, nil
-	}
-	return nil, fmt.Errorf("bind: %s %q (%s): no decoder for its input", e.kind, e.name, e.src)
-}
 
 // otherCharacterAvatar is characterAvatar for characters of other inputs.
 func (s *Set) otherCharacterAvatar(ce *entry) *entry {

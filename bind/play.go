@@ -18,36 +18,35 @@ var ErrDrivesNothing = errors.New("drives nothing")
 // it was to play on (no joint, no blend shape, no root motion), and what
 // the clip animates instead. It wraps ErrDrivesNothing.
 type NothingDrivenError struct {
-	Clip       string
-	ClipSource model.Source
-	// Character describes the character (bound.Character.Describe).
-	Character string
-	// Channels is how many channels the clip has; Wanted names the first
+	clip       string
+	clipSource model.Source
+	character  string // bound.Character.Describe
+	// channels is how many channels the clip has; wanted names the first
 	// few different things they animate ("path" and property).
-	Channels int
-	Wanted   []string
-	// Why says more when the clip could not be retargeted (empty: the
+	channels int
+	wanted   []string
+	// why says more when the clip could not be retargeted (empty: the
 	// clip has no humanoid character of its own, or the character is
 	// not humanoid).
-	Why string
+	why string
 }
 
 // Error names the clip, the character and what the clip wanted.
 func (e *NothingDrivenError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "clip %q (%s) %v on %s", e.Clip, e.ClipSource, ErrDrivesNothing, e.Character)
+	fmt.Fprintf(&b, "clip %q (%s) %v on %s", e.clip, e.clipSource, ErrDrivesNothing, e.character)
 	switch {
-	case e.Channels == 0:
+	case e.channels == 0:
 		b.WriteString(": it has no curves")
 	default:
-		fmt.Fprintf(&b, ": its %d channels animate %s", e.Channels, strings.Join(e.Wanted, ", "))
-		if e.Channels > len(e.Wanted) {
+		fmt.Fprintf(&b, ": its %d channels animate %s", e.channels, strings.Join(e.wanted, ", "))
+		if e.channels > len(e.wanted) {
 			b.WriteString(", ...")
 		}
 		b.WriteString(", which it lacks")
 	}
-	if e.Why != "" {
-		b.WriteString("; " + e.Why)
+	if e.why != "" {
+		b.WriteString("; " + e.why)
 	}
 	return b.String()
 }
@@ -86,7 +85,7 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.Clip(clip)
+	c, err := s.Clip(bound.ClipID(clip))
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +128,7 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 // returns nil when that is ch, or when no character of the inputs has the
 // clip's paths.
 func (s *Set) clipOwner(clip int, ch *bound.Character) (*bound.Character, error) {
-	from, err := s.characterFor(clip)
+	from, _, _, err := s.characterFor(clip)
 	var ce *ChoiceError
 	switch {
 	case errors.As(err, &ce):
@@ -151,14 +150,14 @@ func (s *Set) clipOwner(clip int, ch *bound.Character) (*bound.Character, error)
 		if len(own) != 1 {
 			return nil, fmt.Errorf("it animates as many paths of several characters, so which one's humanoid avatar to retarget it from is not clear (%s)", firstLine(err))
 		}
-		i, err := s.Find(ce.Kind, own[0].Ref)
+		i, err := s.find(ce.Kind, own[0].Ref)
 		if err != nil {
 			return nil, err
 		}
 		if ce.Kind == KindAvatar {
-			return s.AvatarCharacter(i)
+			return s.avatarCharacter(s.entries[KindAvatar][i])
 		}
-		return s.Character(i)
+		return s.character(i)
 	case errors.Is(err, ErrNoCharacter):
 		return nil, nil
 	case err != nil:
@@ -220,7 +219,7 @@ func drives(m *bound.Motion, ch *bound.Character) bool {
 
 // nothingDriven describes what a clip that drives nothing on ch wanted.
 func nothingDriven(c *model.Clip, src model.Source, ch *bound.Character, why string) error {
-	e := &NothingDrivenError{Clip: c.Name, ClipSource: src, Character: ch.Describe(), Channels: len(c.Curves), Why: why}
+	e := &NothingDrivenError{clip: c.Name, clipSource: src, character: ch.Describe(), channels: len(c.Curves), why: why}
 	seen := map[string]bool{}
 	for i := range c.Curves {
 		t := &c.Curves[i].Target
@@ -241,8 +240,8 @@ func nothingDriven(c *model.Clip, src model.Source, ch *bound.Character, why str
 			continue
 		}
 		seen[key] = true
-		if len(e.Wanted) < wantedShown {
-			e.Wanted = append(e.Wanted, what)
+		if len(e.wanted) < wantedShown {
+			e.wanted = append(e.wanted, what)
 		}
 	}
 	return e
@@ -261,7 +260,7 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 	var human []string
 	humans := 0
 	for i, e := range s.entries[KindClip] {
-		if _, err := s.Clip(i); err != nil {
+		if _, err := s.Clip(bound.ClipID(i)); err != nil {
 			errs = append(errs, fmt.Errorf("clip %q (%s): %w", e.name, e.src, err))
 			continue
 		}
@@ -300,20 +299,20 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 // a note saying why; when none of them drives anything on ch the
 // controller would run as a rest pose, which is an error naming the
 // controller, the character and what its clips wanted.
-func (s *Set) controllerMotions(i int, clips []int, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
+func (s *Set) controllerMotions(i int, clips []*entry, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
 	out := make([]*bound.Motion, len(clips))
-	done := map[int]*bound.Motion{}
+	done := map[*entry]*bound.Motion{}
 	played, nothing := 0, 0
 	var first error
 	for k, ci := range clips {
-		if ci < 0 {
+		if ci == nil {
 			continue
 		}
 		if m, ok := done[ci]; ok {
 			out[k] = m
 			continue
 		}
-		m, err := s.playOn(ci, ch)
+		m, err := s.playOn(ci.index, ch)
 		done[ci] = m
 		if err != nil {
 			if first == nil {

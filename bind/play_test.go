@@ -73,15 +73,15 @@ func TestBindRetargetsBetweenHumanoidsAndRefusesWhatDrivesNothing(t *testing.T) 
 			[]string{`clip "Armature|mixamo.com|Layer0"`, `on rig "Plain"`, `"mixamorig:Hips/mixamorig:LeftUpLeg"`, `rig "Plain" has no humanoid avatar to retarget it onto`}},
 	}
 	for _, c := range cases {
-		ch, err := set.CharacterOn(On{Onto: c.onto})
+		ch, err := set.characterOn(On{Onto: c.onto})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		i, err := set.Find(KindClip, c.clip)
+		i, err := set.FindClip(c.clip)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := set.Bind(i, ch)
+		m, err := set.Motion(i, ch)
 		if c.err != nil {
 			var nd *NothingDrivenError
 			if !errors.Is(err, c.err) || !errors.As(err, &nd) {
@@ -124,7 +124,7 @@ func TestMotionsNoteEachClipLeftOut(t *testing.T) {
 		{"Synth", []string{synth.MixamoWalk, "Idle", "Walk"}, nil},
 		{"Plain", []string{"Idle", "Walk"}, []string{`left out: clip "Armature|mixamo.com|Layer0"`}},
 	} {
-		ch, err := set.CharacterOn(On{Onto: c.onto})
+		ch, err := set.characterOn(On{Onto: c.onto})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,12 +162,12 @@ func TestOntoTakesAnyCharacterSource(t *testing.T) {
 		{"Synth", `rig "Synth"`},
 		{"SynthAvatar", `rig "Synth"`},
 	} {
-		ch, err := set.CharacterOn(On{Onto: c.onto})
+		ch, err := set.characterOn(On{Onto: c.onto})
 		if err != nil || ch.Describe() != c.want {
 			t.Errorf("--onto %s: %v, want %s", c.onto, err, c.want)
 		}
 	}
-	if _, err := set.CharacterOn(On{Onto: "nobody"}); !errors.Is(err, ErrNotFound) {
+	if _, err := set.characterOn(On{Onto: "nobody"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("--onto nobody: %v, want ErrNotFound", err)
 	}
 }
@@ -178,15 +178,15 @@ func TestMixamoWalkPlaysOnVRMCharacters(t *testing.T) {
 	for _, v := range []string{"characters/cryptovoxels.vrm", "characters/VRMC_materials_mtoon_UV_Animation_Test.vrm"} {
 		vrm := corpustest.Path(t, v)
 		set := openSet(t, walk, vrm)
-		ch, err := set.CharacterOn(On{Onto: vrm})
+		ch, err := set.characterOn(On{Onto: vrm})
 		if err != nil {
 			t.Fatal(err)
 		}
-		i, err := set.Find(KindClip, synth.MixamoWalk)
+		i, err := set.FindClip(synth.MixamoWalk)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := set.Bind(i, ch)
+		m, err := set.Motion(i, ch)
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
@@ -211,17 +211,17 @@ func BenchmarkBindRetargetsAWalk(b *testing.B) {
 		b.Fatal(errs)
 	}
 	defer set.Close()
-	ch, err := set.CharacterOn(On{Onto: human})
+	ch, err := set.characterOn(On{Onto: human})
 	if err != nil {
 		b.Fatal(err)
 	}
-	i, err := set.Find(KindClip, synth.MixamoWalk)
+	i, err := set.FindClip(synth.MixamoWalk)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if m, err := set.Bind(i, ch); err != nil || m.RetargetedFrom() == nil {
+		if m, err := set.Motion(i, ch); err != nil || m.RetargetedFrom() == nil {
 			b.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 	pa, pb, pl := a.Write("a.assets"), b.Write("b.assets"), loose.Write("loose.assets")
 	set := openSet(t, pa, pb, pl)
 	for clip, want := range map[string]string{"Walk": pa, "Idle": pa, "BWalk": pb, "BIdle": pb} {
-		i, err := set.Find(KindClip, clip)
+		i, err := set.FindClip(clip)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 			t.Errorf("%s plays on the character of %s, want %s", clip, got, want)
 		}
 	}
-	i, err := set.Find(KindClip, "LooseWalk")
+	i, err := set.FindClip("LooseWalk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestADamagedControllerIsNamedNotAnAmbiguity(t *testing.T) {
 	other.Obj(synth.TransformBase + 1)["m_LocalPosition"] = synth.F{"x": float32(0), "y": float32(2), "z": float32(0)}
 	pa, po := a.Write("a.assets"), other.Write("other.assets")
 	set := openSet(t, pa, po)
-	i, err := set.Find(KindClip, "Walk")
+	i, err := set.FindClip("Walk")
 	if err != nil {
 		t.Fatal(err)
 	}

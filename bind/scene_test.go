@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
@@ -34,7 +35,7 @@ func TestTwoClipsOfOneNameAreAnErrorAndEachCanBeChosen(t *testing.T) {
 	sc := synth.NewScene(t, synth.Options{Full: true})
 	sc.Obj(synth.ClipID + 1)["m_Name"] = "Idle" // the scene's clips: Idle and Walk
 	set := openSet(t, sc.Write("two.assets"))
-	_, err := set.Find(KindClip, "Idle")
+	_, err := set.FindClip("Idle")
 	if !errors.Is(err, ErrAmbiguous) {
 		t.Fatalf("Find: %v, want ErrAmbiguous", err)
 	}
@@ -50,13 +51,13 @@ func TestTwoClipsOfOneNameAreAnErrorAndEachCanBeChosen(t *testing.T) {
 	if strings.Contains(err.Error(), "--") {
 		t.Errorf("a library error names a command-line option: %v", err)
 	}
-	hips := map[int]float32{}
+	hips := map[bound.ClipID]float32{}
 	for _, ref := range []string{"two.assets#600", "#601"} {
-		i, err := set.Find(KindClip, ref)
+		i, err := set.FindClip(ref)
 		if err != nil {
 			t.Fatalf("%s: %v", ref, err)
 		}
-		m, err := set.MotionOn(i, On{})
+		m, err := set.motionOn(i, On{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,16 +76,16 @@ func TestTwoAnimatorsOfOneNameAreChosenByPathID(t *testing.T) {
 	sc := synth.NewScene(t, synth.Options{Full: true})
 	sc.AddRig(1000, 1300, 1, geom.V3(0, 2, 0), true) // hips two metres up
 	set := openSet(t, sc.Write("mult.assets"))
-	if n := set.Len(KindCharacter); n != 2 {
+	if n := len(set.Characters()); n != 2 {
 		t.Fatalf("%d characters, want 2", n)
 	}
-	_, err := set.Find(KindCharacter, "Synth")
+	_, err := set.FindCharacter("Synth")
 	var ce *ChoiceError
 	if !errors.As(err, &ce) || ce.Kind != KindCharacter || !strings.Contains(err.Error(), `"mult.assets#1300"`) {
 		t.Fatalf("Find: %v", err)
 	}
 	for ref, y := range map[string]float32{"mult.assets#300": 1, "#1300": 2} {
-		ch, err := set.CharacterOn(On{Character: ref})
+		ch, err := set.characterOn(On{Character: ref})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,11 +101,11 @@ func TestTwoAnimatorsOfOneNameAreChosenByPathID(t *testing.T) {
 func TestAPropParkedAwayStaysWhereTheSceneHasIt(t *testing.T) {
 	p, gun := synth.ParkedScene(t)
 	set := openSet(t, p)
-	i, err := set.Find(KindClip, "Idle")
+	i, err := set.FindClip("Idle")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := set.MotionOn(i, On{})
+	m, err := set.motionOn(i, On{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestGenericClipsWithRootCurvesPlayOnGenericRigs(t *testing.T) {
 	dense["m_SampleArray"], dense["m_CurveCount"] = samples, 4
 	data["m_ConstantClip"] = synth.F{"data": []float32{1.1, 1.1, 1.1, 1}}
 	set := openSet(t, sc.Write("rootmotion.assets"))
-	i, err := set.Find(KindClip, "Walk")
+	i, err := set.FindClip("Walk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestGenericClipsWithRootCurvesPlayOnGenericRigs(t *testing.T) {
 	if c.Humanoid {
 		t.Fatal("a clip with RootT/RootQ and Transform curves reads as humanoid")
 	}
-	m, err := set.MotionOn(i, On{})
+	m, err := set.motionOn(i, On{})
 	if err != nil {
 		t.Fatalf("the clip does not play: %v", err)
 	}
@@ -176,7 +177,7 @@ func TestGenericClipsWithRootCurvesPlayOnGenericRigs(t *testing.T) {
 	if d := m.ExtractRootMotion(0, 0.2, 0).T; math.Abs(float64(d.X)-0.4) > 1e-5 {
 		t.Errorf("root motion over 0.2 s: %v, want RootT's 0.4 along x", d)
 	}
-	bc, err := set.ControllerOn(0, On{})
+	bc, err := set.BindController(0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestOverrideControllersReplaceClips(t *testing.T) {
 		"m_Clips": []any{synth.F{"m_OriginalClip": synth.PPtr(synth.ClipID), "m_OverrideClip": synth.PPtr(synth.ClipID + 1)}}})
 	sc.Obj(synth.AnimatorID)["m_Controller"] = synth.PPtr(overrideID)
 	set := openSet(t, sc.Write("override.assets"))
-	k, err := set.Find(KindController, "WalkEverywhere")
+	k, err := set.FindController("WalkEverywhere")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,14 +210,18 @@ func TestOverrideControllersReplaceClips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	walk, _ := set.Find(KindClip, "Walk")
+	walk, _ := set.FindClip("Walk")
 	if len(cc.Clips) != 2 || cc.Clips[0] != walk || cc.Clips[1] != walk || cc.Controller.ClipNames[0] != "Walk" {
 		t.Fatalf("clips %v (names %q), want Walk in both slots", cc.Clips, cc.Controller.ClipNames)
 	}
-	if got := set.CharacterController(0); got != k {
+	if got, ok := set.CharacterController(0); !ok || got != k {
 		t.Errorf("the character plays controller %d, want the override %d", got, k)
 	}
-	bc, err := set.BindController(k, 0)
+	ch, err := set.Character(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := set.BindController(k, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +266,7 @@ func TestCharactersWithoutAnimators(t *testing.T) {
 	sc.Add(2900, model.ClassSkinnedMeshRenderer, synth.F{"m_GameObject": synth.PPtr(2100 + 11), "m_Enabled": 1,
 		"m_Bones": []any{synth.PPtr(2200 + 1), synth.PPtr(2200 + 11)}, "m_RootBone": synth.PPtr(2200 + 1)})
 	set := openSet(t, sc.Write("legacy.assets"))
-	items := set.Items(KindCharacter)
+	items := set.Characters()
 	if len(items) != 2 {
 		t.Fatalf("characters %v, want the Animation's and the skinned mesh's", items)
 	}
@@ -301,13 +306,13 @@ func TestIdenticalInputsCountOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := openSet(t, p, p, q)
-	if n := set.Len(KindClip); n != 2 {
+	if n := len(set.Clips()); n != 2 {
 		t.Errorf("%d clips from one file given three times, want its 2", n)
 	}
-	if d := set.Duplicates(); len(d) != 1 || d[0] != q {
+	if d := set.duplicates; len(d) != 1 || d[0] != q {
 		t.Errorf("duplicates %q, want the copy", d)
 	}
-	if _, err := set.Find(KindClip, "Idle"); err != nil {
+	if _, err := set.FindClip("Idle"); err != nil {
 		t.Error(err)
 	}
 }
@@ -334,7 +339,7 @@ func TestAnUnreadableNameIsReportedWhenANameIsNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := openSet(t, p)
-	_, err = set.Find(KindAvatar, "SynthAvatar")
+	_, err = set.FindAvatar("SynthAvatar")
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Find: %v, want ErrNotFound", err)
 	}

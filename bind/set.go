@@ -164,8 +164,16 @@ type entry struct {
 	origin  origin
 
 	once sync.Once
-	val  any // *model.Clip, *model.Avatar, *model.Controller, *bound.Character
+	val  decoded
 	err  error
+}
+
+// decoded is what an entry's object decodes to: the one field of its kind.
+type decoded struct {
+	clip   *model.Clip
+	avatar *model.Avatar
+	ctl    *controllerSet
+	char   *bound.Character
 }
 
 // origin is where an entry's object lives and how to decode it.
@@ -186,7 +194,7 @@ type origin interface {
 // followed through the GUIDs their .meta files give). An input that
 // cannot be opened is reported in the returned errors and left out; the
 // set holds the others. The same file given twice, or two files of the
-// same content, count once (see Duplicates).
+// same content, count once.
 func Open(paths []string, opts Options) (*Set, []error) {
 	s := newSet()
 	s.opts = opts
@@ -272,19 +280,6 @@ func newSet() *Set {
 
 var _ bound.Library = (*Set)(nil)
 
-// New makes a set of Unity files already opened as a catalog (the set
-// does not close it).
-func New(cat *catalog.Catalog) *Set {
-	s := newSet()
-	s.cat = cat
-	s.addCatalog()
-	return s
-}
-
-// Duplicates lists the inputs left out because an earlier input has the
-// same content (the same file given twice, or copied): each counts once.
-func (s *Set) Duplicates() []string { return s.duplicates }
-
 // Close closes every input.
 func (s *Set) Close() error {
 	s.mu.Lock()
@@ -303,9 +298,6 @@ func (s *Set) Close() error {
 // and dump raw objects.
 func (s *Set) Catalog() *catalog.Catalog { return s.cat }
 
-// Len returns how many objects of the kind the set offers.
-func (s *Set) Len(k Kind) int { return len(s.entries[k]) }
-
 // add appends an entry of its kind.
 func (s *Set) add(e *entry) *entry {
 	e.index = len(s.entries[e.kind])
@@ -313,9 +305,10 @@ func (s *Set) add(e *entry) *entry {
 	return e
 }
 
-// Items lists the objects of a kind, in input order, each with a label
-// that tells it apart from others of its name.
-func (s *Set) Items(k Kind) []bound.Item {
+// items lists the objects of a kind, in input order (an object's handle
+// is its position), each with a label that tells it apart from others of
+// its name.
+func (s *Set) items(k Kind) []bound.Item {
 	es := s.entries[k]
 	count := map[string]int{}
 	for _, e := range es {
@@ -323,18 +316,38 @@ func (s *Set) Items(k Kind) []bound.Item {
 	}
 	out := make([]bound.Item, len(es))
 	for i, e := range es {
-		out[i] = bound.Item{Name: e.name, Source: e.src, Label: e.name, Ref: Ref(e.src)}
+		out[i] = s.item(e)
 		if count[e.name] > 1 {
-			out[i].Label = fmt.Sprintf("%s (%s)", e.name, Ref(e.src))
+			out[i].Label = fmt.Sprintf("%s (%s)", e.name, out[i].Ref)
 		}
 	}
 	return out
 }
 
-// Ref is the reference that chooses the object of a source on a command
+// Clips lists the clips of the inputs; a clip's ClipID is its position.
+func (s *Set) Clips() []bound.Item { return s.items(KindClip) }
+
+// Characters lists the characters of the inputs; a character's
+// CharacterID is its position.
+func (s *Set) Characters() []bound.Item { return s.items(KindCharacter) }
+
+// Avatars lists the avatars of the inputs; an avatar's AvatarID is its
+// position.
+func (s *Set) Avatars() []bound.Item { return s.items(KindAvatar) }
+
+// Controllers lists the controllers of the inputs; a controller's
+// ControllerID is its position.
+func (s *Set) Controllers() []bound.Item { return s.items(KindController) }
+
+// item is an entry as a listing shows it.
+func (s *Set) item(e *entry) bound.Item {
+	return bound.Item{Name: e.name, Source: e.src, Label: e.name, Ref: s.ref(e.src)}
+}
+
+// ref is the reference that chooses the object of a source on a command
 // line: "FILE#PATHID", FILE the serialized file (or the container's base
 // name when it is the file).
-func Ref(src model.Source) string {
+func (s *Set) ref(src model.Source) string {
 	f := src.File
 	if f == "" {
 		f = filepath.Base(src.Container)
@@ -345,12 +358,37 @@ func Ref(src model.Source) string {
 // refPattern is a reference: an optional file, "#", a path id.
 var refPattern = regexp.MustCompile(`^(.*)#(-?[0-9]+)$`)
 
-// Find returns the index of the object of kind k that sel chooses: a name,
-// or a reference "#PATHID" or "FILE#PATHID" (FILE the serialized file, the
-// container's base name or path, or a project asset's path). A name that
-// several different objects have is ErrAmbiguous, listing each; the same
-// asset shipped in several files (the same bytes) counts once, the first.
-func (s *Set) Find(k Kind, sel string) (int, error) {
+// FindClip returns the clip sel chooses: a name, or a reference
+// "#PATHID" or "FILE#PATHID" (FILE the serialized file, the container's
+// base name or path, or a project asset's path), as every listing and
+// refusal of the set gives it. A name that several different objects have
+// is a *ChoiceError (ErrAmbiguous) listing each; the same asset shipped in
+// several files (the same bytes) counts once. None is ErrNotFound.
+func (s *Set) FindClip(sel string) (bound.ClipID, error) {
+	i, err := s.find(KindClip, sel)
+	return bound.ClipID(i), err
+}
+
+// FindCharacter returns the character sel chooses (see FindClip).
+func (s *Set) FindCharacter(sel string) (bound.CharacterID, error) {
+	i, err := s.find(KindCharacter, sel)
+	return bound.CharacterID(i), err
+}
+
+// FindAvatar returns the avatar sel chooses (see FindClip).
+func (s *Set) FindAvatar(sel string) (bound.AvatarID, error) {
+	i, err := s.find(KindAvatar, sel)
+	return bound.AvatarID(i), err
+}
+
+// FindController returns the controller sel chooses (see FindClip).
+func (s *Set) FindController(sel string) (bound.ControllerID, error) {
+	i, err := s.find(KindController, sel)
+	return bound.ControllerID(i), err
+}
+
+// find returns the index of the object of kind k that sel chooses.
+func (s *Set) find(k Kind, sel string) (int, error) {
 	es := s.entries[k]
 	if m := refPattern.FindStringSubmatch(sel); m != nil {
 		pid, err := strconv.ParseInt(m[2], 10, 64)
@@ -382,7 +420,7 @@ func (s *Set) Find(k Kind, sel string) (int, error) {
 // one returns the single object hits stand for, or ErrAmbiguous.
 func (s *Set) one(k Kind, sel string, hits []*entry) (int, error) {
 	if distinct(hits) {
-		return -1, ambiguous(k, fmt.Sprintf("%s %q names %d different objects", k, sel, len(hits)), hits)
+		return -1, s.ambiguous(k, fmt.Sprintf("%s %q names %d different objects", k, sel, len(hits)), hits)
 	}
 	return hits[0].index, nil
 }
@@ -424,10 +462,10 @@ func (e *ChoiceError) Error() string {
 func (e *ChoiceError) Unwrap() error { return ErrAmbiguous }
 
 // ambiguous is a ChoiceError saying what, listing the candidates.
-func ambiguous(k Kind, what string, hits []*entry) error {
+func (s *Set) ambiguous(k Kind, what string, hits []*entry) error {
 	e := &ChoiceError{Kind: k, What: what}
 	for _, h := range hits {
-		e.Candidates = append(e.Candidates, bound.Item{Name: h.name, Source: h.src, Label: h.name, Ref: Ref(h.src)})
+		e.Candidates = append(e.Candidates, s.item(h))
 	}
 	return e
 }
@@ -468,15 +506,6 @@ func (s *Set) notFound(k Kind, sel string) error {
 		return fmt.Errorf("%w; the name of one %s could not be read: %v", err, k, unread[0])
 	}
 	return fmt.Errorf("%w; the names of %d %ss could not be read, the first: %v", err, len(unread), k, unread[0])
-}
-
-// Entry returns object i of kind k: its name and source.
-func (s *Set) Entry(k Kind, i int) (bound.Item, bool) {
-	if i < 0 || i >= len(s.entries[k]) {
-		return bound.Item{}, false
-	}
-	e := s.entries[k][i]
-	return bound.Item{Name: e.name, Source: e.src, Label: e.name, Ref: Ref(e.src)}, true
 }
 
 // entry returns object i of kind k, or an error naming the index.

@@ -135,19 +135,6 @@ func (s *Set) missing(from catalog.Object, ref model.Ref) error {
 	return fmt.Errorf("path id %d is in %s, a file not given (give the bundle or file that holds it)", ref.PathID, name)
 }
 
-// decodeUnity decodes the object of a Unity entry.
-func (s *Set) decodeUnity(e *entry, u unityObject) (any, error) {
-	switch e.kind {
-	case KindClip:
-		return s.cat.Clip(u.o)
-	case KindAvatar:
-		return s.cat.Avatar(u.o)
-	case KindController:
-		return s.unityController(e, u.o, 0)
-	}
-	return nil, fmt.Errorf("bind: cannot decode a %s", e.kind)
-}
-
 // maxOverrideDepth bounds override controllers overriding others.
 const maxOverrideDepth = 8
 
@@ -279,7 +266,7 @@ func (s *Set) unityCharacter(e *entry, u unityRig) (*bound.Character, error) {
 		case ae.kind != KindAvatar:
 			in.AvatarMissing = fmt.Sprintf("its Animator's avatar is a %s", ae.kind)
 		default:
-			av, err := s.Avatar(ae.index)
+			av, err := s.Avatar(bound.AvatarID(ae.index))
 			if err != nil {
 				in.AvatarMissing = fmt.Sprintf("its avatar %q does not decode: %v", ae.name, err)
 			} else {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/corpustest"
 )
 
@@ -103,10 +104,10 @@ func TestPackagesReadAsTheirProject(t *testing.T) {
 	pkg := projectPackage(t, dir, packageEntry{guid: "fedcba9876543210fedcba9876543210", pathname: "Assets/Models/DefaultMale_Humanoid.fbx",
 		asset: []byte("Kaydara FBX Binary  \x00\x1a\x00"), meta: model})
 	set := openSet(t, pkg)
-	if n := set.Len(KindClip); n != 3 {
+	if n := len(set.Clips()); n != 3 {
 		t.Fatalf("%d clips, want the package's 3 .anim assets", n)
 	}
-	k, err := set.Find(KindController, "dancecontroller")
+	k, err := set.FindController("dancecontroller")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,21 +124,21 @@ func TestPackagesReadAsTheirProject(t *testing.T) {
 	if resolved != 3 || len(cc.Notes) != 1 || !strings.Contains(cc.Notes[0], "876d45c34baef164d8ef87ba0f565a98") {
 		t.Errorf("%d clips resolved, notes %q: want 3, the fourth GUID named missing", resolved, cc.Notes)
 	}
-	o, err := set.Find(KindController, "FlossForDab")
+	o, err := set.FindController("FlossForDab")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := set.Controller(o); err != nil {
 		t.Errorf("the override controller: %v", err)
 	}
-	it, err := set.Find(KindClip, "Assets/Emotes/Floss.anim#7400000")
+	it, err := set.FindClip("Assets/Emotes/Floss.anim#7400000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := set.Entry(KindClip, it); e.Source.Container != pkg || e.Source.File != "Assets/Emotes/Floss.anim" {
+	if e := set.Clips()[it]; e.Source.Container != pkg || e.Source.File != "Assets/Emotes/Floss.anim" {
 		t.Errorf("source %+v, want the package and the asset's project path", e.Source)
 	}
-	a, err := set.Find(KindAvatar, "DefaultMale_HumanoidAvatar")
+	a, err := set.FindAvatar("DefaultMale_HumanoidAvatar")
 	if err != nil {
 		t.Fatalf("the model's avatar: %v", err)
 	}
@@ -211,13 +212,11 @@ func FuzzUnityPackage(f *testing.F) {
 				t.Fatalf("an error that does not name the package: %v", err)
 			}
 		}
-		for k := range kinds {
-			for i := range set.Len(k) {
-				set.Entry(k, i)
-			}
-		}
-		for i := range set.Len(KindClip) {
-			set.Clip(i)
+		set.Characters()
+		set.Avatars()
+		set.Controllers()
+		for i := range len(set.Clips()) {
+			set.Clip(bound.ClipID(i))
 		}
 		set.Close()
 	})

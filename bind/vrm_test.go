@@ -27,11 +27,7 @@ func TestHumanoidClipsPlayOnVRMCharacters(t *testing.T) {
 	set := openSet(t, files...)
 	// The reference: each clip on a Unity-built avatar (bandit's), whose
 	// frames with a foot on its floor are the clip's grounded frames.
-	ai, err := set.Find(KindAvatar, "bandit1Avatar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := set.AvatarCharacter(ai)
+	ref, err := set.characterOn(On{Avatar: "bandit1Avatar"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,15 +58,15 @@ func TestHumanoidClipsPlayOnVRMCharacters(t *testing.T) {
 	const feetOff = 0.1
 	played, checked, worst, worstAt := 0, 0, 0.0, ""
 	for _, v := range vrms {
-		ch, err := set.CharacterOn(On{Character: baseName(v) + "#0"})
+		ch, err := set.characterOn(On{Character: baseName(v) + "#0"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ch.Human() == nil {
 			t.Fatalf("%s: no humanoid avatar", v)
 		}
-		for i := range set.Len(KindClip) {
-			c, err := set.Clip(i)
+		for i := range len(set.Clips()) {
+			c, err := set.Clip(bound.ClipID(i))
 			if err != nil {
 				t.Errorf("clip %d does not decode: %v", i, err)
 				continue
@@ -78,12 +74,11 @@ func TestHumanoidClipsPlayOnVRMCharacters(t *testing.T) {
 			if !c.Humanoid {
 				continue
 			}
-			it, _ := set.Entry(KindClip, i)
-			m, err := bound.Bind(c, it.Source, ch)
+			m, err := set.Motion(bound.ClipID(i), ch)
 			if err != nil {
 				t.Fatalf("clip %q on %s: %v", c.Name, v, err)
 			}
-			rm, err := bound.Bind(c, it.Source, ref)
+			rm, err := set.Motion(bound.ClipID(i), ref)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/model"
 )
@@ -13,37 +14,57 @@ import (
 // what was decoded once it is written, and the clips a character's legacy
 // Animation components play.
 
-// Release drops what the set decoded for object i of kind k (a clip's
-// curves, a character's meshes), so that a caller walking a large set
-// holds only what it works on; a later use decodes the object again. The
-// caller must not use the object, nor anything bound from it, while
-// Release runs (a set is otherwise safe for concurrent use: it is
-// Release that is not).
-func (s *Set) Release(k Kind, i int) {
-	e, err := s.entry(k, i)
+// Release drops what set s decoded for one object (a clip's curves, a
+// character's meshes), so that a caller walking a large set holds only
+// what it works on; a later use decodes the object again. The caller must
+// not use the object, nor anything bound from it, while Release runs (a
+// set is otherwise safe for concurrent use: it is Release that is not).
+func Release[ID bound.ClipID | bound.CharacterID | bound.AvatarID | bound.ControllerID](s *Set, id ID) {
+	var k Kind
+	switch any(id).(type) {
+	case bound.ClipID:
+		k = KindClip
+	case bound.CharacterID:
+		k = KindCharacter
+	case bound.AvatarID:
+		k = KindAvatar
+	default:
+		k = KindController
+	}
+	e, err := s.entry(k, int(id))
 	if err != nil {
 		return
 	}
 	e.once = sync.Once{}
-	e.val, e.err = nil, nil
+	e.val, e.err = decoded{}, nil
 }
 
-// CharacterAnimations returns the clips character i's legacy Animation
+// CharacterAnimations returns the clips a character's legacy Animation
 // component holds (its default m_Animation, then its m_Animations), each
 // once, with a note for each one the inputs lack. Characters that are not
 // an Animation component's (an Animator's, or of other inputs) have none:
 // an Animation component on an Animator's GameObject is a character of its
 // own.
-func (s *Set) CharacterAnimations(i int) ([]int, []string) {
-	ce, err := s.entry(KindCharacter, i)
+func (s *Set) CharacterAnimations(id bound.CharacterID) ([]bound.ClipID, []string) {
+	ce, err := s.entry(KindCharacter, int(id))
 	if err != nil {
 		return nil, nil
 	}
+	es, notes := s.animations(ce)
+	clips := make([]bound.ClipID, len(es))
+	for i, e := range es {
+		clips[i] = bound.ClipID(e.index)
+	}
+	return clips, notes
+}
+
+// animations is CharacterAnimations for a character entry.
+func (s *Set) animations(ce *entry) ([]*entry, []string) {
 	u, ok := ce.origin.(unityRig)
 	if !ok || u.r.Rig == nil || u.r.Legacy == nil {
 		return nil, nil
 	}
-	var clips []int
+	var clips []*entry
 	var notes []string
 	seen := map[*entry]bool{}
 	from := catalog.Object{File: u.r.File}
@@ -59,7 +80,7 @@ func (s *Set) CharacterAnimations(i int) ([]int, []string) {
 			notes = append(notes, fmt.Sprintf("Animation component %q: lists a %s", u.r.Name, e.kind))
 		case !seen[e]:
 			seen[e] = true
-			clips = append(clips, e.index)
+			clips = append(clips, e)
 		}
 	}
 	return clips, notes

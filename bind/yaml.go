@@ -259,20 +259,6 @@ func (s *Set) guidAsset(g string) (string, error) {
 	return "", fmt.Errorf("asset %s is not among the inputs (no .meta file of theirs gives that guid: give the project folder)", g)
 }
 
-// decodeYAML decodes an object of an editor asset.
-func (s *Set) decodeYAML(e *entry, y yamlObject) (any, error) {
-	f, d := y.in.f, y.doc
-	switch e.kind {
-	case KindClip:
-		return f.ClipOf(d)
-	case KindAvatar:
-		return f.AvatarOf(d)
-	case KindController:
-		return s.yamlController(y, 0)
-	}
-	return nil, fmt.Errorf("bind: cannot decode a %s", e.kind)
-}
-
 // yamlController converts a controller asset and resolves its clips (and
 // its layers' AvatarMasks) through the inputs; an override controller is
 // its base with clips replaced.
@@ -335,7 +321,7 @@ func (s *Set) yamlController(y yamlObject, depth int) (*controllerSet, error) {
 	yamlasset.ResolveClips(ctl, func(key string) *model.Clip {
 		for i, k := range ctl.ClipKeys {
 			if k == key && i < len(cs.clips) && cs.clips[i] != nil {
-				if c, err := s.Clip(cs.clips[i].index); err == nil {
+				if c, err := s.Clip(bound.ClipID(cs.clips[i].index)); err == nil {
 					return c
 				}
 			}
@@ -382,7 +368,7 @@ func (s *Set) yamlCharacter(e *entry, y yamlRig) (*bound.Character, error) {
 		case ae == nil || ae.kind != KindAvatar:
 			in.AvatarMissing = "its Animator's avatar is not an avatar of the inputs"
 		default:
-			av, err := s.Avatar(ae.index)
+			av, err := s.Avatar(bound.AvatarID(ae.index))
 			if err != nil {
 				in.AvatarMissing = fmt.Sprintf("its avatar %q does not decode: %v", ae.name, err)
 			} else {

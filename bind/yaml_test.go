@@ -62,10 +62,10 @@ AnimatorOverrideController:
 // gives is named as missing; an override controller replaces clips.
 func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	set := openSet(t, project(t))
-	if n := set.Len(KindClip); n != 3 {
+	if n := len(set.Clips()); n != 3 {
 		t.Fatalf("%d clips, want the 3 .anim files", n)
 	}
-	k, err := set.Find(KindController, "dancecontroller")
+	k, err := set.FindController("dancecontroller")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	var named []string
 	for i, ci := range cc.Clips {
 		if ci >= 0 {
-			it, _ := set.Entry(KindClip, ci)
+			it := set.Clips()[ci]
 			named = append(named, it.Name)
 			if cc.Controller.ClipNames[i] != it.Name {
 				t.Errorf("slot %d named %q, plays %q", i, cc.Controller.ClipNames[i], it.Name)
@@ -86,7 +86,7 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	if len(named) != 3 || len(cc.Notes) != 1 || !strings.Contains(cc.Notes[0], "876d45c34baef164d8ef87ba0f565a98") {
 		t.Errorf("clips %q, notes %q: want 3 resolved, the fourth GUID named missing", named, cc.Notes)
 	}
-	o, err := set.Find(KindController, "FlossForDab")
+	o, err := set.FindController("FlossForDab")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	}
 	for i, ci := range oc.Clips {
 		if ci >= 0 {
-			if it, _ := set.Entry(KindClip, ci); it.Name == "Dab" {
+			if it := set.Clips()[ci]; it.Name == "Dab" {
 				t.Errorf("slot %d still plays Dab under the override", i)
 			}
 		}
@@ -105,10 +105,10 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 		t.Errorf("override names %q: the same as the controller's", s)
 	}
 	// A reference chooses an asset of the project by its path.
-	if _, err := set.Find(KindClip, "Assets/Emotes/Floss.anim#7400000"); err != nil {
+	if _, err := set.FindClip("Assets/Emotes/Floss.anim#7400000"); err != nil {
 		t.Error(err)
 	}
-	if _, err := set.Find(KindClip, "Nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := set.FindClip("Nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Find(Nope): %v", err)
 	}
 }

@@ -40,15 +40,15 @@ func synthAssets(t testing.TB) boundfile.Assets {
 	}
 	defer set.Close()
 	var a boundfile.Assets
-	for i := range set.Len(bind.KindController) {
-		c, err := set.ControllerOn(i, bind.On{})
+	for i := range set.Controllers() {
+		c, err := set.BindController(bound.ControllerID(i), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.Controllers = append(a.Controllers, c)
 	}
-	for i := range set.Len(bind.KindClip) {
-		m, err := set.MotionOn(i, bind.On{})
+	for i := range set.Clips() {
+		m, err := set.Motion(bound.ClipID(i), nil)
 		if err != nil {
 			continue // a clip no character of the inputs plays
 		}

@@ -31,11 +31,19 @@ func loadFromBundle(tb testing.TB, path, character string) boundfile.Assets {
 		tb.Fatal(errs)
 	}
 	defer set.Close()
-	ci, err := set.Find(bind.KindCharacter, character)
+	ci, err := set.FindCharacter(character)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c, err := set.BindController(set.CharacterController(ci), ci)
+	ch, err := set.Character(ci)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctl, ok := set.CharacterController(ci)
+	if !ok {
+		tb.Fatalf("%s plays no controller of the inputs", character)
+	}
+	c, err := set.BindController(ctl, ch)
 	if err != nil {
 		tb.Fatal(err)
 	}

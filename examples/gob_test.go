@@ -9,6 +9,7 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/model"
@@ -93,36 +94,33 @@ func TestModelValuesRoundTripThroughGob(t *testing.T) {
 	}
 	defer set.Close()
 	var values []any
-	for k := range 4 {
-		kind := bind.Kind(k)
-		for i := range set.Len(kind) {
-			switch kind {
-			case bind.KindClip:
-				c, err := set.Clip(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				values = append(values, c)
-			case bind.KindCharacter:
-				ch, err := set.Character(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				values = append(values, ch.Rig())
-			case bind.KindAvatar:
-				a, err := set.Avatar(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				values = append(values, a)
-			case bind.KindController:
-				c, err := set.ControllerModel(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				values = append(values, c)
-			}
+	for i := range set.Clips() {
+		c, err := set.Clip(bound.ClipID(i))
+		if err != nil {
+			t.Fatal(err)
 		}
+		values = append(values, c)
+	}
+	for i := range set.Characters() {
+		ch, err := set.Character(bound.CharacterID(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, ch.Rig())
+	}
+	for i := range set.Avatars() {
+		a, err := set.Avatar(bound.AvatarID(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, a)
+	}
+	for i := range set.Controllers() {
+		cc, err := set.Controller(bound.ControllerID(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, cc.Controller)
 	}
 	kinds := map[string]bool{}
 	for _, v := range values {
@@ -139,11 +137,11 @@ func TestModelValuesRoundTripThroughGob(t *testing.T) {
 	}
 
 	// The clip baked from the copy poses the rig as the original does.
-	ci, err := set.Find(bind.KindClip, "CAB-hello0000000000000000000000000#400")
+	ci, err := set.FindClip("CAB-hello0000000000000000000000000#400")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := set.MotionOn(ci, bind.On{})
+	m, err := set.Motion(ci, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

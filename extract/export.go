@@ -81,23 +81,25 @@ func (r *run) write(j *job, out *Output) {
 	ch := j.on
 	if j.char >= 0 {
 		var err error
-		if ch, err = s.Character(j.char); err != nil {
+		if ch, err = s.Character(bound.CharacterID(j.char)); err != nil {
 			out.Err = err
 			return
 		}
 	}
 	j.res = jobResult{Failed: map[string]string{}, causes: map[string]error{}}
 	var motions []*bound.Motion
+	refs := map[*bound.Motion]string{}
 	for _, u := range j.uses {
-		it, _ := s.Entry(bind.KindClip, u.clip)
-		_, err := s.Clip(u.clip)
+		it := r.clipItems[u.clip]
+		_, err := s.Clip(bound.ClipID(u.clip))
 		if err != nil {
 			j.res.Broken = append(j.res.Broken, it.Ref)
 			j.res.causes[it.Ref] = err
 		} else {
 			var m *bound.Motion
-			if m, err = s.Bind(u.clip, ch); err == nil {
+			if m, err = s.Motion(u.clip, ch); err == nil {
 				motions = append(motions, m)
+				refs[m] = it.Ref
 				continue
 			}
 		}
@@ -124,7 +126,7 @@ func (r *run) write(j *job, out *Output) {
 		for _, x := range m.Clip().NotFinite() {
 			j.res.Notes = append(j.res.Notes, fmt.Sprintf("clip %q: %v: held at the value before it (left out when it has none)", a.Name, x))
 		}
-		ref := bind.Ref(m.Source())
+		ref := refs[m]
 		if len(a.Tracks) > 0 || tables[k] != nil {
 			j.res.Written = append(j.res.Written, ref)
 			if m.Clip().Humanoid && m.RetargetedFrom() == nil { // a retargeted clip is the generic one it was
@@ -212,16 +214,16 @@ func (r *run) release(j *job) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if j.char >= 0 {
-		s.Release(bind.KindCharacter, j.char)
+		bind.Release(s, bound.CharacterID(j.char))
 	}
 	for _, u := range j.uses {
 		if r.clipRef[u.clip]--; r.clipRef[u.clip] == 0 {
-			s.Release(bind.KindClip, u.clip)
+			bind.Release(s, bound.ClipID(u.clip))
 		}
 	}
 	if j.avatar >= 0 {
 		if r.avRef[j.avatar]--; r.avRef[j.avatar] == 0 {
-			s.Release(bind.KindAvatar, j.avatar)
+			bind.Release(s, bound.AvatarID(j.avatar))
 		}
 	}
 }
@@ -269,7 +271,7 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 			human[ref] = true
 		}
 		for _, u := range j.uses {
-			it, _ := s.Entry(bind.KindClip, u.clip)
+			it := r.clipItems[u.clip]
 			humanoid[u.clip] = humanoid[u.clip] || human[it.Ref]
 			if written[it.Ref] {
 				clipOut[u.clip] = append(clipOut[u.clip], j.path)
@@ -296,14 +298,14 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 		}
 	}
 	for i, cp := range r.chars {
-		it, _ := s.Entry(bind.KindCharacter, i)
+		it := r.charItems[i]
 		c := Character{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Clips: []ClipUse{}, Notes: cp.notes}
 		if cp.avatar >= 0 {
-			a, _ := s.Entry(bind.KindAvatar, cp.avatar)
+			a := r.avItems[cp.avatar]
 			c.Avatar = a.Ref
 		}
 		if cp.controller >= 0 {
-			a, _ := s.Entry(bind.KindController, cp.controller)
+			a := r.ctlItems[cp.controller]
 			c.Controller = a.Ref
 		}
 		if cp.err != nil {
@@ -312,7 +314,7 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 		}
 		if j := jobOf[i]; j != nil {
 			c.Notes = append(c.Notes, j.res.Notes...)
-			c.Notes = append(c.Notes, failedNotes(s, j)...)
+			c.Notes = append(c.Notes, r.failedNotes(j)...)
 			if j.res.Err != "" {
 				c.Error = j.res.Err
 			} else {
@@ -323,7 +325,7 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 				written[ref] = true
 			}
 			for _, u := range j.uses {
-				ci, _ := s.Entry(bind.KindClip, u.clip)
+				ci := r.clipItems[u.clip]
 				if written[ci.Ref] {
 					c.Clips = append(c.Clips, ClipUse{Ref: ci.Ref, Name: ci.Name, Why: u.why})
 				}
@@ -333,7 +335,7 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 	}
 	for _, j := range r.jobs {
 		if (j.kind == "avatar" || j.kind == "paths") && j.res.Err == "" {
-			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Curves: j.res.Curves, Avatar: j.ref, Clips: []ClipUse{}, Notes: append(j.res.Notes, failedNotes(s, j)...)}
+			c := Character{Name: j.name, Source: sourceOf(j.src, j.ref), Output: j.path, Pictures: j.res.Pictures, Curves: j.res.Curves, Avatar: j.ref, Clips: []ClipUse{}, Notes: append(j.res.Notes, r.failedNotes(j)...)}
 			if j.kind == "paths" {
 				c.Avatar, c.OwnPaths = "", true
 			}
@@ -342,7 +344,7 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 				written[ref] = true
 			}
 			for _, u := range j.uses {
-				ci, _ := s.Entry(bind.KindClip, u.clip)
+				ci := r.clipItems[u.clip]
 				if written[ci.Ref] {
 					c.Clips = append(c.Clips, ClipUse{Ref: ci.Ref, Name: ci.Name, Why: u.why})
 				}
@@ -361,28 +363,28 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 	}
 	for _, j := range r.jobs {
 		for _, u := range j.uses {
-			it, _ := s.Entry(bind.KindClip, u.clip)
+			it := r.clipItems[u.clip]
 			if slices.Contains(j.res.Broken, it.Ref) {
 				broken(it, j.res.Failed[it.Ref], j.res.causes[it.Ref])
 			}
 		}
 	}
 	for k, cl := range r.clips {
-		it, _ := s.Entry(bind.KindClip, k)
+		it := r.clipItems[k]
 		if cl.broken != nil {
 			broken(it, cl.broken.Error(), cl.broken)
 		}
 		c := Clip{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Humanoid: cl.humanoid || humanoid[k], Outputs: sortedUnique(clipOut[k])}
 		if cl.played && len(c.Outputs) == 0 {
 			// Played, but written nowhere: decode it to say what it is.
-			if x, err := s.Clip(k); err == nil {
+			if x, err := s.Clip(bound.ClipID(k)); err == nil {
 				c.Humanoid = x.Humanoid
 			}
-			s.Release(bind.KindClip, k)
+			bind.Release(s, bound.ClipID(k))
 		}
 		switch {
 		case cl.sameAs >= 0:
-			same, _ := s.Entry(bind.KindClip, cl.sameAs)
+			same := r.clipItems[cl.sameAs]
 			c.SameAs = same.Ref
 			c.Outputs = sortedUnique(clipOut[cl.sameAs])
 			if len(c.Outputs) == 0 {
@@ -398,12 +400,12 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 		}
 		m.Clips = append(m.Clips, c)
 	}
-	for i := range s.Len(bind.KindAvatar) {
-		it, _ := s.Entry(bind.KindAvatar, i)
+	for i := range len(r.avItems) {
+		it := r.avItems[i]
 		m.Avatars = append(m.Avatars, Object{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Outputs: sortedUnique(avOut[i])})
 	}
-	for i := range s.Len(bind.KindController) {
-		it, _ := s.Entry(bind.KindController, i)
+	for i := range len(r.ctlItems) {
+		it := r.ctlItems[i]
 		m.Controllers = append(m.Controllers, Object{Name: it.Name, Source: sourceOf(it.Source, it.Ref), Outputs: sortedUnique(ctlOut[i])})
 	}
 	for _, n := range r.notes {
@@ -426,10 +428,10 @@ func (r *run) manifest(ins []inputs.Found, skipped []inputs.Passed) *Manifest {
 
 // failedNotes says, in the job's clip order, which clips put on it are not
 // in its file and why.
-func failedNotes(s *bind.Set, j *job) []string {
+func (r *run) failedNotes(j *job) []string {
 	var out []string
 	for _, u := range j.uses {
-		it, _ := s.Entry(bind.KindClip, u.clip)
+		it := r.clipItems[u.clip]
 		if why, ok := j.res.Failed[it.Ref]; ok {
 			out = append(out, fmt.Sprintf("clip %q (%s, %s): left out: %s", it.Name, it.Ref, u.why, why))
 		}
@@ -441,9 +443,9 @@ func failedNotes(s *bind.Set, j *job) []string {
 // built Unity file.
 func (r *run) objectsOf(container string) int {
 	n := 0
-	for _, k := range []bind.Kind{bind.KindCharacter, bind.KindClip, bind.KindAvatar, bind.KindController} {
-		for i := range r.set.Len(k) {
-			if it, _ := r.set.Entry(k, i); it.Source.Container == container {
+	for _, items := range [][]bound.Item{r.charItems, r.clipItems, r.avItems, r.ctlItems} {
+		for _, it := range items {
+			if it.Source.Container == container {
 				n++
 			}
 		}

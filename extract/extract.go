@@ -205,7 +205,7 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 		return nil, err
 	}
 	defer r.close()
-	r.setPhase("planning", r.set.Len(bind.KindCharacter)+r.set.Len(bind.KindClip))
+	r.setPhase("planning", len(r.charItems)+len(r.clipItems))
 	r.plan()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -250,8 +250,10 @@ type run struct {
 	cts         []*assets.Container // by input, nil where it failed
 	ins         []inputs.Found
 	set         *bind.Set
-	cat         *catalog.Catalog
-	failed      []Failure
+	// what the set lists of each kind (an object's handle is its place)
+	clipItems, charItems, avItems, ctlItems []bound.Item
+	cat                                     *catalog.Catalog
+	failed                                  []Failure
 
 	// the plan
 	chars    []charPlan
@@ -287,7 +289,7 @@ type charPlan struct {
 
 // use is a clip on a character and why.
 type use struct {
-	clip int
+	clip bound.ClipID
 	why  string
 }
 
@@ -467,6 +469,7 @@ func (r *run) open(ins []inputs.Found) {
 		r.failed = append(r.failed, Failure{Input: in, Error: err.Error(), err: err})
 	}
 	r.set = set
+	r.clipItems, r.charItems, r.avItems, r.ctlItems = set.Clips(), set.Characters(), set.Avatars(), set.Controllers()
 }
 
 // close closes every input.

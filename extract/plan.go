@@ -62,51 +62,56 @@ type jobResult struct {
 // every character and clip once, on the workers, releasing each.
 func (r *run) plan() {
 	s := r.set
-	nc, nk, na := s.Len(bind.KindCharacter), s.Len(bind.KindClip), s.Len(bind.KindAvatar)
+	nc, nk, na := len(r.charItems), len(r.clipItems), len(r.avItems)
 	r.avatarOf = map[model.Source]int{}
 	for i := range na {
-		it, _ := s.Entry(bind.KindAvatar, i)
+		it := r.avItems[i]
 		if _, dup := r.avatarOf[it.Source]; !dup {
 			r.avatarOf[it.Source] = i
 		}
 	}
 	r.charOf = map[model.Source]int{}
 	for i := range nc {
-		it, _ := s.Entry(bind.KindCharacter, i)
+		it := r.charItems[i]
 		if _, dup := r.charOf[it.Source]; !dup {
 			r.charOf[it.Source] = i
 		}
 	}
 	// Avatars and controllers that do not decode are failures of the run
 	// (what would play on them or through them is left out, and said).
-	nctl := s.Len(bind.KindController)
+	nctl := len(r.ctlItems)
 	broken := make([]error, na+nctl)
 	r.parallel(na+nctl, func(i int) {
 		if i < na {
-			_, broken[i] = s.Avatar(i)
-			s.Release(bind.KindAvatar, i)
+			_, broken[i] = s.Avatar(bound.AvatarID(i))
+			bind.Release(s, bound.AvatarID(i))
 		} else {
-			_, broken[i] = s.Controller(i - na)
-			s.Release(bind.KindController, i-na)
+			_, broken[i] = s.Controller(bound.ControllerID(i - na))
+			bind.Release(s, bound.ControllerID(i-na))
 		}
 	})
 	for i, err := range broken {
 		if err == nil {
 			continue
 		}
-		kind, k, what := bind.KindAvatar, i, "avatar"
-		if i >= na {
-			kind, k, what = bind.KindController, i-na, "controller"
+		var it bound.Item
+		what := "avatar"
+		if i < na {
+			it = r.avItems[i]
+		} else {
+			it, what = r.ctlItems[i-na], "controller"
 		}
-		it, _ := s.Entry(kind, k)
 		r.failed = append(r.failed, objectFailure(what, it, err.Error(), err))
 	}
 	// Characters: their avatar, controller and the clips they play.
 	r.chars = make([]charPlan, nc)
 	r.parallel(nc, func(i int) {
 		cp := &r.chars[i]
-		cp.avatar, cp.controller = -1, s.CharacterController(i)
-		ch, err := s.Character(i)
+		cp.avatar, cp.controller = -1, -1
+		if c, ok := s.CharacterController(bound.CharacterID(i)); ok {
+			cp.controller = int(c)
+		}
+		ch, err := s.Character(bound.CharacterID(i))
 		if err != nil {
 			cp.err = err
 			return
@@ -116,10 +121,10 @@ func (r *run) plan() {
 				cp.avatar = k
 			}
 		}
-		s.Release(bind.KindCharacter, i)
-		seen := map[int]bool{}
+		bind.Release(s, bound.CharacterID(i))
+		seen := map[bound.ClipID]bool{}
 		if cp.controller >= 0 {
-			cc, err := s.Controller(cp.controller)
+			cc, err := s.Controller(bound.ControllerID(cp.controller))
 			if err != nil {
 				cp.notes = append(cp.notes, fmt.Sprintf("its controller does not decode: %v", err))
 			} else {
@@ -132,7 +137,7 @@ func (r *run) plan() {
 				}
 			}
 		}
-		ks, notes := s.CharacterAnimations(i)
+		ks, notes := s.CharacterAnimations(bound.CharacterID(i))
 		cp.notes = append(cp.notes, notes...)
 		for _, k := range ks {
 			if !seen[k] {
@@ -162,27 +167,27 @@ func (r *run) plan() {
 		if cl.played {
 			return // decoded when its character is written
 		}
-		c, err := s.Clip(k)
+		c, err := s.Clip(bound.ClipID(k))
 		if err != nil {
 			cl.skipped = fmt.Sprintf("does not decode: %v", err)
 			cl.broken = err
 			return
 		}
-		defer s.Release(bind.KindClip, k)
+		defer bind.Release(s, bound.ClipID(k))
 		cl.humanoid = c.Humanoid
-		it, _ := s.Entry(bind.KindClip, k)
-		if j, err := s.Find(bind.KindClip, bind.Ref(it.Source)); err == nil && j != k {
-			cl.sameAs = j // the same reference twice (a file given twice)
+		it := r.clipItems[k]
+		if j, err := s.FindClip(it.Ref); err == nil && int(j) != k {
+			cl.sameAs = int(j) // the same reference twice (a file given twice)
 			return
 		}
-		if j, err := s.Find(bind.KindClip, it.Name); err == nil && j != k {
-			cl.sameAs = j // the same bytes in another file
+		if j, err := s.FindClip(it.Name); err == nil && int(j) != k {
+			cl.sameAs = int(j) // the same bytes in another file
 			return
 		}
 		if c.Humanoid {
 			return // placed below, on --avatar
 		}
-		ch, err := s.CharacterFor(bind.On{}, k)
+		ch, err := s.CharacterFor(bind.On{}, bound.ClipID(k))
 		if err != nil {
 			cl.skipped = err.Error()
 			return
@@ -204,13 +209,13 @@ func (r *run) plan() {
 	// What planning decoded is released: the export decodes again what
 	// each character needs, and releases it when written.
 	for i := range nc {
-		s.Release(bind.KindCharacter, i)
+		bind.Release(s, bound.CharacterID(i))
 	}
 	for i := range na {
-		s.Release(bind.KindAvatar, i)
+		bind.Release(s, bound.AvatarID(i))
 	}
-	for i := range s.Len(bind.KindController) {
-		s.Release(bind.KindController, i)
+	for i := range len(r.ctlItems) {
+		bind.Release(s, bound.ControllerID(i))
 	}
 	r.makeJobs(binds, ownPaths)
 }
@@ -219,7 +224,6 @@ func (r *run) plan() {
 // one for the --avatar's skeleton when no character uses that avatar, one
 // per clip played on its own paths.
 func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
-	s := r.set
 	nc := len(r.chars)
 	uses := make([][]use, nc)
 	for i, cp := range r.chars {
@@ -227,7 +231,7 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 	}
 	for k, t := range binds {
 		if t >= 0 {
-			uses[t] = append(uses[t], use{k, whyBinds})
+			uses[t] = append(uses[t], use{bound.ClipID(k), whyBinds})
 		}
 	}
 	var onAvatar *job
@@ -257,9 +261,9 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 			case why != "":
 				r.clips[k].skipped = why
 			case t >= 0:
-				uses[t] = append(uses[t], use{k, whyAvatar})
+				uses[t] = append(uses[t], use{bound.ClipID(k), whyAvatar})
 			default:
-				j.uses = append(j.uses, use{k, whyAvatar})
+				j.uses = append(j.uses, use{bound.ClipID(k), whyAvatar})
 			}
 		}
 		onAvatar = j
@@ -276,9 +280,9 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 			switch {
 			case why != "" || at == t:
 			case at >= 0:
-				uses[at] = append(uses[at], use{k, whyRetarget})
+				uses[at] = append(uses[at], use{bound.ClipID(k), whyRetarget})
 			default:
-				j.uses = append(j.uses, use{k, whyRetarget})
+				j.uses = append(j.uses, use{bound.ClipID(k), whyRetarget})
 				onAvatar = j
 			}
 		}
@@ -287,7 +291,7 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 		if cp.err != nil {
 			continue
 		}
-		it, _ := s.Entry(bind.KindCharacter, i)
+		it := r.charItems[i]
 		r.jobs = append(r.jobs, &job{kind: "character", char: i, avatar: cp.avatar, name: it.Name, src: it.Source, ref: it.Ref, uses: uses[i]})
 	}
 	if onAvatar != nil && len(onAvatar.uses) > 0 {
@@ -297,8 +301,8 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 		if ch == nil || r.clips[k].sameAs >= 0 {
 			continue
 		}
-		it, _ := s.Entry(bind.KindClip, k)
-		r.jobs = append(r.jobs, &job{kind: "paths", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch, uses: []use{{k, whyPaths}}})
+		it := r.clipItems[k]
+		r.jobs = append(r.jobs, &job{kind: "paths", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch, uses: []use{{bound.ClipID(k), whyPaths}}})
 	}
 	names := make([]string, len(r.jobs))
 	for i, j := range r.jobs {
@@ -308,7 +312,7 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 		r.jobs[i].path = n + ".glb"
 	}
 	r.clipRef = make([]int, len(r.clips))
-	r.avRef = make([]int, s.Len(bind.KindAvatar))
+	r.avRef = make([]int, len(r.avItems))
 	for _, j := range r.jobs {
 		for _, u := range j.uses {
 			r.clipRef[u.clip]++
@@ -323,8 +327,8 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 // humanoidCharacter reports whether character i has a humanoid avatar
 // (what it decodes is released again).
 func (r *run) humanoidCharacter(i int) bool {
-	ch, err := r.set.Character(i)
-	defer r.set.Release(bind.KindCharacter, i)
+	ch, err := r.set.Character(bound.CharacterID(i))
+	defer bind.Release(r.set, bound.CharacterID(i))
 	return err == nil && ch.Human() != nil
 }
 
@@ -335,12 +339,12 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 	s := r.set
 	if r.o.Avatar == "" {
 		var have []string
-		for i := range s.Len(bind.KindAvatar) {
-			if av, err := s.Avatar(i); err == nil && av.IsHuman() {
-				it, _ := s.Entry(bind.KindAvatar, i)
+		for i := range len(r.avItems) {
+			if av, err := s.Avatar(bound.AvatarID(i)); err == nil && av.IsHuman() {
+				it := r.avItems[i]
 				have = append(have, fmt.Sprintf("%q", it.Label))
 			}
-			s.Release(bind.KindAvatar, i)
+			bind.Release(s, bound.AvatarID(i))
 		}
 		why := "humanoid, and no character plays it: exported only when an avatar is chosen for such clips"
 		if len(have) > 0 {
@@ -348,7 +352,7 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 		}
 		return -1, nil, why
 	}
-	ai, err := s.Find(bind.KindAvatar, r.o.Avatar)
+	ai, err := s.FindAvatar(r.o.Avatar)
 	if err == nil {
 		var av *model.Avatar
 		if av, err = s.Avatar(ai); err == nil && !av.IsHuman() {
@@ -357,7 +361,7 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 	}
 	var ch *bound.Character
 	if err == nil {
-		ch, err = s.AvatarCharacter(ai)
+		ch, err = s.CharacterFor(bind.On{Avatar: r.o.Avatar})
 	}
 	if err != nil {
 		r.failed = append(r.failed, Failure{Error: fmt.Sprintf("the avatar chosen, %q: %v", r.o.Avatar, err)})
@@ -366,28 +370,27 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 	if i, ok := r.charOf[ch.Source()]; ok && r.chars[i].err == nil {
 		return i, nil, ""
 	}
-	it, _ := s.Entry(bind.KindAvatar, ai)
+	it := r.avItems[ai]
 	return -1, &job{kind: "avatar", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch}, ""
 }
 
 // stampJob is the stamp of everything a job's output is made from.
 func (r *run) stampJob(j *job) string {
-	s := r.set
 	parts := []string{stampVersion, r.optionsString(), j.kind, j.path, j.ref}
 	containers := map[string]bool{j.src.Container: true}
 	for _, u := range j.uses {
-		it, _ := s.Entry(bind.KindClip, u.clip)
+		it := r.clipItems[u.clip]
 		parts = append(parts, it.Ref, it.Name, u.why)
 		containers[it.Source.Container] = true
 	}
 	if j.avatar >= 0 {
-		it, _ := s.Entry(bind.KindAvatar, j.avatar)
+		it := r.avItems[j.avatar]
 		parts = append(parts, "avatar", it.Ref)
 		containers[it.Source.Container] = true
 	}
 	if j.char >= 0 {
 		if c := r.chars[j.char].controller; c >= 0 {
-			it, _ := s.Entry(bind.KindController, c)
+			it := r.ctlItems[c]
 			containers[it.Source.Container] = true
 		}
 		// Meshes and materials come from the files the character's file

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
 	decodesprite "github.com/mecanim/mecanim/decode/sprite"
 	"github.com/mecanim/mecanim/decode/texture"
@@ -39,7 +40,7 @@ var ErrEditorSprites = errors.New("the sprites of an editor (YAML) clip are not 
 
 // SpriteCurves cuts the sprite curves of clip i of set (none: nil). The
 // sprites, their atlases and textures are read from the set's inputs.
-func SpriteCurves(set *bind.Set, i int, cache map[*serialized.Object]*decodesprite.Picture) ([]SpriteCurve, error) {
+func SpriteCurves(set *bind.Set, i bound.ClipID, cache map[*serialized.Object]*decodesprite.Picture) ([]SpriteCurve, error) {
 	clip, err := set.Clip(i)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func SpriteCurves(set *bind.Set, i int, cache map[*serialized.Object]*decodespri
 	if len(curves) == 0 {
 		return nil, nil
 	}
-	src := set.Items(bind.KindClip)[i].Source
+	src := set.Clips()[i].Source
 	o, ok := clipObject(set.Catalog(), src)
 	if !ok {
 		return nil, fmt.Errorf("clip %q (%s): %w", clip.Name, src, ErrEditorSprites)
@@ -170,7 +171,7 @@ func (r *run) exportSprites(m *Manifest) {
 		return
 	}
 	cache := map[*serialized.Object]*decodesprite.Picture{}
-	items := r.set.Items(bind.KindClip)
+	items := r.clipItems
 	var names []string
 	type done struct {
 		clip   int
@@ -195,8 +196,8 @@ func (r *run) exportSprites(m *Manifest) {
 		if len(cache) > maxCachedPictures {
 			cache = map[*serialized.Object]*decodesprite.Picture{}
 		}
-		curves, err := SpriteCurves(r.set, i, cache)
-		r.set.Release(bind.KindClip, i)
+		curves, err := SpriteCurves(r.set, bound.ClipID(i), cache)
+		bind.Release(r.set, bound.ClipID(i))
 		var ue *texture.UnsupportedError
 		switch {
 		case errors.Is(err, decodesprite.ErrMissing) || errors.Is(err, ErrEditorSprites) || errors.As(err, &ue):
@@ -235,7 +236,7 @@ func (r *run) exportSprites(m *Manifest) {
 	k := 0
 	for _, d := range todo {
 		it := items[d.clip]
-		ref := bind.Ref(it.Source)
+		ref := it.Ref
 		for _, c := range d.curves {
 			base := names[k]
 			k++

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/decode/mesh"
 	"github.com/mecanim/mecanim/geom"
@@ -91,9 +92,9 @@ func exercise(data []byte, name string) (errs int) {
 			}
 		}
 	}
-	set := bind.New(cat)
-	for i := range set.Len(bind.KindClip) {
-		clip, err := set.Clip(i)
+	set, _ := bind.NewWith(cat, nil, bind.Options{})
+	for i := range set.Clips() {
+		clip, err := set.Clip(bound.ClipID(i))
 		if err != nil {
 			errs++
 			continue
@@ -103,7 +104,7 @@ func exercise(data []byte, name string) (errs int) {
 				clip.Curves[i].Eval(t)
 			}
 		}
-		m, err := set.Motion(i, -1)
+		m, err := set.Motion(bound.ClipID(i), nil)
 		if err != nil {
 			errs++
 			continue
@@ -121,8 +122,8 @@ func exercise(data []byte, name string) (errs int) {
 			errs++
 		}
 	}
-	for i := range set.Len(bind.KindController) {
-		bc, err := set.BindController(i, -1)
+	for i := range set.Controllers() {
+		bc, err := set.BindController(bound.ControllerID(i), nil)
 		if err != nil {
 			errs++
 			continue

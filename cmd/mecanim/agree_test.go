@@ -17,6 +17,7 @@ import (
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/internal/synth"
+	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/render"
 	"github.com/mecanim/mecanim/present/view"
 	qg "github.com/qmuntal/gltf"
@@ -64,16 +65,16 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clipIndex := map[string]int{}
-	for i, it := range set.Items(bind.KindClip) {
-		clipIndex[it.Ref+"|"+it.Source.Container] = i
+	clipIndex := map[model.Source]int{}
+	for i, it := range set.Clips() {
+		clipIndex[it.Source] = i
 	}
 	dir := t.TempDir()
 	pairs, joints, viewSkipped := 0, 0, 0
 	var worst float64
 	worstAt := ""
-	for ci, it := range set.Items(bind.KindCharacter) {
-		ch, err := set.Character(ci)
+	for ci, it := range set.Characters() {
+		ch, err := set.Character(bound.CharacterID(ci))
 		if err != nil {
 			t.Logf("%s: %v", it.Label, err)
 			continue
@@ -103,7 +104,7 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 				"render": renderPositions(m, times),
 				"glTF":   gltfPositions(t, doc, mi, times, ch.Skeleton().Len()),
 			}
-			if v := viewPositions(t, srv, clipIndex[bind.Ref(m.Source())+"|"+m.Source().Container], ci, m, times); v != nil {
+			if v := viewPositions(t, srv, clipIndex[m.Source()], ci, m, times); v != nil {
 				ways["view"] = v
 			} else {
 				viewSkipped++
@@ -426,8 +427,8 @@ func TestAParkedPropStaysParkedInEveryCommand(t *testing.T) {
 		t.Fatal(errs)
 	}
 	defer set.Close()
-	i, _ := set.Find(bind.KindClip, "Idle")
-	m, err := set.MotionOn(i, bind.On{})
+	i, _ := set.FindClip("Idle")
+	m, err := set.Motion(i, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +450,7 @@ func TestAParkedPropStaysParkedInEveryCommand(t *testing.T) {
 	g, _ := ch.Skeleton().Index(synth.BonePath(19) + "/Gun")
 	for name, ps := range map[string][][]geom.Vec3{
 		"pose":   posePositions(t, m, times),
-		"view":   viewPositions(t, srv, i, 0, m, times),
+		"view":   viewPositions(t, srv, int(i), 0, m, times),
 		"render": renderPositions(m, times),
 		"glTF":   gltfPositions(t, doc, 0, times, ch.Skeleton().Len()),
 	} {

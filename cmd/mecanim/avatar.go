@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/geom"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/humanoid/avatarbuild"
@@ -277,12 +278,16 @@ func runAvatar(e *env, args []string) error {
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&rebuild, "rebuild", false, "build each avatar again from its human description and print the worst difference per field")
 		},
-		view: func(set *bind.Set, i int) (any, error) {
-			a, err := set.Avatar(i)
+		list: (*bind.Set).Avatars,
+		find: func(set *bind.Set, sel string) (int, error) {
+			id, err := set.FindAvatar(sel)
+			return int(id), err
+		},
+		view: func(set *bind.Set, i int, it bound.Item) (any, error) {
+			a, err := set.Avatar(bound.AvatarID(i))
 			if err != nil {
 				return nil, err
 			}
-			it, _ := set.Entry(bind.KindAvatar, i)
 			v := avatarView(it.Source, a)
 			if rebuild {
 				rebuildView(&v, a)

@@ -23,15 +23,15 @@ func (s *clipSelector) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.file, "file", "", "serialized file holding the clip, with --path-id")
 }
 
-// find returns the clip's index in the set.
-func (s *clipSelector) find(set *bind.Set) (int, error) {
+// find returns the clip chosen.
+func (s *clipSelector) find(set *bind.Set) (bound.ClipID, error) {
 	if (s.name == "") == (s.pathID == 0) {
 		return -1, usagef("give exactly one of --clip and --path-id")
 	}
 	if s.name != "" {
-		return set.Find(bind.KindClip, s.name)
+		return set.FindClip(s.name)
 	}
-	return set.Find(bind.KindClip, s.file+"#"+strconv.FormatInt(s.pathID, 10))
+	return set.FindClip(s.file + "#" + strconv.FormatInt(s.pathID, 10))
 }
 
 // clipCommand is what the commands that work on one clip (sample, pose,
@@ -90,12 +90,16 @@ func ontoFlag(files []string, onto string, on *bind.On) ([]string, error) {
 }
 
 // motion binds the clip to what --avatar or --animator choose, or to the
-// character the binding chooses.
-func (c *clipCommand) motion(set *bind.Set, clip int) (*bound.Motion, error) {
+// character bind's one rule chooses for it.
+func (c *clipCommand) motion(set *bind.Set, clip bound.ClipID) (*bound.Motion, error) {
 	if c.on.Avatar != "" && c.on.Character != "" {
 		return nil, usagef("give --avatar or --animator, not both")
 	}
-	m, err := set.MotionOn(clip, c.on)
+	ch, err := set.CharacterFor(c.on, clip)
+	if err != nil {
+		return nil, err
+	}
+	m, err := set.Motion(clip, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func retargetNote(m *bound.Motion) string {
 // the ones that fail), finds the clip and hands it to do. Once do succeeds,
 // the failures reported (files that failed to open...) make the exit
 // status 1.
-func (c *clipCommand) run(args []string, check func() error, do func(set *bind.Set, clip int) error) error {
+func (c *clipCommand) run(args []string, check func() error, do func(set *bind.Set, clip bound.ClipID) error) error {
 	files, err := parseArgs(c.fs, args)
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -86,7 +86,7 @@ func runClips(e *env, args []string) error {
 		return err
 	}
 	defer set.Close()
-	items := set.Items(bind.KindClip)
+	items := set.Clips()
 	if len(items) == 0 {
 		if e.failures < len(files) {
 			e.failf("no clip in the inputs")
@@ -100,7 +100,7 @@ func runClips(e *env, args []string) error {
 			"name", "length(s)", "rate", "kind", "humanoid", "loop", "streamed", "dense", "const", "keys", "binds", "events", "unresolved", "ref")
 	}
 	for i, it := range items {
-		c, err := set.Clip(i)
+		c, err := set.Clip(bound.ClipID(i))
 		if err != nil {
 			e.fail(err)
 			continue

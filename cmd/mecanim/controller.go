@@ -120,6 +120,9 @@ type controllerClipJSON struct {
 	// Missing says why the clip is not in the inputs ("" when it is, or
 	// the slot is empty).
 	Missing string `json:"missing"`
+	// ref is the reference that chooses the clip (not in the JSON, which
+	// gives its parts).
+	ref string
 }
 
 type controllerJSON struct {
@@ -137,7 +140,7 @@ type controllerJSON struct {
 // controllerView describes a controller read at src, its clips resolved
 // across the inputs (clips lists the inputs' clips, which cc's indexes
 // name).
-func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.Item) controllerJSON {
+func controllerView(src model.Source, cc *bound.ControllerClips, clips []bound.Item) controllerJSON {
 	c := cc.Controller
 	v := controllerJSON{Container: src.Container, File: src.File, PathID: src.PathID, Name: c.Name,
 		Parameters: []parameterJSON{}, Layers: []layerJSON{}, StateMachines: []machineJSON{}, Clips: []controllerClipJSON{},
@@ -168,7 +171,7 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 		if i < 0 || i >= len(c.Clips) {
 			return ""
 		}
-		if i < len(cc.Clips) && cc.Clips[i] >= 0 && cc.Clips[i] < len(clips) {
+		if i < len(cc.Clips) && cc.Clips[i] >= 0 && int(cc.Clips[i]) < len(clips) {
 			return clips[cc.Clips[i]].Name
 		}
 		if i < len(c.ClipNames) && c.ClipNames[i] != "" {
@@ -182,9 +185,9 @@ func controllerView(src model.Source, cc *bind.ControllerClips, clips []bound.It
 	for k := range c.Clips {
 		cj := controllerClipJSON{Name: clipName(k)}
 		switch {
-		case k < len(cc.Clips) && cc.Clips[k] >= 0 && cc.Clips[k] < len(clips):
+		case k < len(cc.Clips) && cc.Clips[k] >= 0 && int(cc.Clips[k]) < len(clips):
 			ci := clips[cc.Clips[k]]
-			cj.Container, cj.File, cj.PathID = ci.Source.Container, ci.Source.File, ci.Source.PathID
+			cj.Container, cj.File, cj.PathID, cj.ref = ci.Source.Container, ci.Source.File, ci.Source.PathID, ci.Ref
 		case !c.Clips[k].IsNull():
 			cj.Missing = fmt.Sprintf("not in the inputs (file %d, path id %d of the controller's file; see notes)", c.Clips[k].FileID, c.Clips[k].PathID)
 		}
@@ -291,12 +294,17 @@ docs/schema/controller.json).`
 func runController(e *env, args []string) error {
 	return objectCommand{
 		name: "controller", kind: bind.KindController,
-		view: func(set *bind.Set, i int) (any, error) {
-			cc, err := set.Controller(i)
+		list: (*bind.Set).Controllers,
+		find: func(set *bind.Set, sel string) (int, error) {
+			id, err := set.FindController(sel)
+			return int(id), err
+		},
+		view: func(set *bind.Set, i int, it bound.Item) (any, error) {
+			cc, err := set.Controller(bound.ControllerID(i))
 			if err != nil {
 				return nil, err
 			}
-			it, _ := set.Entry(bind.KindController, i)
+			clips := set.Clips()
 			// The clips the controller plays must decode: a state whose
 			// clip is damaged would otherwise show no clip, silently.
 			var errs []error
@@ -305,11 +313,11 @@ func runController(e *env, args []string) error {
 					continue
 				}
 				if _, err := set.Clip(ci); err != nil {
-					c, _ := set.Entry(bind.KindClip, ci)
+					c := clips[ci]
 					errs = append(errs, fmt.Errorf("controller %q: clip %q (%s): %w", it.Name, c.Name, c.Source, err))
 				}
 			}
-			return controllerView(it.Source, cc, set.Items(bind.KindClip)), errors.Join(errs...)
+			return controllerView(it.Source, cc, clips), errors.Join(errs...)
 		},
 		text: controllerText,
 	}.run(e, args)
@@ -358,15 +366,15 @@ func controllerText(w io.Writer, x any) {
 }
 
 // clipLabels names each clip slot of a controller for people: by its
-// name, with the reference that chooses it (bind.Ref) where different
-// clips of the slots share the name.
+// name, with the reference that chooses it where different clips of the
+// slots share the name.
 func clipLabels(clips []controllerClipJSON) []string {
 	refs := map[string]map[string]bool{}
 	ref := func(c controllerClipJSON) string {
-		if c.Missing != "" || (c.Container == "" && c.File == "") {
+		if c.Missing != "" {
 			return ""
 		}
-		return bind.Ref(model.Source{Container: c.Container, File: c.File, PathID: c.PathID})
+		return c.ref
 	}
 	for _, c := range clips {
 		if refs[c.Name] == nil {

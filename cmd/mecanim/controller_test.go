@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/model"
 )
@@ -90,7 +90,7 @@ func TestControllerShowsEachLayersBodyMask(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			l := c.layer
 			l.Name, l.Weight, l.StateMachine, l.SyncedLayer = "L", 1, -1, -1
-			v := controllerView(src, &bind.ControllerClips{Controller: &model.Controller{Name: "C", Layers: []model.Layer{l}}}, nil)
+			v := controllerView(src, &bound.ControllerClips{Controller: &model.Controller{Name: "C", Layers: []model.Layer{l}}}, nil)
 			b, err := json.Marshal(v)
 			if err != nil {
 				t.Fatal(err)

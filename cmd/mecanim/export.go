@@ -135,7 +135,7 @@ func runExport(e *env, args []string) error {
 // exportAll writes every character to its own file in dir and returns how
 // many failed (each reported on stderr).
 func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error) {
-	items := set.Items(bind.KindCharacter)
+	items := set.Characters()
 	if len(items) == 0 {
 		return 0, errors.New("no character (Animator rig) in the inputs")
 	}
@@ -155,7 +155,7 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	all.someClips = map[string]bool{}
 	for i, it := range items {
 		path := filepath.Join(dir, names[i]+"."+o.format)
-		ch, err := set.Character(i)
+		ch, err := set.Character(bound.CharacterID(i))
 		if err == nil {
 			var n int
 			if n, err = exportCharacter(e, set, ch, &all, path); err == nil {
@@ -182,9 +182,9 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 // the only one of the inputs (bind.Set.CharacterFor, the rule every
 // command follows).
 func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) {
-	var clips []int
+	var clips []bound.ClipID
 	for _, name := range o.clips {
-		i, err := set.Find(bind.KindClip, name)
+		i, err := set.FindClip(name)
 		if err != nil {
 			return nil, err
 		}
@@ -250,11 +250,11 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	asked := len(o.clips) > 0
 	if asked {
 		for _, name := range o.clips {
-			i, err := set.Find(bind.KindClip, name)
+			i, err := set.FindClip(name)
 			if err != nil {
 				return failed, err // nothing is written for a clip that is not there
 			}
-			m, err := set.Bind(i, ch)
+			m, err := set.Motion(i, ch)
 			if err != nil {
 				if o.someClips != nil { // --all: it may play on others
 					sum.Notes = append(sum.Notes, err.Error())

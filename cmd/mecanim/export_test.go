@@ -203,7 +203,7 @@ func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
 		t.Fatal(errs)
 	}
 	defer set.Close()
-	ai, err := set.Find(bind.KindAvatar, "bandit1Avatar")
+	ai, err := set.FindAvatar("bandit1Avatar")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,11 +87,11 @@ func TestYAMLSourcesGiveTheCompiledResults(t *testing.T) {
 			t.Fatal(errs)
 		}
 		defer set.Close()
-		ci, err := set.Find(bind.KindClip, clip)
+		ci, err := set.FindClip(clip)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ai, err := set.Find(bind.KindAvatar, avatar)
+		ai, err := set.FindAvatar(avatar)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,20 +208,23 @@ func TestAuthoringRoundTripsThroughGLTF(t *testing.T) {
 		t.Fatal(errs)
 	}
 	defer set.Close()
-	src, err := set.Find(bind.KindClip, "CAB-1c015bf0b0345fd2fd5c91b718be8d67#105820862643432567")
+	src, err := set.FindClip("CAB-1c015bf0b0345fd2fd5c91b718be8d67#105820862643432567")
 	if err != nil {
 		t.Fatal(err)
 	}
-	authored, err := set.Find(bind.KindClip, "Dab.anim#7400000")
+	authored, err := set.FindClip("Dab.anim#7400000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	on := bind.On{Character: "cryptovoxels.vrm#0"}
-	ms, err := set.MotionOn(src, on)
+	on, err := set.CharacterFor(bind.On{Character: "cryptovoxels.vrm#0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ma, err := set.MotionOn(authored, on)
+	ms, err := set.Motion(src, on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, err := set.Motion(authored, on)
 	if err != nil {
 		t.Fatal(err)
 	}

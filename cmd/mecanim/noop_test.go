@@ -127,7 +127,7 @@ func TestViewerPlaysAndRefusesAsTheCommandsDo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clip, err := set.Find(bind.KindClip, synth.MixamoWalk)
+	clip, err := set.FindClip(synth.MixamoWalk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +138,11 @@ func TestViewerPlaysAndRefusesAsTheCommandsDo(t *testing.T) {
 		{"walk", "", ""},
 		{"Plain", "", `drives nothing on rig "Plain"`},
 	} {
-		rig, err := set.Find(bind.KindCharacter, c.rig)
+		rig, err := set.FindCharacter(c.rig)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := srv.ClipFrames(clip, rig, 30, false)
+		f, err := srv.ClipFrames(int(clip), int(rig), 30, false)
 		switch {
 		case c.err != "":
 			if err == nil || !strings.Contains(err.Error(), c.err) {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 )
 
 // objectCommand is a command that shows every object of one class in the
@@ -13,9 +14,13 @@ import (
 type objectCommand struct {
 	name string // the command
 	kind bind.Kind
-	// view decodes object i of the kind into what the command prints (as
-	// JSON).
-	view func(set *bind.Set, i int) (any, error)
+	// list lists the objects of the kind; find finds one by name or
+	// reference (its place in the list).
+	list func(set *bind.Set) []bound.Item
+	find func(set *bind.Set, sel string) (int, error)
+	// view decodes object i of the kind (listed as it) into what the
+	// command prints (as JSON).
+	view func(set *bind.Set, i int, it bound.Item) (any, error)
 	// text writes the readable form of a view.
 	text func(w io.Writer, v any)
 	// flags, if set, registers the command's own flags.
@@ -40,15 +45,16 @@ func (c objectCommand) run(e *env, args []string) error {
 		return err
 	}
 	defer set.Close()
+	items := c.list(set)
 	var objs []int
 	if *name != "" {
-		i, err := set.Find(c.kind, *name)
+		i, err := c.find(set, *name)
 		if err != nil {
 			return err
 		}
 		objs = []int{i}
 	} else {
-		for i := range set.Len(c.kind) {
+		for i := range items {
 			objs = append(objs, i)
 		}
 		if len(objs) == 0 {
@@ -58,7 +64,7 @@ func (c objectCommand) run(e *env, args []string) error {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	for _, o := range objs {
-		v, err := c.view(set, o)
+		v, err := c.view(set, o, items[o])
 		if err != nil {
 			// A view with an error is shown, and its error counted: a
 			// controller whose clip does not decode.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/compiled"
 	"github.com/mecanim/mecanim/encode/assetbundle"
 	"github.com/mecanim/mecanim/encode/avatarasset"
@@ -100,7 +101,7 @@ func runPack(e *env, args []string) error {
 	}
 	var av *model.Avatar
 	if *avatarSel != "" {
-		i, err := set.Find(bind.KindAvatar, *avatarSel)
+		i, err := set.FindAvatar(*avatarSel)
 		if err != nil {
 			return err
 		}
@@ -108,17 +109,17 @@ func runPack(e *env, args []string) error {
 			return err
 		}
 	}
-	var chosen []int
+	var chosen []bound.ClipID
 	if ctl != nil {
 		chosen = append(chosen, ctl.clips...)
 	}
 	if len(clips) == 0 && ctl == nil && av == nil {
 		for i := range set.Clips() {
-			chosen = append(chosen, i)
+			chosen = append(chosen, bound.ClipID(i))
 		}
 	} else {
 		for _, sel := range clips {
-			i, err := set.Find(bind.KindClip, sel)
+			i, err := set.FindClip(sel)
 			if err != nil {
 				return err
 			}
@@ -128,7 +129,7 @@ func runPack(e *env, args []string) error {
 	items := set.Clips()
 	var list []assetbundle.Asset
 	var inputs []*model.Clip
-	packedAt := map[int]int{} // clip index in the set -> asset index
+	packedAt := map[bound.ClipID]int{} // clip of the set -> asset index
 	for _, i := range chosen {
 		if _, dup := packedAt[i]; dup {
 			continue
@@ -230,7 +231,7 @@ func compiledSource(set *bind.Set, src model.Source) *typetree.Value {
 func sourceObject(set *bind.Set, src model.Source, classID int32) (*typetree.Value, error) {
 	cat := set.Catalog()
 	if cat == nil || src.File == "" {
-		return nil, fmt.Errorf("%s is not in a built Unity file", bind.Ref(src))
+		return nil, fmt.Errorf("%s is not in a built Unity file", src)
 	}
 	for _, c := range cat.Containers {
 		if c.Path != src.Container {
@@ -246,7 +247,7 @@ func sourceObject(set *bind.Set, src model.Source, classID int32) (*typetree.Val
 		}
 		return f.Decode(o)
 	}
-	return nil, fmt.Errorf("%s: no %s object there", bind.Ref(src), assets.ClassName(classID))
+	return nil, fmt.Errorf("%s: no %s object there", src, assets.ClassName(classID))
 }
 
 // checkPacked reads a packed bundle back with the project's readers and
@@ -408,14 +409,14 @@ type packedController struct {
 	src    model.Source
 	value  *typetree.Value
 	model  *model.Controller
-	clips  []int   // set clip index of each m_AnimationClips entry
-	pathID []int64 // the source path id of each
+	clips  []bound.ClipID // the set's clip of each m_AnimationClips entry
+	pathID []int64        // the source path id of each
 }
 
 // controllerToPack finds the controller sel names and the clips it plays
 // (m_AnimationClips, in its own serialized file).
 func controllerToPack(set *bind.Set, sel string) (*packedController, error) {
-	i, err := set.Find(bind.KindController, sel)
+	i, err := set.FindController(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -429,19 +430,18 @@ func controllerToPack(set *bind.Set, sel string) (*packedController, error) {
 		return nil, fmt.Errorf("controller %q (%s): %w", it.Name, it.Ref, err)
 	}
 	pc := &packedController{name: it.Name, src: it.Source, value: v, model: m}
-	byRef := map[string]int{}
+	bySource := map[model.Source]bound.ClipID{}
 	for ci, c := range set.Clips() {
-		byRef[c.Ref] = ci
+		bySource[c.Source] = bound.ClipID(ci)
 	}
 	for k, e := range v.Field("m_AnimationClips").Elems() {
 		fileID, pathID, _ := e.PPtr()
 		if fileID != 0 {
 			return nil, fmt.Errorf("controller %q (%s): m_AnimationClips[%d] is in another file (file id %d): only clips of its own file are packed", it.Name, it.Ref, k, fileID)
 		}
-		ref := bind.Ref(model.Source{Container: it.Source.Container, File: it.Source.File, PathID: pathID})
-		ci, ok := byRef[ref]
+		ci, ok := bySource[model.Source{Container: it.Source.Container, File: it.Source.File, PathID: pathID}]
 		if !ok {
-			return nil, fmt.Errorf("controller %q (%s): m_AnimationClips[%d] (%s) is not a clip of the inputs", it.Name, it.Ref, k, ref)
+			return nil, fmt.Errorf("controller %q (%s): m_AnimationClips[%d] (path id %d of its file) is not a clip of the inputs", it.Name, it.Ref, k, pathID)
 		}
 		pc.clips = append(pc.clips, ci)
 		pc.pathID = append(pc.pathID, pathID)
@@ -451,7 +451,7 @@ func controllerToPack(set *bind.Set, sel string) (*packedController, error) {
 
 // asset is the controller as packed: its clip references pointing at the
 // packed clips, which it preloads.
-func (pc *packedController) asset(folder string, list []assetbundle.Asset, packedAt map[int]int) (assetbundle.Asset, error) {
+func (pc *packedController) asset(folder string, list []assetbundle.Asset, packedAt map[bound.ClipID]int) (assetbundle.Asset, error) {
 	f, ok := muscleclip.FieldsOf(pc.value).(unitywrite.Fields)
 	if !ok {
 		return assetbundle.Asset{}, fmt.Errorf("controller %q: not a struct", pc.name)

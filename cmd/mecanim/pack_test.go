@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/corpustest"
 )
 
@@ -131,7 +132,7 @@ func TestRetargetedClipPackedLikeAGameIsListedAsTheGamesClips(t *testing.T) {
 		t.Fatal(errs)
 	}
 	defer set.Close()
-	a, err := set.Find(bind.KindClip, "Dance.anim#7400000")
+	a, err := set.FindClip("Dance.anim#7400000")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestRetargetedClipPackedLikeAGameIsListedAsTheGamesClips(t *testing.T) {
 		}
 	}
 	ca, _ := set.Clip(a)
-	cb, err := set.Clip(b)
+	cb, err := set.Clip(bound.ClipID(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -231,19 +231,29 @@ func runPlay(e *env, args []string) error {
 // character on chooses or else on the character whose Animator plays it.
 func playController(set *bind.Set, ctlName string, on bind.On) (*bound.Controller, error) {
 	if ctlName == "" {
-		ci, err := set.Find(bind.KindCharacter, on.Character)
+		ci, err := set.FindCharacter(on.Character)
 		if err != nil {
 			return nil, err
 		}
-		k := set.CharacterController(ci)
-		if k < 0 {
+		k, ok := set.CharacterController(ci)
+		if !ok {
 			return nil, fmt.Errorf("the Animator of %q has no controller in the inputs", on.Character)
 		}
-		return set.BindController(k, ci)
+		ch, err := set.Character(ci)
+		if err != nil {
+			return nil, err
+		}
+		return set.BindController(k, ch)
 	}
-	k, err := set.Find(bind.KindController, ctlName)
+	k, err := set.FindController(ctlName)
 	if err != nil {
 		return nil, err
 	}
-	return set.ControllerOn(k, on)
+	var ch *bound.Character // nil: the character whose Animator plays it
+	if on != (bind.On{}) {
+		if ch, err = set.CharacterFor(on); err != nil {
+			return nil, err
+		}
+	}
+	return set.BindController(k, ch)
 }

@@ -45,7 +45,7 @@ func runPose(e *env, args []string) error {
 	c.fs.Var(&at, "at", "times in seconds from the clip's start, comma-separated (repeatable)")
 	rate := c.fs.Float64("rate", 0, "pose the whole clip at this many frames per second")
 	asJSON := c.fs.Bool("json", false, "JSON output (one document)")
-	return c.run(args, nil, func(set *bind.Set, i int) error {
+	return c.run(args, nil, func(set *bind.Set, i bound.ClipID) error {
 		m, err := c.motion(set, i)
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/present/render"
 )
@@ -72,7 +73,7 @@ func runRender(e *env, args []string) error {
 		}
 		return nil
 	}
-	return c.run(args, check, func(set *bind.Set, i int) error {
+	return c.run(args, check, func(set *bind.Set, i bound.ClipID) error {
 		var img image.Image
 		if *curves != "" || len(oneCurve) > 0 {
 			clip, err := set.Clip(i)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/atomicfile"
@@ -68,7 +69,7 @@ func runRetarget(e *env, args []string) error {
 		}
 		return nil
 	}
-	return c.run(args, check, func(set *bind.Set, i int) error {
+	return c.run(args, check, func(set *bind.Set, i bound.ClipID) error {
 		return retarget(e, c, set, i, *rate, f, *outPath)
 	})
 }
@@ -76,7 +77,7 @@ func runRetarget(e *env, args []string) error {
 // retarget records clip i on the humanoid character --avatar, --animator
 // or --onto chooses (else the one the clip plays on) and prints or writes
 // its curves.
-func retarget(e *env, c *clipCommand, set *bind.Set, i int, rate float64, f tableFormat, outPath string) error {
+func retarget(e *env, c *clipCommand, set *bind.Set, i bound.ClipID, rate float64, f tableFormat, outPath string) error {
 	m, err := c.motion(set, i)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/present/render"
 )
@@ -162,12 +163,12 @@ func runSample(e *env, args []string) error {
 		f, err = format()
 		return err
 	}
-	return c.run(args, check, func(set *bind.Set, i int) error {
+	return c.run(args, check, func(set *bind.Set, i bound.ClipID) error {
 		clip, err := set.Clip(i)
 		if err != nil {
 			return err
 		}
-		it, _ := set.Entry(bind.KindClip, i)
+		it := set.Clips()[i]
 		return printSample(e, clip, it.Source, at, *rate, f)
 	})
 }

@@ -95,10 +95,10 @@ func TestPlayTextShowsRootMotionEveryTick(t *testing.T) {
 // its slots share a name, and by name alone elsewhere.
 func TestControllerTextNamesRepeatedClipsByReference(t *testing.T) {
 	clips := []controllerClipJSON{
-		{Name: "Walk", Container: "a/bundle1", File: "CAB-1", PathID: 10},
-		{Name: "Walk", Container: "b/bundle2", File: "CAB-2", PathID: 20},
-		{Name: "Idle", Container: "a/bundle1", File: "CAB-1", PathID: 11},
-		{Name: "Idle", Container: "a/bundle1", File: "CAB-1", PathID: 11},
+		{Name: "Walk", Container: "a/bundle1", File: "CAB-1", PathID: 10, ref: "CAB-1#10"},
+		{Name: "Walk", Container: "b/bundle2", File: "CAB-2", PathID: 20, ref: "CAB-2#20"},
+		{Name: "Idle", Container: "a/bundle1", File: "CAB-1", PathID: 11, ref: "CAB-1#11"},
+		{Name: "Idle", Container: "a/bundle1", File: "CAB-1", PathID: 11, ref: "CAB-1#11"},
 		{Name: "Gone", Missing: "in a file not given"},
 	}
 	want := []string{"Walk (CAB-1#10)", "Walk (CAB-2#20)", "Idle", "Idle", "Gone"}

@@ -5,6 +5,7 @@ import (
 	"image/draw"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/export/sprite"
 	"github.com/mecanim/mecanim/extract"
 	"github.com/mecanim/mecanim/model"
@@ -13,7 +14,7 @@ import (
 // spriteStrip draws clip i as strips of its sprite frames, one under the
 // other per sprite curve, when it is a 2D clip: it switches sprites and
 // moves no Transform or humanoid (false otherwise).
-func spriteStrip(set *bind.Set, i int) (image.Image, bool, error) {
+func spriteStrip(set *bind.Set, i bound.ClipID) (image.Image, bool, error) {
 	clip, err := set.Clip(i)
 	if err != nil {
 		return nil, false, nil // the usual path says why

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/yamlasset"
 	"github.com/mecanim/mecanim/model"
 )
@@ -81,12 +82,12 @@ func characterRecords(path string) ([]lsRecord, error) {
 	}
 	var out []lsRecord
 	for _, k := range []struct {
-		kind  bind.Kind
+		items []bound.Item
 		class int32
 		typ   string
-	}{{bind.KindCharacter, model.ClassAnimator, "Animator"}, {bind.KindAvatar, model.ClassAvatar, "Avatar"},
-		{bind.KindController, model.ClassAnimatorController, "AnimatorController"}, {bind.KindClip, model.ClassAnimationClip, "AnimationClip"}} {
-		for _, it := range set.Items(k.kind) {
+	}{{set.Characters(), model.ClassAnimator, "Animator"}, {set.Avatars(), model.ClassAvatar, "Avatar"},
+		{set.Controllers(), model.ClassAnimatorController, "AnimatorController"}, {set.Clips(), model.ClassAnimationClip, "AnimationClip"}} {
+		for _, it := range k.items {
 			out = append(out, lsRecord{Container: path, File: it.Source.File, PathID: it.Source.PathID, ClassID: k.class, Type: k.typ, Name: it.Name})
 		}
 	}

@@ -98,11 +98,19 @@ func load(assets, bundle, character, save string) (*bound.Controller, error) {
 			return nil, err
 		}
 		defer set.Close()
-		ci, err := set.Find(bind.KindCharacter, character)
+		ci, err := set.FindCharacter(character)
 		if err != nil {
 			return nil, err
 		}
-		ctl, err := set.BindController(set.CharacterController(ci), ci)
+		ch, err := set.Character(ci)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := set.CharacterController(ci)
+		if !ok {
+			return nil, fmt.Errorf("%s: the Animator of %q plays no controller of the bundle", bundle, character)
+		}
+		ctl, err := set.BindController(k, ch)
 		if err != nil {
 			return nil, err
 		}

@@ -92,11 +92,19 @@ func corpusController(t testing.TB, file, character string) *bound.Controller {
 		t.Fatal(errs)
 	}
 	defer set.Close()
-	ci, err := set.Find(bind.KindCharacter, character)
+	ci, err := set.FindCharacter(character)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := set.BindController(set.CharacterController(ci), ci)
+	ch, err := set.Character(ci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, ok := set.CharacterController(ci)
+	if !ok {
+		t.Fatalf("%s plays no controller of the inputs", character)
+	}
+	c, err := set.BindController(k, ch)
 	if err != nil {
 		t.Fatal(err)
 	}

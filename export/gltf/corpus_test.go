@@ -74,11 +74,11 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := bind.New(catalog.New(cts...))
-	clipItems := set.Items(bind.KindClip)
+	set, _ := bind.NewWith(catalog.New(cts...), nil, bind.Options{})
+	clipItems := set.Clips()
 	var out []corpusScene
-	for ci, item := range set.Items(bind.KindCharacter) {
-		ch, err := set.Character(ci)
+	for ci, item := range set.Characters() {
+		ch, err := set.Character(bound.CharacterID(ci))
 		if err != nil {
 			continue
 		}
@@ -86,14 +86,14 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 		// Its file's generic clips; every humanoid clip on a humanoid rig.
 		var motions []*bound.Motion
 		for k, it := range clipItems {
-			c, err := set.Clip(k)
+			c, err := set.Clip(bound.ClipID(k))
 			if err != nil {
 				continue
 			}
 			if c.Humanoid && ch.Human() == nil || !c.Humanoid && it.Source.File != item.Source.File {
 				continue
 			}
-			if m, err := bound.Bind(c, it.Source, ch); err == nil {
+			if m, err := set.Motion(bound.ClipID(k), ch); err == nil {
 				motions = append(motions, m)
 			}
 		}

@@ -19,7 +19,7 @@ func Example() {
 		log.Print(err)
 	}
 	defer set.Close()
-	i, err := set.Find(bind.KindCharacter, "ExampleEnemyModel")
+	i, err := set.FindCharacter("ExampleEnemyModel")
 	if err != nil {
 		log.Fatal(err)
 	}

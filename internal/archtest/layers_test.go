@@ -37,8 +37,8 @@ func TestPicturesAndExportLinkNoReader(t *testing.T) {
 // TestApplicationsHoldNoChoosingRule: which character, avatar, controller
 // and clips play is decided in bind alone, so that every command, the
 // viewer and extract make the same choice. The applications ask bind
-// (bind.Set's CharacterFor, MotionOn, Bind, ControllerOn...); none makes a
-// bound value itself, which would hold a choice of its own.
+// (bind.Set's CharacterFor, Motion, BindController); none makes a bound
+// value itself, which would hold a choice of its own.
 func TestApplicationsHoldNoChoosingRule(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/bind"
+	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/synth"
@@ -43,7 +44,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			cat := catalog.New(ct)
-			set := bind.New(cat)
+			set, _ := bind.NewWith(cat, nil, bind.Options{})
 			rigs, errs := cat.Rigs()
 			if len(errs) > 0 || len(rigs) != 1 || len(rigs[0].Nodes) != len(synth.Bones) {
 				t.Fatalf("rigs %v, errors %v", rigs, errs)
@@ -60,8 +61,8 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 			if hr.Skeleton().Len() != len(synth.Bones) {
 				t.Fatalf("humanoid skeleton has %d joints", hr.Skeleton().Len())
 			}
-			for i := range set.Len(bind.KindClip) {
-				m, err := set.MotionOn(i, bind.On{})
+			for i := range set.Clips() {
+				m, err := set.Motion(bound.ClipID(i), nil)
 				if err != nil {
 					t.Fatalf("clip %d: %v", i, err)
 				}
@@ -69,7 +70,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 					t.Errorf("clip %q: not generic, or channels unresolved", m.Clip().Name)
 				}
 			}
-			bc, err := set.ControllerOn(0, bind.On{})
+			bc, err := set.BindController(0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

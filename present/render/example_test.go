@@ -20,11 +20,11 @@ func ExampleSheet() {
 		log.Fatal(errs)
 	}
 	defer set.Close()
-	i, err := set.Find(bind.KindClip, "Wave")
+	i, err := set.FindClip("Wave")
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := set.MotionOn(i, bind.On{}) // the clip on the character it animates
+	m, err := set.Motion(i, nil) // the clip on the character bind chooses for it
 	if err != nil {
 		log.Fatal(err)
 	}

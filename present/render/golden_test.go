@@ -29,11 +29,15 @@ func loadClip(tb testing.TB, files []string, clip string, on bind.On) *bound.Mot
 		tb.Fatalf("open %v: %v", files, errs)
 	}
 	tb.Cleanup(func() { set.Close() })
-	i, err := set.Find(bind.KindClip, clip)
+	i, err := set.FindClip(clip)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := set.MotionOn(i, on)
+	ch, err := set.CharacterFor(on, i)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := set.Motion(i, ch)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -280,16 +280,16 @@ type countingLib struct {
 	motions, controllers int
 }
 
-func (l *countingLib) Motion(clip, character int) (*bound.Motion, error) {
+func (l *countingLib) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
 	l.mu.Lock()
 	l.motions++
 	l.mu.Unlock()
-	return l.synthLib.Motion(clip, character)
+	return l.synthLib.Motion(clip, on)
 }
 
-func (l *countingLib) BindController(ctl, character int) (*bound.Controller, error) {
+func (l *countingLib) BindController(ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
 	l.mu.Lock()
 	l.controllers++
 	l.mu.Unlock()
-	return l.synthLib.BindController(ctl, character)
+	return l.synthLib.BindController(ctl, on)
 }

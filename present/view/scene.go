@@ -174,8 +174,8 @@ func (s *Server) makeScene() *Scene {
 	}
 	loads := make([]bool, len(s.rigs))
 	for i, it := range s.rigs {
-		sr := SceneRig{SceneItem: s.sceneItem(i, it), Controller: s.lib.CharacterController(i)}
-		if ch, err := s.lib.Character(i); err != nil {
+		sr := SceneRig{SceneItem: s.sceneItem(i, it), Controller: s.characterController(i)}
+		if ch, err := s.lib.Character(bound.CharacterID(i)); err != nil {
 			sr.Error = s.public(err.Error())
 			s.logf("%v", err)
 		} else {
@@ -189,12 +189,12 @@ func (s *Server) makeScene() *Scene {
 	}
 	for i, it := range s.ctls {
 		c := SceneController{SceneItem: s.sceneItem(i, it), Parameters: []SceneParam{}, Layers: []string{}}
-		ctl, err := s.lib.ControllerModel(i)
+		cc, err := s.lib.Controller(bound.ControllerID(i))
 		if err != nil {
 			c.Error = s.public(err.Error())
 			s.logf("%v", err)
 		} else {
-			c.Parameters, c.Layers = controllerLists(ctl)
+			c.Parameters, c.Layers = controllerLists(cc.Controller)
 		}
 		sc.Controllers = append(sc.Controllers, c)
 	}
@@ -213,7 +213,7 @@ func (s *Server) start(loads []bool) Start {
 	}
 	var ch0 *bound.Character
 	if first >= 0 {
-		ch0, _ = s.lib.Character(first)
+		ch0, _ = s.lib.Character(bound.CharacterID(first))
 	}
 	anyClip, anyRig := -1, -1
 	for j := range s.clips {
@@ -237,7 +237,7 @@ func (s *Server) start(loads []bool) Start {
 		if anyClip < 0 {
 			anyClip = j
 			for i := range s.rigs {
-				if ch, err := s.lib.Character(i); err == nil && ch == m.On() {
+				if ch, err := s.lib.Character(bound.CharacterID(i)); err == nil && ch == m.On() {
 					anyRig = i
 					break
 				}
@@ -245,7 +245,7 @@ func (s *Server) start(loads []bool) Start {
 		}
 	}
 	if first >= 0 {
-		if c := s.lib.CharacterController(first); c >= 0 && c < len(s.ctls) {
+		if c := s.characterController(first); c >= 0 && c < len(s.ctls) {
 			return Start{Rig: first, Clip: -1, Controller: c}
 		}
 	}
@@ -478,7 +478,13 @@ func (s *Server) Motion(clip, rig int) (*bound.Motion, error) {
 	}
 	s.mu.Unlock()
 	res.once.Do(func() {
-		res.m, res.err = s.lib.Motion(clip, rig)
+		var on *bound.Character
+		if rig >= 0 {
+			on, res.err = s.lib.Character(bound.CharacterID(rig))
+		}
+		if res.err == nil {
+			res.m, res.err = s.lib.Motion(bound.ClipID(clip), on)
+		}
 		if res.err != nil {
 			res.err = fmt.Errorf("%w: %w", errNotPlayable, res.err)
 		}
@@ -822,4 +828,13 @@ func (s *Server) rigParam(w http.ResponseWriter, r *http.Request) (int, bool) {
 		return 0, false
 	}
 	return i, true
+}
+
+// characterController is the id of the controller rig i's Animator plays
+// (-1 for none, or one not in the inputs).
+func (s *Server) characterController(i int) int {
+	if c, ok := s.lib.CharacterController(bound.CharacterID(i)); ok {
+		return int(c)
+	}
+	return -1
 }

@@ -196,7 +196,14 @@ func (s *Server) started(id, rig int) bool {
 }
 
 func (s *Server) newSession(id, rig int) (*session, error) {
-	bc, err := s.lib.BindController(id, rig)
+	var on *bound.Character
+	if rig >= 0 {
+		var err error
+		if on, err = s.lib.Character(bound.CharacterID(rig)); err != nil {
+			return nil, err
+		}
+	}
+	bc, err := s.lib.BindController(bound.ControllerID(id), on)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func controllerSession(t *testing.T, s *Server, name string) *session {
 		}
 		rig := -1 // a character whose Animator plays it, when several do
 		for i := range s.rigs {
-			if s.lib.CharacterController(i) == id {
+			if s.characterController(i) == id {
 				rig = i
 				break
 			}

@@ -212,32 +212,34 @@ func (l *synthLib) Clips() []bound.Item {
 
 func (l *synthLib) Controllers() []bound.Item { return []bound.Item{l.item("Walker", 5, false)} }
 
-func (l *synthLib) Character(i int) (*bound.Character, error) {
+func (l *synthLib) Character(i bound.CharacterID) (*bound.Character, error) {
 	if i != 0 {
 		return nil, fmt.Errorf("no character %d", i)
 	}
 	return l.ch, nil
 }
 
-func (l *synthLib) CharacterController(i int) int { return 0 }
+func (l *synthLib) CharacterController(i bound.CharacterID) (bound.ControllerID, bool) {
+	return 0, true
+}
 
-func (l *synthLib) Motion(clip, character int) (*bound.Motion, error) {
-	if clip < 0 || clip >= len(l.clips) || character > 0 {
-		return nil, fmt.Errorf("no clip %d on character %d", clip, character)
+func (l *synthLib) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+	if clip < 0 || int(clip) >= len(l.clips) || (on != nil && on != l.ch) {
+		return nil, fmt.Errorf("no clip %d on %v", clip, on)
 	}
 	return bound.Bind(l.clips[clip], model.Source{Container: l.clipIn[clip], PathID: l.clipIDs[clip]}, l.ch)
 }
 
-func (l *synthLib) ControllerModel(i int) (*model.Controller, error) {
+func (l *synthLib) Controller(i bound.ControllerID) (*bound.ControllerClips, error) {
 	if i != 0 {
 		return nil, fmt.Errorf("no controller %d", i)
 	}
-	return l.ctl, nil
+	return &bound.ControllerClips{Controller: l.ctl, Clips: []bound.ClipID{1}}, nil
 }
 
-func (l *synthLib) BindController(ctl, character int) (*bound.Controller, error) {
-	if ctl != 0 || character > 0 {
-		return nil, fmt.Errorf("no controller %d on character %d", ctl, character)
+func (l *synthLib) BindController(ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+	if ctl != 0 || (on != nil && on != l.ch) {
+		return nil, fmt.Errorf("no controller %d on %v", ctl, on)
 	}
 	return bound.NewController(bound.ControllerInput{Controller: l.ctl, Source: l.src(5), Clips: l.ctlClips,
 		ClipSources: []model.Source{l.src(13)}, On: l.ch})

@@ -124,9 +124,9 @@ func loadCases(withDense bool) []*bcase {
 	// Generic: the enemy's walk cycle on its Animator's rig.
 	{
 		set := open(corpus + "/lc-example-enemy/modassets")
-		i, err := set.Find(bind.KindClip, "walkCycle")
+		i, err := set.FindClip("walkCycle")
 		check(err)
-		m, err := set.MotionOn(i, bind.On{})
+		m, err := set.Motion(i, nil)
 		check(err)
 		set.Close()
 		mc, sk := m.Clip(), m.On().Skeleton()
@@ -146,11 +146,11 @@ func loadCases(withDense bool) []*bcase {
 	// 120-node skeleton at its default pose).
 	{
 		set := open(corpus+"/lethal-emotes/customemotespackage", corpus+"/lethal-emotes/scavbody")
-		i, err := set.Find(bind.KindClip, "Dab")
+		i, err := set.FindClip("Dab")
 		check(err)
 		mc, err := set.Clip(i)
 		check(err)
-		ai, err := set.Find(bind.KindAvatar, "FinalBeta2Avatar")
+		ai, err := set.FindAvatar("FinalBeta2Avatar")
 		check(err)
 		av, err := set.Avatar(ai)
 		check(err)
@@ -161,7 +161,7 @@ func loadCases(withDense bool) []*bcase {
 		var rsk *anim.Skeleton
 		if withDense {
 			// The scavEmoteSkeleton the glTF export wrote (94 nodes).
-			ci, err := set.Find(bind.KindCharacter, "CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
+			ci, err := set.FindCharacter("CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
 			check(err)
 			ch, err := set.Character(ci)
 			check(err)

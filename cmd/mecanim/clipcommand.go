@@ -124,6 +124,21 @@ func retargetNote(m *bound.Motion) string {
 	return fmt.Sprintf("clip %q is made for %s: retargeted onto %s through muscles (humanoid avatars)", m.Clip().Name, from.Describe(), m.On().Describe())
 }
 
+// noteNotFinite notes each curve of clip i holding a value that is NaN or
+// infinite (model.Clip.NotFinite): read as it is, held where it would
+// enter a pose or a file. A clip that does not decode is the command's to
+// report.
+func (c *clipCommand) noteNotFinite(set *bind.Set, i bound.ClipID) {
+	clip, err := set.Clip(i)
+	if err != nil {
+		return
+	}
+	it := set.Clips()[i]
+	for _, x := range clip.NotFinite() {
+		c.e.notef("clip %q (%s): %v: read as it is, held at the value before it where it enters a pose or a file", clip.Name, it.Source, x)
+	}
+}
+
 // run parses the arguments, calls check (when not nil) to vet the
 // command's own flags before any file is opened, opens the files (printing
 // the ones that fail), finds the clip and hands it to do. Once do succeeds,
@@ -151,6 +166,7 @@ func (c *clipCommand) run(args []string, check func() error, do func(set *bind.S
 	if err != nil {
 		return err
 	}
+	c.noteNotFinite(set, i)
 	if err := do(set, i); err != nil {
 		return err
 	}

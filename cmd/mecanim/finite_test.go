@@ -186,7 +186,8 @@ func checkReadAndHeld(t *testing.T, d finiteDamage, all map[string]finiteResult)
 			}
 		}
 	}
-	for _, cmd := range []string{"clips SCENE", "export SCENE -o OUT/x.glb"} {
+	for _, cmd := range []string{"clips SCENE", "export SCENE -o OUT/x.glb", "sample SCENE --clip Idle --at 0 --at 0.1",
+		"pose SCENE --clip Idle --at 0 --at 0.1", "render SCENE --clip Idle -o OUT/x.png"} {
 		if r, ok := all[cmd]; !ok || !strings.Contains(r.stderr, d.want[1]) {
 			t.Errorf("%s does not note %q: %q", cmd, d.want[1], r.stderr)
 		}

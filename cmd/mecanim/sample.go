@@ -199,9 +199,6 @@ func printSample(e *env, clip *model.Clip, src model.Source, at []string, rate f
 		}
 		out.Frames[k] = fr
 	}
-	for _, nf := range clip.NotFinite() {
-		e.notef("clip %q (%s): %v: printed as it is", clip.Name, src, nf)
-	}
 	if nf+ni == 0 {
 		e.failf("clip %q (%s) has no curves to sample", clip.Name, src)
 	}

@@ -25,6 +25,9 @@ type NothingDrivenError struct {
 	// few different things they animate ("path" and property).
 	channels int
 	wanted   []string
+	// objectCurves is how many curves of the clip switch object
+	// references (a SpriteRenderer's sprite): none of them moves a pose.
+	objectCurves int
 	// why says more when the clip could not be retargeted (empty: the
 	// clip has no humanoid character of its own, or the character is
 	// not humanoid).
@@ -36,6 +39,8 @@ func (e *NothingDrivenError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "clip %q (%s) %v on %s", e.clip, e.clipSource, ErrDrivesNothing, e.character)
 	switch {
+	case e.channels == 0 && e.objectCurves > 0:
+		fmt.Fprintf(&b, ": its only curves switch object references (%s), which no pose shows", strings.Join(e.wanted, ", "))
 	case e.channels == 0:
 		b.WriteString(": it has no curves")
 	default:
@@ -53,6 +58,10 @@ func (e *NothingDrivenError) Error() string {
 
 // Unwrap returns ErrDrivesNothing.
 func (e *NothingDrivenError) Unwrap() error { return ErrDrivesNothing }
+
+// ObjectCurves returns how many curves of the clip switch object references
+// (sprites) when it has no other curves: a 2D clip, which no pose shows.
+func (e *NothingDrivenError) ObjectCurves() int { return e.objectCurves }
 
 // wantedShown is how many different things a NothingDrivenError names,
 // wantedNames how many clips a note on clips left out names.
@@ -244,7 +253,28 @@ func nothingDriven(c *model.Clip, src model.Source, ch *bound.Character, why str
 			e.wanted = append(e.wanted, what)
 		}
 	}
+	if len(c.Curves) == 0 {
+		e.objectCurves = len(c.ObjectCurves)
+		for i := range c.ObjectCurves {
+			if t := &c.ObjectCurves[i].Target; len(e.wanted) < wantedShown {
+				e.wanted = append(e.wanted, fmt.Sprintf("%q %s", t.Path, t.Property))
+			}
+		}
+	}
 	return e
+}
+
+// switchesObjectsOn reports whether clip c switches object references (a
+// sprite) on one of ch's GameObjects: a 2D clip, which plays there though
+// it moves no joint.
+func switchesObjectsOn(c *model.Clip, ch *bound.Character) bool {
+	sk := ch.Skeleton()
+	for i := range c.ObjectCurves {
+		if _, ok := sk.Resolve(&c.ObjectCurves[i].Target); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Motions binds to character ch every clip of the inputs that plays on it
@@ -319,7 +349,11 @@ func (s *Set) controllerMotions(i int, clips []*entry, ch *bound.Character, note
 				first = err
 			}
 			if errors.Is(err, ErrDrivesNothing) {
-				nothing++
+				// A 2D clip switching the character's sprites still plays
+				// there: the controller runs on its timing.
+				if c, cerr := s.Clip(bound.ClipID(ci.index)); cerr != nil || !switchesObjectsOn(c, ch) {
+					nothing++
+				}
 			}
 			notes = append(notes, err.Error())
 			continue

@@ -13,9 +13,10 @@ const noneID = 0xFFFFFFFF
 
 // Controller converts a decoded AnimatorController (class 91) into a
 // model.Controller. Names come from the controller's own name table (m_TOS);
-// parameters are listed in m_Values order, so the compiled blend trees'
-// parameter indexes (m_BlendEventID, m_ChildBlendEventIDArray: indexes into
-// m_Values) are parameter indexes as they stand, while conditions and the
+// parameters are listed in m_Values order. The compiled blend trees name
+// their parameters (m_BlendEventID, m_ChildBlendEventIDArray) by the
+// parameter's hash, as shipped games' controllers show, or by an index into
+// m_Values (a value that is no parameter's hash); conditions and the
 // states' speed, mirror, cycle-offset and time parameters name theirs by
 // hash (0 for none) and are looked up. A hash that names no parameter
 // resolves to -1, as the engine finds no parameter either.
@@ -123,15 +124,19 @@ func paramByHash(c *model.Controller, h uint32) int {
 	return c.ParamIndex(h)
 }
 
-// paramByIndex checks a parameter index into m_Values (noneID for none).
-func paramByIndex(c *model.Controller, i uint32) (int, error) {
-	if i == noneID {
+// blendParam finds the parameter a blend tree names (noneID for none): by
+// its hash when a parameter has it, else by its index into m_Values.
+func blendParam(c *model.Controller, id uint32) (int, error) {
+	if id == noneID {
 		return -1, nil
 	}
-	if int64(i) >= int64(len(c.Parameters)) {
-		return -1, errf(ErrMalformed, "parameter index %d of %d", i, len(c.Parameters))
+	if p := c.ParamIndex(id); p >= 0 {
+		return p, nil
 	}
-	return int(i), nil
+	if int64(id) >= int64(len(c.Parameters)) {
+		return -1, errf(ErrMalformed, "blend parameter %d is neither the hash of one of the %d parameters nor an index among them", id, len(c.Parameters))
+	}
+	return int(id), nil
 }
 
 // layer reads one LayerConstant.
@@ -425,12 +430,12 @@ func blendTree(t *typetree.Value, c *model.Controller) (model.BlendTree, string,
 			Clip:        model.NoClip,
 		}
 		var err error
-		if bn.Param, err = paramByIndex(c, uint32(n.Field("m_BlendEventID").Uint())); err != nil {
+		if bn.Param, err = blendParam(c, uint32(n.Field("m_BlendEventID").Uint())); err != nil {
 			return bt, field + ".m_BlendEventID", err
 		}
 		bn.ParamY = -1
 		if y := n.Field("m_BlendEventYID"); y != nil {
-			if bn.ParamY, err = paramByIndex(c, uint32(y.Uint())); err != nil {
+			if bn.ParamY, err = blendParam(c, uint32(y.Uint())); err != nil {
 				return bt, field + ".m_BlendEventYID", err
 			}
 		}
@@ -453,7 +458,7 @@ func blendTree(t *typetree.Value, c *model.Controller) (model.BlendTree, string,
 		}
 		if dd := n.Path("m_BlendDirectData", "data"); dd != nil {
 			for j, id := range uint32s(dd.Field("m_ChildBlendEventIDArray")) {
-				p, err := paramByIndex(c, id)
+				p, err := blendParam(c, id)
 				if err != nil {
 					return bt, fmt.Sprintf("%s.m_BlendDirectData.data.m_ChildBlendEventIDArray[%d]", field, j), err
 				}

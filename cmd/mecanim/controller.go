@@ -232,6 +232,9 @@ func controllerView(src model.Source, cc *bound.ControllerClips, clips []bound.I
 			return out
 		}
 		mj := machineJSON{DefaultState: dest(uint32(sm.DefaultState)), AnyState: trans(sm.AnyState), Entry: []transitionJSON{}, States: []stateJSON{}}
+		if len(sm.States) == 0 {
+			mj.DefaultState = "(none)" // an empty layer (shipped games have them) has no state to start in
+		}
 		for _, sel := range sm.Selectors {
 			if !sel.IsEntry {
 				continue

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -194,5 +195,45 @@ func TestControllerJSONStatesCarryTheirSettings(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Errorf("%d of %d states seen", seen, len(want))
+	}
+}
+
+// TestControllerOfAnEmptyLayerNamesNoDefaultState: a layer whose state
+// machine has no state (a Lethal Company mod's controller has one) starts
+// in none, said as "(none)", never as a state that does not exist.
+func TestControllerOfAnEmptyLayerNamesNoDefaultState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "Empty.controller")
+	if err := os.WriteFile(path, []byte(`%YAML 1.1
+%TAG !u! tag:unity3d.com,2011:
+--- !u!91 &9100000
+AnimatorController:
+  m_Name: Empty
+  m_AnimatorParameters: []
+  m_AnimatorLayers:
+  - serializedVersion: 5
+    m_Name: Walk Layer
+    m_StateMachine: {fileID: 1107000}
+    m_Mask: {fileID: 0}
+    m_BlendingMode: 0
+    m_SyncedLayerIndex: -1
+    m_DefaultWeight: 1
+--- !u!1107 &1107000
+AnimatorStateMachine:
+  m_Name: Walk Layer
+  m_ChildStates: []
+  m_ChildStateMachines: []
+  m_AnyStateTransitions: []
+  m_EntryTransitions: []
+  m_DefaultState: {fileID: 0}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI("controller", path)
+	if code != exitOK || !strings.Contains(out, "default state (none)") || strings.Contains(out, "#state") {
+		t.Fatalf("exit %d: %s\n%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI("controller", path, "--json")
+	if code != exitOK || !strings.Contains(out, `"default_state":"(none)"`) {
+		t.Fatalf("exit %d: %s\n%s", code, out, stderr)
 	}
 }

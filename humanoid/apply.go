@@ -321,9 +321,22 @@ func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []g
 			gh := h.Mul(g[t.human])
 			l.SetMul(&t.binv, &gh)
 		}
-		l.R = l.R.Normalize()
+		l.R = normalizeNearUnit(l.R)
 		dst[t.node] = l
 	}
+}
+
+// normalizeNearUnit is q.Normalize() for a q that products of unit
+// quaternions have left a few float steps off unit length: there the
+// series 1 − e/2 + 3e²/8 of 1/√(1+e) (e = |q|² − 1) is exact to float
+// precision and spares a square root and a division.
+func normalizeNearUnit(q geom.Quat) geom.Quat {
+	e := q.Dot(q) - 1
+	if !(e > -1e-3 && e < 1e-3) {
+		return q.Normalize()
+	}
+	inv := 1 - e*(0.5-0.375*e)
+	return geom.Quat{X: q.X * inv, Y: q.Y * inv, Z: q.Z * inv, W: q.W * inv}
 }
 
 // Extract is the inverse of Apply: from local transforms over the rig's

@@ -509,16 +509,21 @@ func Swing(y, z float32) geom.Quat {
 	if y == 0 && z == 0 {
 		return geom.IdentityQuat
 	}
-	var ty, tz float32
-	if y != 0 {
-		s, c := sinCos(float64(y) / 2)
-		ty = float32(s / c)
+	if y == 0 || z == 0 {
+		// About one axis: normalize(0, tan(a/2), 0, 1) is (0, sin(a/2),
+		// 0, cos(a/2)) with w made positive.
+		s, c := sinCos(float64(y+z) / 2)
+		if c < 0 {
+			s, c = -s, -c
+		}
+		if z == 0 {
+			return geom.Quat{Y: float32(s), W: float32(c)}
+		}
+		return geom.Quat{Z: float32(s), W: float32(c)}
 	}
-	if z != 0 {
-		s, c := sinCos(float64(z) / 2)
-		tz = float32(s / c)
-	}
-	return geom.Quat{Y: ty, Z: tz, W: 1}.Normalize()
+	sy, cy := sinCos(float64(y) / 2)
+	sz, cz := sinCos(float64(z) / 2)
+	return geom.Quat{Y: float32(sy / cy), Z: float32(sz / cz), W: 1}.Normalize()
 }
 
 // rotX is the rotation of angle x about the x axis.
@@ -548,10 +553,19 @@ func sinCos(a float64) (s, c float64) {
 // Inner returns the rotation inside a joint for angles x (twist), y, z:
 // T(y, z)·Rx(x).
 func Inner(x, y, z float32) geom.Quat {
+	sw := Swing(y, z)
 	if x == 0 {
-		return Swing(y, z) // times the identity, exactly
+		return sw // times the identity, exactly
 	}
-	return Swing(y, z).Mul(rotX(x))
+	// sw·Rx(x) written out without the terms that are 0 (sw.X and
+	// Rx's y and z): the same sums in the same order as Quat.Mul.
+	rx := rotX(x)
+	return geom.Quat{
+		X: sw.W * rx.X,
+		Y: sw.Y*rx.W + sw.Z*rx.X,
+		Z: sw.Z*rx.W - sw.Y*rx.X,
+		W: sw.W * rx.W,
+	}
 }
 
 // SplitInner is the inverse of Inner: the angles (x in (−π, π], y and z in

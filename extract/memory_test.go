@@ -48,9 +48,11 @@ const (
 	memBound     = memBase + memMetadata + memBudget + memWorkers*memPerWorker
 	// What resident memory may hold beyond twice the bound: the runtime's
 	// own, and what the heap grows by while a machine busy with other work
-	// keeps the collector from running (up to 342 MiB measured, with two
-	// benchmark processes and other tests beside it).
-	memNonHeap = 104 << 20
+	// keeps the collector from running. Alone the child peaks near 100 MiB;
+	// with the machine's two cores shared by several other test processes
+	// up to 387 MiB was measured (its live heap still at 67 MiB), hence the
+	// room: the live-heap bound above is the precise check.
+	memNonHeap = 160 << 20
 )
 
 // extractInChild extracts dir in a child process and returns the most its

@@ -499,6 +499,20 @@ func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
 	}
 	var ch *bound.Character
 	if k == KindAvatar {
+		// Several characters of the one avatar: the ones that play the
+		// clip, as among characters.
+		if users := s.avatarUsers(cands[0]); len(users) > 1 && distinct(users) {
+			players, err := s.preferPlayers(clip, users, KindCharacter)
+			switch {
+			case err != nil:
+				return nil, nil, 0, err
+			case len(players) < len(users) && distinct(players):
+				return nil, nil, 0, s.ambiguous(KindCharacter, fmt.Sprintf("clip %q is played by %d characters of avatar %q", c.Name, len(players), cands[0].name), players)
+			case len(players) < len(users):
+				ch, err = s.character(players[0].index)
+				return ch, players[0], KindCharacter, err
+			}
+		}
 		ch, err = s.avatarCharacter(cands[0])
 	} else {
 		ch, err = s.character(cands[0].index)

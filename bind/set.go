@@ -102,6 +102,10 @@ type Set struct {
 	pathChars   map[*entry]*avatarChar // a clip's entry -> its own paths' character
 	gltfAvatars map[*entry]*entry      // a glTF character's entry -> its built avatar's
 	duplicates  []string
+	// sharedName holds the serialized file names and container base names
+	// several containers have (see ref), found once.
+	refOnce    sync.Once
+	sharedName map[string]bool
 	// meshSources are what characters decode their meshes from; Close
 	// drops them, so that characters kept after it hold none of the files.
 	meshSources []*meshSource
@@ -346,13 +350,49 @@ func (s *Set) item(e *entry) bound.Item {
 
 // ref is the reference that chooses the object of a source on a command
 // line: "FILE#PATHID", FILE the serialized file (or the container's base
-// name when it is the file).
+// name when it is the file). When other inputs hold a serialized file of
+// that name (two builds of one project: one CAB name, other contents), or
+// a container of that base name, the container's path names it instead:
+// "CONTAINER/FILE#PATHID" ("CONTAINER#PATHID" when the container is the
+// file), so that every reference the set prints chooses one object.
 func (s *Set) ref(src model.Source) string {
-	f := src.File
-	if f == "" {
-		f = filepath.Base(src.Container)
+	s.refOnce.Do(s.indexNames)
+	if src.File == "" || src.File == filepath.Base(src.Container) {
+		if base := filepath.Base(src.Container); s.sharedName[base] || src.File != "" && s.sharedName[src.File] {
+			return fmt.Sprintf("%s#%d", src.Container, src.PathID)
+		}
+		return fmt.Sprintf("%s#%d", filepath.Base(src.Container), src.PathID)
 	}
-	return fmt.Sprintf("%s#%d", f, src.PathID)
+	if s.sharedName[src.File] {
+		return fmt.Sprintf("%s/%s#%d", src.Container, src.File, src.PathID)
+	}
+	return fmt.Sprintf("%s#%d", src.File, src.PathID)
+}
+
+// indexNames finds the serialized file names and container base names
+// that more than one container of the inputs has (see ref).
+func (s *Set) indexNames() {
+	where := map[string]map[string]bool{} // name -> containers
+	note := func(name, container string) {
+		if where[name] == nil {
+			where[name] = map[string]bool{}
+		}
+		where[name][container] = true
+	}
+	for k := range s.entries {
+		for _, e := range s.entries[k] {
+			if e.src.File != "" {
+				note(e.src.File, e.src.Container)
+			}
+			note(filepath.Base(e.src.Container), e.src.Container)
+		}
+	}
+	s.sharedName = map[string]bool{}
+	for name, cs := range where {
+		if len(cs) > 1 {
+			s.sharedName[name] = true
+		}
+	}
 }
 
 // refPattern is a reference: an optional file, "#", a path id.
@@ -396,7 +436,8 @@ func (s *Set) find(k Kind, sel string) (int, error) {
 			var hits []*entry
 			for _, e := range es {
 				if e.src.PathID == pid && (m[1] == "" || m[1] == e.src.File || m[1] == e.src.Container ||
-					m[1] == filepath.Base(e.src.Container) || m[1] == filepath.Base(e.src.File)) {
+					m[1] == filepath.Base(e.src.Container) || m[1] == filepath.Base(e.src.File) ||
+					m[1] == e.src.Container+"/"+e.src.File) {
 					hits = append(hits, e)
 				}
 			}

@@ -10,12 +10,14 @@
 //
 //   - the clips its controller plays (an override controller's
 //     replacements applied) and those its Animation components list;
-//   - clips no character plays, each on the character bind chooses for it
-//     (the one whose GameObjects its curves animate most; the first of
-//     several alike, the others noted);
+//   - clips no character plays, each where bind's one rule puts it, as
+//     every command plays it (bind.Set.CharacterFor: the character whose
+//     GameObjects its curves animate most, a humanoid clip's one humanoid
+//     avatar, on the character that uses it or its own skeleton); a clip
+//     several fit alike is left out, the candidates listed;
 //   - humanoid clips no character plays on the avatar named in
-//     Options.Avatar (on the character that uses it, else on the avatar's
-//     own skeleton); without it they are listed, not exported.
+//     Options.Avatar, when one is (on the character that uses it, else on
+//     the avatar's own skeleton).
 //
 // Work is spread over Options.Workers goroutines and memory stays bounded
 // whatever the game's size: objects are decoded when a character needs

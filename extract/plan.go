@@ -159,8 +159,9 @@ func (r *run) plan() {
 		}
 	}
 	// Clips: humanoid or not, and where those no character plays go.
-	binds := make([]int, nk)                 // the character a clip goes on (-1: none)
-	ownPaths := make([]*bound.Character, nk) // or the rig of its own paths
+	binds := make([]int, nk)                  // the character a clip goes on (-1: none)
+	ownPaths := make([]*bound.Character, nk)  // or the rig of its own paths
+	skeletons := make([]*bound.Character, nk) // or an avatar's own skeleton
 	r.parallel(nk, func(k int) {
 		binds[k] = -1
 		cl := &r.clips[k]
@@ -184,9 +185,11 @@ func (r *run) plan() {
 			cl.sameAs = int(j) // the same bytes in another file
 			return
 		}
-		if c.Humanoid {
-			return // placed below, on --avatar
+		if c.Humanoid && r.o.Avatar != "" {
+			return // placed below, on the avatar asked for
 		}
+		// Where no character plays it: where bind's one rule puts it, as
+		// every command plays it.
 		ch, err := s.CharacterFor(bind.On{}, bound.ClipID(k))
 		if err != nil {
 			cl.skipped = err.Error()
@@ -194,6 +197,10 @@ func (r *run) plan() {
 		}
 		if ch.OwnPaths() {
 			ownPaths[k] = ch
+			return
+		}
+		if _, ok := r.avatarOf[ch.Source()]; ok && ch.FromAvatar() {
+			skeletons[k] = ch // an avatar's own skeleton
 			return
 		}
 		t, ok := r.charOf[ch.Source()]
@@ -217,13 +224,13 @@ func (r *run) plan() {
 	for i := range len(r.ctlItems) {
 		bind.Release(s, bound.ControllerID(i))
 	}
-	r.makeJobs(binds, ownPaths)
+	r.makeJobs(binds, ownPaths, skeletons)
 }
 
 // makeJobs turns the plan into outputs: one per character that decodes,
 // one for the --avatar's skeleton when no character uses that avatar, one
 // per clip played on its own paths.
-func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
+func (r *run) makeJobs(binds []int, ownPaths, skeletons []*bound.Character) {
 	nc := len(r.chars)
 	uses := make([][]use, nc)
 	for i, cp := range r.chars {
@@ -237,7 +244,7 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 	var onAvatar *job
 	var humans []int
 	for k, cl := range r.clips {
-		if cl.humanoid && !cl.played && cl.sameAs < 0 && cl.skipped == "" {
+		if r.o.Avatar != "" && cl.humanoid && !cl.played && cl.sameAs < 0 && cl.skipped == "" {
 			humans = append(humans, k)
 		}
 	}
@@ -296,6 +303,21 @@ func (r *run) makeJobs(binds []int, ownPaths []*bound.Character) {
 	}
 	if onAvatar != nil && len(onAvatar.uses) > 0 {
 		r.jobs = append(r.jobs, onAvatar)
+	}
+	// Avatars' own skeletons the one rule put clips on, one job each.
+	bySkeleton := map[*bound.Character]*job{}
+	for k, ch := range skeletons {
+		if ch == nil {
+			continue
+		}
+		j := bySkeleton[ch]
+		if j == nil {
+			it := r.avItems[r.avatarOf[ch.Source()]]
+			j = &job{kind: "avatar", char: -1, avatar: -1, name: it.Name, src: it.Source, ref: it.Ref, on: ch}
+			bySkeleton[ch] = j
+			r.jobs = append(r.jobs, j)
+		}
+		j.uses = append(j.uses, use{bound.ClipID(k), whyBinds})
 	}
 	for k, ch := range ownPaths {
 		if ch == nil || r.clips[k].sameAs >= 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -75,6 +76,7 @@ func runRender(e *env, args []string) error {
 	}
 	return c.run(args, check, func(set *bind.Set, i bound.ClipID) error {
 		var img image.Image
+		on := "" // what the sheet shows the clip on
 		if *curves != "" || len(oneCurve) > 0 {
 			clip, err := set.Clip(i)
 			if err != nil {
@@ -102,12 +104,13 @@ func runRender(e *env, args []string) error {
 			if img, err = render.Sheet(render.FromMotion(m), render.Options{Frames: *frames, Views: vs, Cell: *cell, Columns: *columns, Axes: *axes}); err != nil {
 				return err
 			}
+			on = fmt.Sprintf(": clip %q on %s", m.Clip().Name, m.On().Describe())
 		}
 		if err := writePNG(*out, img); err != nil {
 			return err
 		}
 		b := img.Bounds()
-		e.notef("wrote %s (%dx%d)", *out, b.Dx(), b.Dy())
+		e.notef("wrote %s (%dx%d)%s", *out, b.Dx(), b.Dy(), on)
 		return nil
 	})
 }

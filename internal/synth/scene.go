@@ -92,6 +92,39 @@ func (s *Scene) WriteWith(name string, externals []unitywrite.External) string {
 	return p
 }
 
+// WriteBundle encodes the scene (type trees embedded) as the serialized
+// file cab inside a UnityFS bundle of the test's temporary folder named
+// name, and returns its path: bundles of one CAB name and different
+// contents are two builds of one project.
+func (s *Scene) WriteBundle(name, cab string) string {
+	s.t.Helper()
+	var objs []unitywrite.Object
+	for _, v := range s.vals {
+		tr, err := Tree(v.ClassID)
+		if err != nil {
+			s.t.Fatalf("%v", err)
+		}
+		b, err := unitywrite.Encode(tr, v.Fields)
+		if err != nil {
+			s.t.Fatalf("object %d: %v", v.PathID, err)
+		}
+		objs = append(objs, unitywrite.Object{PathID: v.PathID, ClassID: v.ClassID, Tree: tr, Data: b})
+	}
+	sf, err := unitywrite.SerializedFile(UnityVersion, 5, objs, nil, false)
+	if err != nil {
+		s.t.Fatalf("%v", err)
+	}
+	data, err := unitywrite.Bundle(UnityVersion, []unitywrite.Entry{{Path: cab, Data: sf, Flags: 4}}, 1<<16)
+	if err != nil {
+		s.t.Fatalf("%v", err)
+	}
+	p := filepath.Join(s.t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		s.t.Fatalf("%v", err)
+	}
+	return p
+}
+
 // PPtr is a reference to object id of the same file.
 func PPtr(id int64) F { return F{"m_FileID": 0, "m_PathID": id} }
 

@@ -200,7 +200,12 @@ func printSample(e *env, clip *model.Clip, src model.Source, at []string, rate f
 		out.Frames[k] = fr
 	}
 	if nf+ni == 0 {
-		e.failf("clip %q (%s) has no curves to sample", clip.Name, src)
+		if n := len(clip.ObjectCurves); n > 0 {
+			t := clip.ObjectCurves[0].Target
+			e.failf("clip %q (%s) has no float or integer curves to sample: its %d object-reference curves (%q %s first) switch objects such as sprites ('mecanim render' draws a sprite clip's frames)", clip.Name, src, n, t.Path, t.Property)
+		} else {
+			e.failf("clip %q (%s) has no curves to sample", clip.Name, src)
+		}
 	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()

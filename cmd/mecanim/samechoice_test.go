@@ -14,12 +14,14 @@ import (
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/extract"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/internal/synth"
 	"github.com/mecanim/mecanim/present/view"
 )
 
-// choiceInputs are the input sets of the same-choice table, built without
-// the corpus.
+// choiceInputs are the input sets of the same-choice table, built with
+// internal/synth (the YAML ones take the corpus's avatar asset and clip,
+// and are skipped without the corpus).
 var choiceInputs = map[string]func(t *testing.T) []string{
 	// A clip one controller plays: two rigs of the same paths, each with
 	// its controller; A's plays Walk.
@@ -67,6 +69,12 @@ var choiceInputs = map[string]func(t *testing.T) []string{
 		}
 		return []string{sc.Write("avatar.assets")}
 	},
+	// A Unity project's YAML avatar and prefab (the prefab's Animator names
+	// the avatar by GUID) with a humanoid clip, with and without the
+	// avatar's .meta: with it the prefab's rig, without it the avatar's
+	// own skeleton.
+	"a YAML avatar and prefab with the avatar's .meta":    func(t *testing.T) []string { return yamlCharacter(t, true) },
+	"a YAML avatar and prefab without the avatar's .meta": func(t *testing.T) []string { return yamlCharacter(t, false) },
 	// Two rigs sharing a humanoid avatar; A's controller plays the clips.
 	"two rigs sharing an avatar": func(t *testing.T) []string {
 		sc := synth.NewScene(t, synth.Options{Full: true, Extended: true})
@@ -97,6 +105,8 @@ var choiceQuestions = []choiceQuestion{
 	{inputs: "a clip no character plays, one rig fits", clip: "Walk", want: `rig "Loose"`},
 	{inputs: "an avatar alone", clip: "Walk", humanoid: true, want: `avatar "SynthAvatar"`},
 	{inputs: "two rigs sharing an avatar", clip: "Walk", humanoid: true, controller: "SynthController", want: `rig "A"`},
+	{inputs: "a YAML avatar and prefab with the avatar's .meta", clip: "Dab", humanoid: true, want: `rig "Chad"`},
+	{inputs: "a YAML avatar and prefab without the avatar's .meta", clip: "Dab", humanoid: true, want: `avatar "ChadRigAvatar"`},
 	{inputs: "two rigs sharing an avatar", clip: "Walk", humanoid: true, on: []string{"--avatar", "SynthAvatar"}, controller: "SynthController", want: "refused"},
 }
 
@@ -115,6 +125,7 @@ func TestEveryCommandMakesTheSameChoice(t *testing.T) {
 			if len(got) < 4 {
 				t.Fatalf("only %d commands asked: %v", len(got), got)
 			}
+			t.Logf("answers:\n%s", describeAnswers(got))
 			var first string
 			for cmd, answer := range got {
 				if !strings.HasPrefix(answer, q.want) {
@@ -124,10 +135,9 @@ func TestEveryCommandMakesTheSameChoice(t *testing.T) {
 					first = answer
 				}
 			}
-			for cmd, answer := range got {
+			for _, answer := range got {
 				if answer != first {
 					t.Errorf("the commands choose differently:\n%s", describeAnswers(got))
-					_ = cmd
 					break
 				}
 			}
@@ -333,4 +343,78 @@ func TestReferencesPrintedAreAcceptedBack(t *testing.T) {
 			}
 		}
 	}
+}
+
+// yamlCharacter lays out a Unity project's YAML sources of a character:
+// the corpus's humanoid avatar asset, its Dab clip and a prefab whose
+// GameObjects are the avatar's skeleton and whose Animator names the
+// avatar by GUID; with meta, the avatar's .meta gives that GUID.
+func yamlCharacter(t *testing.T, meta bool) []string {
+	src := corpustest.Path(t, "lethal-emotes/source")
+	set, errs := bind.Open([]string{filepath.Join(src, "ChadRigAvatar.asset")}, bind.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	defer set.Close()
+	av, err := set.Avatar(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const guid = "0123456789abcdef0123456789abcdef"
+	var b strings.Builder
+	b.WriteString("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n")
+	n := len(av.Skeleton.Nodes)
+	for i, nd := range av.Skeleton.Nodes {
+		name := "Chad"
+		if p := av.Names[nd.PathHash]; p != "" {
+			name = p[strings.LastIndex(p, "/")+1:]
+		}
+		comps := fmt.Sprintf("  - component: {fileID: %d}\n", 2000+i)
+		if i == 0 {
+			comps += "  - component: {fileID: 3000}\n"
+		}
+		fmt.Fprintf(&b, "--- !u!1 &%d\nGameObject:\n  m_Component:\n%s  m_Name: %s\n  m_IsActive: 1\n", 1000+i, comps, name)
+		var kids []string
+		for j, c := range av.Skeleton.Nodes {
+			if c.Parent == i {
+				kids = append(kids, fmt.Sprintf("  - {fileID: %d}\n", 2000+j))
+			}
+		}
+		children := " []\n"
+		if len(kids) > 0 {
+			children = "\n" + strings.Join(kids, "")
+		}
+		father := 0
+		if nd.Parent >= 0 {
+			father = 2000 + nd.Parent
+		}
+		x := geom.Identity
+		if i < len(av.SkeletonPose) {
+			x = av.SkeletonPose[i]
+		}
+		fmt.Fprintf(&b, "--- !u!4 &%d\nTransform:\n  m_GameObject: {fileID: %d}\n  m_LocalRotation: {x: %g, y: %g, z: %g, w: %g}\n  m_LocalPosition: {x: %g, y: %g, z: %g}\n  m_LocalScale: {x: 1, y: 1, z: 1}\n  m_Children:%s  m_Father: {fileID: %d}\n",
+			2000+i, 1000+i, x.R.X, x.R.Y, x.R.Z, x.R.W, x.T.X, x.T.Y, x.T.Z, children, father)
+	}
+	_ = n
+	fmt.Fprintf(&b, "--- !u!95 &3000\nAnimator:\n  m_GameObject: {fileID: 1000}\n  m_Enabled: 1\n  m_Avatar: {fileID: 9000000, guid: %s, type: 2}\n  m_Controller: {fileID: 0}\n", guid)
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	read := func(name string) []byte {
+		d, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	files := []string{write("Dab.anim", read("Dab.anim")), write("ChadRigAvatar.asset", read("ChadRigAvatar.asset")), write("Chad.prefab", []byte(b.String()))}
+	if meta {
+		write("ChadRigAvatar.asset.meta", []byte("fileFormatVersion: 2\nguid: "+guid+"\nNativeFormatImporter:\n"))
+	}
+	return files
 }

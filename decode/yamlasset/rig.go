@@ -66,8 +66,18 @@ func (f *File) RigsFrom(p Prefabs) ([]*model.Rig, error) {
 		}
 		tr, ok := h.goTransform[goID]
 		if !ok {
+			why := fmt.Errorf("GameObject &%d has no Transform in the file", goID)
+			if g := f.Object(goID); g != nil && g.Stripped {
+				gd := f.dec(g)
+				inst := gd.pptr(g.Body, "m_PrefabInstance").FileID
+				src := ""
+				if in := f.Object(inst); in != nil {
+					src = f.dec(in).pptr(in.Body, "m_SourcePrefab").GUID
+				}
+				why = fmt.Errorf("GameObject &%d is an object of prefab instance &%d, whose Transforms are in its source asset (guid %s), not in the file: give that prefab with the file (a model's hierarchy is not read from .fbx)", goID, inst, src)
+			}
 			return nil, &FieldError{File: f.Name, Line: d.Line, Object: fmt.Sprintf("Animator &%d", d.FileID),
-				Field: "m_GameObject", Err: fmt.Errorf("GameObject &%d has no Transform in the file", goID)}
+				Field: "m_GameObject", Err: why}
 		}
 		rigs = append(rigs, h.rig(tr, info, true))
 	}

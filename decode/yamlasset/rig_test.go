@@ -226,7 +226,7 @@ Transform:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scene.Rigs(); err == nil || !strings.Contains(err.Error(), "Animator &61") {
+	if _, err := scene.Rigs(); err == nil || !strings.Contains(err.Error(), "Animator &61") || !strings.Contains(err.Error(), "prefab instance &50") || !strings.Contains(err.Error(), prefabGUID) {
 		t.Fatalf("without the prefab: %v", err)
 	}
 	prefabs := func(guid string) *File {

@@ -24,23 +24,8 @@ func Bundle(engineVersion string, entries []Entry, blockSize int) ([]byte, error
 		blockSize = 128 << 10
 	}
 	be := binary.BigEndian
-	var stream []byte
-	type node struct {
-		off, size int64
-		flags     uint32
-		path      string
-	}
-	var nodes []node
-	for _, e := range entries {
-		nodes = append(nodes, node{int64(len(stream)), int64(len(e.Data)), e.Flags, e.Path})
-		stream = append(stream, e.Data...)
-	}
-	type block struct {
-		usize, csize uint32
-		flags        uint16
-		data         []byte
-	}
-	var blocks []block
+	stream, nodes := concatEntries(entries)
+	var blocks []bundleBlock
 	for off := 0; off < len(stream) || (off == 0 && len(stream) == 0); off += blockSize {
 		end := off + blockSize
 		if end > len(stream) {
@@ -54,30 +39,15 @@ func Bundle(engineVersion string, entries []Entry, blockSize int) ([]byte, error
 			return nil, fmt.Errorf("lz4: %w", err)
 		}
 		if n == 0 || n >= len(raw) {
-			blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), 0, raw})
+			blocks = append(blocks, bundleBlock{uint32(len(raw)), uint32(len(raw)), 0, raw})
 		} else {
-			blocks = append(blocks, block{uint32(len(raw)), uint32(n), 3, dst[:n]})
+			blocks = append(blocks, bundleBlock{uint32(len(raw)), uint32(n), 3, dst[:n]})
 		}
 		if len(stream) == 0 {
 			break
 		}
 	}
-	var info []byte
-	info = append(info, make([]byte, 16)...)
-	info = be.AppendUint32(info, uint32(len(blocks)))
-	for _, b := range blocks {
-		info = be.AppendUint32(info, b.usize)
-		info = be.AppendUint32(info, b.csize)
-		info = be.AppendUint16(info, b.flags)
-	}
-	info = be.AppendUint32(info, uint32(len(nodes)))
-	for _, n := range nodes {
-		info = be.AppendUint64(info, uint64(n.off))
-		info = be.AppendUint64(info, uint64(n.size))
-		info = be.AppendUint32(info, n.flags)
-		info = append(info, n.path...)
-		info = append(info, 0)
-	}
+	info := blockInfo(blocks, nodes)
 	cinfo := make([]byte, lz4.CompressBlockBound(len(info)))
 	n, err := lz4.CompressBlock(info, cinfo, nil)
 	if err != nil || n == 0 {
@@ -106,4 +76,53 @@ func Bundle(engineVersion string, entries []Entry, blockSize int) ([]byte, error
 	}
 	be.PutUint64(out[sizePos:], uint64(len(out)))
 	return out, nil
+}
+
+// bundleNode is a file's place in a bundle's uncompressed stream.
+type bundleNode struct {
+	off, size int64
+	flags     uint32
+	path      string
+}
+
+// bundleBlock is one stored block of a bundle's stream.
+type bundleBlock struct {
+	usize, csize uint32
+	flags        uint16
+	data         []byte
+}
+
+// concatEntries lays the entries end to end: the bundle's uncompressed
+// stream and each entry's node in it.
+func concatEntries(entries []Entry) ([]byte, []bundleNode) {
+	var stream []byte
+	var nodes []bundleNode
+	for _, e := range entries {
+		nodes = append(nodes, bundleNode{int64(len(stream)), int64(len(e.Data)), e.Flags, e.Path})
+		stream = append(stream, e.Data...)
+	}
+	return stream, nodes
+}
+
+// blockInfo is a bundle's block info, uncompressed: the 16-byte hash
+// (zero), the blocks and the directory of nodes, big-endian.
+func blockInfo(blocks []bundleBlock, nodes []bundleNode) []byte {
+	be := binary.BigEndian
+	var info []byte
+	info = append(info, make([]byte, 16)...)
+	info = be.AppendUint32(info, uint32(len(blocks)))
+	for _, b := range blocks {
+		info = be.AppendUint32(info, b.usize)
+		info = be.AppendUint32(info, b.csize)
+		info = be.AppendUint16(info, b.flags)
+	}
+	info = be.AppendUint32(info, uint32(len(nodes)))
+	for _, n := range nodes {
+		info = be.AppendUint64(info, uint64(n.off))
+		info = be.AppendUint64(info, uint64(n.size))
+		info = be.AppendUint32(info, n.flags)
+		info = append(info, n.path...)
+		info = append(info, 0)
+	}
+	return info
 }

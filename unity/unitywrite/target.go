@@ -268,35 +268,20 @@ func WriteBundle(spec BundleSpec, entries []Entry) ([]byte, error) {
 		blockSize = 128 << 10
 	}
 	be := binary.BigEndian
-	var stream []byte
-	type node struct {
-		off, size int64
-		flags     uint32
-		path      string
-	}
-	var nodes []node
-	for _, e := range entries {
-		nodes = append(nodes, node{int64(len(stream)), int64(len(e.Data)), e.Flags, e.Path})
-		stream = append(stream, e.Data...)
-	}
-	type block struct {
-		usize, csize uint32
-		flags        uint16
-		data         []byte
-	}
-	var blocks []block
+	stream, nodes := concatEntries(entries)
+	var blocks []bundleBlock
 	switch spec.Compression {
 	case StoreLZMA:
 		c, err := compressLZMA(stream)
 		if err != nil {
 			return nil, err
 		}
-		blocks = append(blocks, block{uint32(len(stream)), uint32(len(c)), blockFlagStreamed | uint16(StoreLZMA), c})
+		blocks = append(blocks, bundleBlock{uint32(len(stream)), uint32(len(c)), blockFlagStreamed | uint16(StoreLZMA), c})
 	case StoreNone, StoreLZ4HC:
 		for off := 0; off < len(stream); off += blockSize {
 			raw := stream[off:min(off+blockSize, len(stream))]
 			if spec.Compression == StoreNone {
-				blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), blockFlagStreamed, raw})
+				blocks = append(blocks, bundleBlock{uint32(len(raw)), uint32(len(raw)), blockFlagStreamed, raw})
 				continue
 			}
 			dst := make([]byte, lz4.CompressBlockBound(len(raw)))
@@ -308,30 +293,15 @@ func WriteBundle(spec BundleSpec, entries []Entry) ([]byte, error) {
 			// Unity's LZ4HC chunks carry the compression type alone (no
 			// streamed flag), as the corpus's LZ4HC bundles show.
 			if n == 0 || n >= len(raw) {
-				blocks = append(blocks, block{uint32(len(raw)), uint32(len(raw)), 0, raw})
+				blocks = append(blocks, bundleBlock{uint32(len(raw)), uint32(len(raw)), 0, raw})
 			} else {
-				blocks = append(blocks, block{uint32(len(raw)), uint32(n), uint16(StoreLZ4HC), dst[:n]})
+				blocks = append(blocks, bundleBlock{uint32(len(raw)), uint32(n), uint16(StoreLZ4HC), dst[:n]})
 			}
 		}
 	default:
 		return nil, fmt.Errorf("%w: compression %d", ErrUnsupportedFormat, spec.Compression)
 	}
-	var info []byte
-	info = append(info, make([]byte, 16)...)
-	info = be.AppendUint32(info, uint32(len(blocks)))
-	for _, b := range blocks {
-		info = be.AppendUint32(info, b.usize)
-		info = be.AppendUint32(info, b.csize)
-		info = be.AppendUint16(info, b.flags)
-	}
-	info = be.AppendUint32(info, uint32(len(nodes)))
-	for _, n := range nodes {
-		info = be.AppendUint64(info, uint64(n.off))
-		info = be.AppendUint64(info, uint64(n.size))
-		info = be.AppendUint32(info, n.flags)
-		info = append(info, n.path...)
-		info = append(info, 0)
-	}
+	info := blockInfo(blocks, nodes)
 	cinfo := make([]byte, lz4.CompressBlockBound(len(info)))
 	var hc lz4.CompressorHC
 	n, err := hc.CompressBlock(info, cinfo)

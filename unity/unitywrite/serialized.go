@@ -60,7 +60,7 @@ func SerializedFile(unityVersion string, platform int32, objs []Object, external
 			if t.Tree == nil {
 				return nil, fmt.Errorf("class %d has no type tree to embed", t.ClassID)
 			}
-			m = appendTree(m, t.Tree)
+			m = appendTreeVersion(m, t.Tree, 22, false)
 			m = le.AppendUint32(m, 0) // type dependencies
 		}
 	}
@@ -118,39 +118,4 @@ func SerializedFile(unityVersion string, platform int32, objs []Object, external
 		out = append(out, objs[i].Data...)
 	}
 	return out, nil
-}
-
-// appendTree writes a type tree in the blob format of version 19+.
-func appendTree(m []byte, t *typetree.Tree) []byte {
-	le := binary.LittleEndian
-	var strs []byte
-	offs := map[string]uint32{}
-	str := func(s string) uint32 {
-		if o, ok := offs[s]; ok {
-			return o
-		}
-		o := uint32(len(strs))
-		strs = append(strs, s...)
-		strs = append(strs, 0)
-		offs[s] = o
-		return o
-	}
-	type rec struct{ typ, name uint32 }
-	recs := make([]rec, len(t.Nodes))
-	for i, n := range t.Nodes {
-		recs[i] = rec{str(n.Type), str(n.Name)}
-	}
-	m = le.AppendUint32(m, uint32(len(t.Nodes)))
-	m = le.AppendUint32(m, uint32(len(strs)))
-	for i, n := range t.Nodes {
-		m = le.AppendUint16(m, uint16(n.Version))
-		m = append(m, byte(n.Level), n.TypeFlags)
-		m = le.AppendUint32(m, recs[i].typ)
-		m = le.AppendUint32(m, recs[i].name)
-		m = le.AppendUint32(m, uint32(n.ByteSize))
-		m = le.AppendUint32(m, uint32(i))
-		m = le.AppendUint32(m, n.Flags)
-		m = le.AppendUint64(m, n.RefTypeHash)
-	}
-	return append(m, strs...)
 }

@@ -89,7 +89,7 @@ func WriteSerializedFile(spec FileSpec, objs []FileObject) ([]byte, error) {
 			if t.Tree == nil {
 				return nil, fmt.Errorf("type %d (class %d) has no type tree to embed", i, t.ClassID)
 			}
-			m = appendTreeVersion(m, t.Tree, v)
+			m = appendTreeVersion(m, t.Tree, v, true)
 			if v >= 21 {
 				m = le.AppendUint32(m, uint32(len(t.Dependencies)))
 				for _, d := range t.Dependencies {
@@ -173,10 +173,11 @@ func WriteSerializedFile(spec FileSpec, objs []FileObject) ([]byte, error) {
 }
 
 // appendTreeVersion writes a type tree in the blob format of format v
-// (nodes of 24 bytes before 19, 32 with the reference type hash from 19),
-// naming types and fields found in Unity's common string buffer by their
-// offset there, as Unity's writer does.
-func appendTreeVersion(m []byte, t *typetree.Tree, v uint32) []byte {
+// (nodes of 24 bytes before 19, 32 with the reference type hash from 19);
+// with common, types and fields found in Unity's common string buffer are
+// named by their offset there, as Unity's writer does (the test files of
+// SerializedFile keep every string in the tree's own buffer).
+func appendTreeVersion(m []byte, t *typetree.Tree, v uint32, common bool) []byte {
 	le := binary.LittleEndian
 	var strs []byte
 	offs := map[string]uint32{}
@@ -184,7 +185,7 @@ func appendTreeVersion(m []byte, t *typetree.Tree, v uint32) []byte {
 		if o, ok := offs[s]; ok {
 			return o
 		}
-		if o, ok := typetree.CommonStringOffset(s); ok {
+		if o, ok := typetree.CommonStringOffset(s); ok && common {
 			return o | 0x80000000
 		}
 		o := uint32(len(strs))

@@ -212,6 +212,20 @@ func (p *HumanPoser) Apply(a *Animator, sc *HumanScratch, dst []geom.Transform) 
 	p.rig.ApplyHuman(&hp, dst)
 }
 
+// ApplyPart is Apply for the joints of part (humanoid.Rig.Part, of p's
+// rig) only: they get what Apply gives them; other joints of dst are
+// either left as they are or posed from the clips' non-human curves.
+func (p *HumanPoser) ApplyPart(a *Animator, sc *HumanScratch, part *humanoid.Part, dst []geom.Transform) {
+	var hp humanoid.Pose
+	p.pose(a, sc, &hp, false)
+	if p.generic == nil {
+		part.Apply(&hp, dst)
+		return
+	}
+	p.generic.Pose(a, sc.generic, dst)
+	part.ApplyHuman(&hp, dst)
+}
+
 func addQuat(acc *geom.Quat, q geom.Quat, w float32) {
 	if acc.Dot(q) < 0 {
 		q = q.Neg()

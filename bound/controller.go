@@ -3,8 +3,10 @@ package bound
 import (
 	"fmt"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/animator"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/model"
 )
 
@@ -137,20 +139,34 @@ func (c *Controller) NewAnimator() *animator.Animator { return animator.NewAnima
 // character. It holds its own buffers, so each goroutine that poses has its
 // own (animator.Poser and HumanPoser, which it wraps, are shared by all).
 type PoseWorker struct {
-	hp *animator.HumanPoser
-	hs *animator.HumanScratch
-	gp *animator.Poser
-	gs *animator.PoseScratch
+	hp     *animator.HumanPoser
+	hs     *animator.HumanScratch
+	part   *humanoid.Part // nil: every joint
+	gp     *animator.Poser
+	gs     *animator.PoseScratch
+	joints *anim.Joints
 }
 
 // NewPoseWorker prepares posing the controller's character: in muscle space
 // (animator.HumanPoser) when the character is humanoid and a clip of the
 // controller is humanoid, as Mecanim blends a humanoid Animator's layers;
-// in local transforms (animator.Poser) otherwise. It fails when the
-// controller has no character.
-func (c *Controller) NewPoseWorker() (*PoseWorker, error) {
+// in local transforms (animator.Poser) otherwise. Given the joints the
+// caller reads (hitboxes, say), it poses those and their ancestors
+// (Joints) and may skip the others: a humanoid's fingers, toes and other
+// bones no hitbox hangs from cost nothing then. Without, it poses every
+// joint. It fails when the controller has no character or a joint is not
+// one of the character's.
+func (c *Controller) NewPoseWorker(read ...int) (*PoseWorker, error) {
 	if c.on == nil {
 		return nil, fmt.Errorf("controller %q (%s): %w: it plays on no character in the inputs", c.model.Name, c.src, ErrNoSkeleton)
+	}
+	w := &PoseWorker{joints: c.on.skel.AllJoints()}
+	if len(read) > 0 {
+		js, err := c.on.skel.Joints(read...)
+		if err != nil {
+			return nil, fmt.Errorf("controller %q (%s) on %q: %w", c.model.Name, c.src, c.on.Name(), err)
+		}
+		w.joints = js
 	}
 	human := false
 	for _, m := range c.clips {
@@ -161,21 +177,38 @@ func (c *Controller) NewPoseWorker() (*PoseWorker, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &PoseWorker{hp: hp, hs: hp.NewScratch()}, nil
+		w.hp, w.hs = hp, hp.NewScratch()
+		if len(read) > 0 {
+			if w.part, err = c.on.human.Part(w.joints); err != nil {
+				return nil, err
+			}
+		}
+		return w, nil
 	}
 	gp, err := animator.NewPoser(c.def, c.on.skel)
 	if err != nil {
 		return nil, err
 	}
-	return &PoseWorker{gp: gp, gs: gp.NewScratch()}, nil
+	w.gp, w.gs = gp, gp.NewScratch()
+	return w, nil
 }
+
+// Joints returns the joints Pose writes: those NewPoseWorker was given
+// and their ancestors, or every joint. anim.LocalToModelJoints composes
+// them.
+func (p *PoseWorker) Joints() *anim.Joints { return p.joints }
 
 // Humanoid reports whether the poser blends muscles.
 func (p *PoseWorker) Humanoid() bool { return p.hp != nil }
 
 // Pose writes a's current local pose of the character into dst (one
-// transform per joint). It allocates nothing.
+// transform per joint of the skeleton): at least the joints of Joints(),
+// each as posing every joint gives it. It allocates nothing.
 func (p *PoseWorker) Pose(a *animator.Animator, dst []geom.Transform) {
+	if p.part != nil {
+		p.hp.ApplyPart(a, p.hs, p.part, dst)
+		return
+	}
 	if p.hp != nil {
 		p.hp.Apply(a, p.hs, dst)
 		return

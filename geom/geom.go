@@ -111,6 +111,20 @@ func (q Quat) Rotate(v Vec3) Vec3 {
 	}
 }
 
+// Renormalize is Normalize for a q that rounding has left a few float
+// steps off unit length (a product of unit quaternions, a unit one scaled
+// and scaled back): there the series 1 − e/2 + 3e²/8 of 1/√(1+e), with
+// e = |q|² − 1, is exact to float precision and spares a square root and
+// a division. Farther from unit length it is Normalize.
+func (q Quat) Renormalize() Quat {
+	e := q.Dot(q) - 1
+	if !(e > -1e-3 && e < 1e-3) {
+		return q.Normalize()
+	}
+	inv := 1 - e*(0.5-0.375*e)
+	return Quat{X: q.X * inv, Y: q.Y * inv, Z: q.Z * inv, W: q.W * inv}
+}
+
 // AxisAngle returns the rotation of angle radians about the unit axis.
 func AxisAngle(axis Vec3, angle float32) Quat {
 	s, c := math.Sincos(float64(angle) / 2)

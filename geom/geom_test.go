@@ -2,6 +2,7 @@ package geom
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 )
 
@@ -79,5 +80,26 @@ func TestTransformMulIsTheComposition(t *testing.T) {
 		if o != want || pa != want || ca != want {
 			t.Errorf("SetMul %d: got %+v, over p %+v, over c %+v; want %+v", int(k), o, pa, ca, want)
 		}
+	}
+}
+
+// Renormalize gives Normalize's result within a float step for quaternions
+// rounding has left near unit length, and is Normalize farther off.
+func TestRenormalizeIsNormalizeNearUnitLength(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 10000; i++ {
+		q := Quat{X: float32(rng.NormFloat64()), Y: float32(rng.NormFloat64()), Z: float32(rng.NormFloat64()), W: float32(rng.NormFloat64())}.Normalize()
+		for _, scale := range []float32{1, 1 + 3e-7, 1 - 5e-7, 1.0004, 0.9996, 2, 0.1} {
+			s := Quat{X: q.X * scale, Y: q.Y * scale, Z: q.Z * scale, W: q.W * scale}
+			got, want := s.Renormalize(), s.Normalize()
+			for k, d := range []float32{got.X - want.X, got.Y - want.Y, got.Z - want.Z, got.W - want.W} {
+				if math.Abs(float64(d)) > 2.5e-7 {
+					t.Fatalf("%v scaled by %g: component %d of %v, Normalize gives %v", q, scale, k, got, want)
+				}
+			}
+		}
+	}
+	if (Quat{}).Renormalize() != IdentityQuat {
+		t.Error("the zero quaternion does not renormalize to the identity")
 	}
 }

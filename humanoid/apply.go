@@ -127,6 +127,14 @@ func (r *Rig) planPose() {
 		p := r.nodes[t.human].parent
 		t.local = t.anc >= 0 && t.anc == p && (t.anc == r.hips || r.nodes[t.anc].body) &&
 			uniform(gs[t.anc]) && uniform(t.bridge.S)
+		if t.local && r.nodes[t.human].tdof < 0 {
+			n := &r.nodes[t.human]
+			t.fixed = true
+			t.ft = geom.Transform{T: n.pose.T, R: geom.IdentityQuat, S: n.pose.S}
+			if !t.identity {
+				t.ft.SetMul(&t.binv, &t.ft)
+			}
+		}
 		if !t.local {
 			need[t.human] = true
 			if t.anc >= 0 {
@@ -157,6 +165,13 @@ func (r *Rig) planPose() {
 		}
 	}
 	r.planJoints()
+	r.all = plan{compose: r.compose}
+	for i := range r.nodes {
+		r.all.rotate = append(r.all.rotate, int32(i))
+	}
+	for i := range r.targets {
+		r.all.targets = append(r.all.targets, int32(i))
+	}
 }
 
 // planJoints fills r.joints from the nodes and their axes, and the goal
@@ -218,6 +233,13 @@ func (r *Rig) bodyPose(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Trans
 // placeBody is bodyPose once q holds the local rotations of the nodes in
 // Rig.compose.
 func (r *Rig) placeBody(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
+	return r.placeBodyOf(r.compose, p, q, g)
+}
+
+// placeBodyOf is placeBody composing the body nodes listed (Rig.compose,
+// or a Part's share of it: every node the centre of mass and the body
+// frame read is in both).
+func (r *Rig) placeBodyOf(compose []int32, p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
 	for i := range r.nodes {
 		if n := &r.nodes[i]; !n.body && i != r.hips {
 			if n.parent < 0 {
@@ -228,7 +250,7 @@ func (r *Rig) placeBody(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Tran
 		}
 	}
 	g[r.hips] = geom.Transform{R: geom.IdentityQuat, S: r.nodes[r.hips].pose.S}
-	for _, i := range r.compose {
+	for _, i := range compose {
 		n := &r.nodes[i]
 		l := geom.Transform{T: r.localT(int(i), p), R: q[i], S: n.pose.S}
 		g[i].SetMul(&g[n.parent], &l)
@@ -268,11 +290,18 @@ func (r *Rig) Apply(p *Pose, dst []geom.Transform) {
 // every other node as it is, so that a humanoid pose can be laid over
 // transforms that other curves have posed. It does not allocate.
 func (r *Rig) ApplyHuman(p *Pose, dst []geom.Transform) {
+	r.applyHuman(&r.all, p, dst)
+}
+
+// applyHuman is ApplyHuman for the work plan pl lists (Rig.all, or a
+// Part's).
+func (r *Rig) applyHuman(pl *plan, p *Pose, dst []geom.Transform) {
 	var gb [MaxHumanNodes]geom.Transform
 	var qb [MaxHumanNodes]geom.Quat
 	g, q := gb[:len(r.nodes)], qb[:len(r.nodes)]
-	h := r.bodyPose(p, q, g)
-	r.write(q, g, h, dst, p)
+	r.localRotationsOf(pl.rotate, &p.Muscles, q)
+	h := r.placeBodyOf(pl.compose, p, q, g)
+	r.write(pl.targets, q, g, h, dst, p)
 }
 
 // IsHumanNode reports whether joint j of the rig's skeleton is written from a
@@ -297,16 +326,23 @@ func (r *Rig) writeGlobals(g []geom.Transform, dst []geom.Transform) {
 	}
 }
 
-// write turns a body pose (bodyPose's q, g and h) into the human bones'
+// write turns a body pose (bodyPose's q, g and h) into the listed targets'
 // avatar local transforms (other nodes of dst are left alone): the local
 // transform of the bone's global relative to its written ancestor's
 // global and the bridge between them; a local target's is binv times its
 // human local transform (the globals cancel out).
-func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []geom.Transform, p *Pose) {
-	for i := range r.targets {
-		t := &r.targets[i]
+func (r *Rig) write(targets []int32, q []geom.Quat, g []geom.Transform, h geom.Transform, dst []geom.Transform, p *Pose) {
+	for _, ti := range targets {
+		t := &r.targets[ti]
 		var l geom.Transform
 		switch {
+		case t.fixed:
+			// What the case below gives, its constant part made once.
+			l = t.ft
+			l.R = q[t.human]
+			if !t.identity {
+				l.R = t.binv.R.Mul(l.R)
+			}
 		case t.local:
 			n := &r.nodes[t.human]
 			l = geom.Transform{T: r.localT(t.human, p), R: q[t.human], S: n.pose.S}
@@ -321,22 +357,9 @@ func (r *Rig) write(q []geom.Quat, g []geom.Transform, h geom.Transform, dst []g
 			gh := h.Mul(g[t.human])
 			l.SetMul(&t.binv, &gh)
 		}
-		l.R = normalizeNearUnit(l.R)
+		l.R = l.R.Renormalize()
 		dst[t.node] = l
 	}
-}
-
-// normalizeNearUnit is q.Normalize() for a q that products of unit
-// quaternions have left a few float steps off unit length: there the
-// series 1 − e/2 + 3e²/8 of 1/√(1+e) (e = |q|² − 1) is exact to float
-// precision and spares a square root and a division.
-func normalizeNearUnit(q geom.Quat) geom.Quat {
-	e := q.Dot(q) - 1
-	if !(e > -1e-3 && e < 1e-3) {
-		return q.Normalize()
-	}
-	inv := 1 - e*(0.5-0.375*e)
-	return geom.Quat{X: q.X * inv, Y: q.Y * inv, Z: q.Z * inv, W: q.W * inv}
 }
 
 // Extract is the inverse of Apply: from local transforms over the rig's

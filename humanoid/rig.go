@@ -67,6 +67,11 @@ type target struct {
 	// cancels. binv is bridge's inverse; identity says it is the identity.
 	local, identity bool
 	binv            geom.Transform
+	// fixed says a local target's translation and scale are constants
+	// (its bone follows no translation DoF): T and S of binv times the
+	// human local transform, whatever the rotation.
+	fixed bool
+	ft    geom.Transform
 }
 
 // joint is a human node's rotation rule with its constants taken out of
@@ -114,6 +119,8 @@ type Rig struct {
 	// read, and the written ancestors and bones of targets that are not
 	// local, with their ancestors up to the hips.
 	compose []int32
+	// all is the work a pose of every joint takes (see plan).
+	all plan
 	// joints holds per human node what its local rotation needs, ready to
 	// use (see joint); goalChain lists the body nodes from the hips down
 	// to the goal bones, and goalRot the nodes whose rotations Goals

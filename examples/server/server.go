@@ -84,7 +84,7 @@ func NewWorld(ctl *bound.Controller, n, workers int) (*World, error) {
 		w.params = append(w.params, param{index: i, kind: p.Type})
 	}
 	for i := 0; i < w.workers.Len(); i++ {
-		p, err := ctl.NewPoseWorker()
+		p, err := ctl.NewPoseWorker(w.hit...) // only what the hitboxes hang from
 		if err != nil {
 			w.workers.Close()
 			return nil, err
@@ -139,7 +139,7 @@ func (w *World) stepRange(wi, from, to int) {
 func (w *World) place(a *animator.Animator, s *worker, at geom.Transform, hit []geom.Vec3) {
 	s.poser.Pose(a, s.local)
 	s.local[w.root].T = w.sk.Rest[w.root].T // the travel is in at
-	anim.LocalToModel(w.sk, s.local, s.model)
+	anim.LocalToModelJoints(s.poser.Joints(), s.local, s.model)
 	for k, j := range w.hit {
 		hit[k] = at.Point(s.model[j].T)
 	}

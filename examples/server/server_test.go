@@ -288,7 +288,7 @@ func BenchmarkCharacterTickStages(b *testing.B) {
 							s.poser.Pose(c.a, s.local)
 						}
 						if stage >= 2 {
-							anim.LocalToModel(w.sk, s.local, s.model)
+							anim.LocalToModelJoints(s.poser.Joints(), s.local, s.model)
 							for h, j := range w.hit {
 								c.hit[h] = c.at.Point(s.model[j].T)
 							}

@@ -26,6 +26,11 @@ type Clip struct {
 	// solving IK towards them changes nothing.
 	noGoal [4]bool
 	anyNo  bool
+	// body is the clip's RootT and RootQ channels alone, baked apart so
+	// that root motion (two samples a tick) does not evaluate every
+	// muscle; bodySlots are its float tracks' slots. nil: base has none.
+	body      *anim.Clip
+	bodySlots []int16
 }
 
 // Pose float layout of a clip's humanoid attributes: attribute 7+k for the
@@ -125,7 +130,35 @@ func Bake(c *model.Clip, r *Rig) (*Clip, error) {
 		}
 	}
 	hc.anyNo = hc.noGoal != [4]bool{}
+	if err := hc.bakeBody(c); err != nil {
+		return nil, fmt.Errorf("humanoid: clip %q on avatar %q: %w", c.Name, r.name, err)
+	}
 	return hc, nil
+}
+
+// bakeBody bakes the clip's RootT and RootQ curves (Clip.body), each
+// evaluated with the arithmetic base evaluates it with.
+func (hc *Clip) bakeBody(c *model.Clip) error {
+	body := *c
+	body.Curves, body.IntCurves, body.ObjectCurves, body.Events = nil, nil, nil, nil
+	for _, cv := range c.Curves {
+		t := cv.Target
+		if t.ClassID == model.ClassAnimator && t.Path == "" && t.Attribute >= model.FirstRootAttribute && t.Attribute < model.FirstRootAttribute+7 {
+			body.Curves = append(body.Curves, cv)
+		}
+	}
+	if len(body.Curves) == 0 || len(body.Curves) > 7 {
+		return nil // none, or a channel twice: sampleBody samples base
+	}
+	b, err := anim.Bake(&body, hc.rig.skel)
+	if err != nil {
+		return err
+	}
+	for _, t := range b.FloatTargets() {
+		hc.bodySlots = append(hc.bodySlots, int16(t.Attribute-model.FirstRootAttribute))
+	}
+	hc.body = b
+	return nil
 }
 
 // Name returns the clip's name.
@@ -210,10 +243,29 @@ func (c *Clip) ExtractRootMotion(from, to float32, loops int) anim.RootMotion {
 
 // bodyDelta is the body's motion from clip time a to b.
 func (c *Clip) bodyDelta(a, b float32) anim.RootMotion {
-	var pa, pb Pose
-	c.samplePose(a, &pa)
-	c.samplePose(b, &pb)
-	return anim.MotionBetween(geom.Transform{T: pa.RootT, R: pa.RootQ}, geom.Transform{T: pb.RootT, R: pb.RootQ})
+	return anim.MotionBetween(c.sampleBody(a), c.sampleBody(b))
+}
+
+// sampleBody returns RootT and RootQ at clip time t (as samplePose gives
+// them).
+func (c *Clip) sampleBody(t float32) geom.Transform {
+	if c.body == nil {
+		var p Pose
+		c.samplePose(t, &p)
+		return geom.Transform{T: p.RootT, R: p.RootQ}
+	}
+	var buf [7]float32
+	f := buf[:len(c.bodySlots)]
+	c.body.SampleFloats(t, f)
+	x := geom.Transform{T: c.def.RootT, R: c.def.RootQ}
+	for i, s := range c.bodySlots {
+		if s < 3 {
+			setVec(&x.T, int(s), f[i])
+		} else {
+			setQuat(&x.R, int(s)-3, f[i])
+		}
+	}
+	return x
 }
 
 // MovesBody reports whether the clip has RootT or RootQ curves: whether it

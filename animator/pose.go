@@ -126,7 +126,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 			sc.layer[j], sc.ref[j] = geom.Transform{}, geom.Transform{}
 		}
 		clear(sc.sum)
-		played := false
+		played := 0
 		for _, c := range sc.contrib {
 			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
 				continue
@@ -142,10 +142,10 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 			if additive {
 				addAnimated(sc.ref, p.refs[c.Clip], props, nil, c.Weight)
 			}
-			played = true
+			played++
 		}
-		if played {
-			p.blendLayer(dst, sc, li, w, additive)
+		if played > 0 {
+			p.blendLayer(dst, sc, li, w, additive, played == 1)
 		}
 	}
 }
@@ -188,8 +188,11 @@ func addAnimated(acc, src []geom.Transform, props []anim.Props, sum []float32, w
 // animate with weight sum s is normalised and blended in by w × the
 // skeleton mask × min(s, 1) (override), or its difference from the
 // reference added by w × the mask × s (additive: the weighted sum of the
-// clips' differences).
-func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w float32, additive bool) {
+// clips' differences). With one clip played (single), its rotations are
+// unit up to rounding once the weight is divided out, and are
+// renormalised rather than normalised; a rotation blended in fully is
+// taken as it is.
+func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w float32, additive, single bool) {
 	mask := p.masks[li]
 	one := geom.Vec3{X: 1, Y: 1, Z: 1}
 	for j := range dst {
@@ -219,10 +222,26 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 					d.T = d.T.Lerp(v, f)
 				}
 			case 1:
-				v := normQuat(x.R)
-				if additive {
-					d.R = d.R.Mul(scaleTurn(normQuat(r.R).Conj().Mul(v), f)).Normalize()
-				} else {
+				var v, ref geom.Quat
+				switch {
+				case single:
+					v = scaleQuat(x.R, inv).Renormalize()
+					if additive {
+						ref = scaleQuat(r.R, inv).Renormalize()
+					}
+				case additive:
+					v, ref = normQuat(x.R), normQuat(r.R)
+				default:
+					v = normQuat(x.R)
+				}
+				switch {
+				case additive && f == 1:
+					d.R = d.R.Mul(ref.Conj().Mul(v).Renormalize()).Renormalize()
+				case additive:
+					d.R = d.R.Mul(scaleTurn(ref.Conj().Mul(v), f)).Renormalize()
+				case f == 1:
+					d.R = v
+				default:
 					d.R = d.R.Nlerp(v, f)
 				}
 			case 2:
@@ -237,6 +256,11 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 			}
 		}
 	}
+}
+
+// scaleQuat returns q times s, component by component.
+func scaleQuat(q geom.Quat, s float32) geom.Quat {
+	return geom.Quat{X: q.X * s, Y: q.Y * s, Z: q.Z * s, W: q.W * s}
 }
 
 // scaleTurn scales rotation d by f for an additive layer: towards it from

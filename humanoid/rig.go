@@ -528,9 +528,20 @@ func Swing(y, z float32) geom.Quat {
 		}
 		return geom.Quat{Z: float32(s), W: float32(c)}
 	}
+	// normalize(0, sy/cy, sz/cz, 1) with the tangents' denominators
+	// multiplied through: (0, sy·cz, sz·cy, cy·cz) over its length.
 	sy, cy := sinCos(float64(y) / 2)
 	sz, cz := sinCos(float64(z) / 2)
-	return geom.Quat{Y: float32(sy / cy), Z: float32(sz / cz), W: 1}.Normalize()
+	qy, qz, qw := sy*cz, sz*cy, cy*cz
+	l := math.Sqrt(qy*qy + qz*qz + qw*qw)
+	if qw < 0 {
+		l = -l // w stays positive, as 1 is
+	}
+	if !(l != 0) {
+		return geom.IdentityQuat
+	}
+	inv := 1 / l
+	return geom.Quat{Y: float32(qy * inv), Z: float32(qz * inv), W: float32(qw * inv)}
 }
 
 // rotX is the rotation of angle x about the x axis.

@@ -907,11 +907,8 @@ func (s *curveSet) buildGrid() {
 // the key in force, and with keys spread evenly the walk is about one step.
 func buildIndex(times []float32, off int, index *[]int32) (int, float32, bool) {
 	n := len(times)
-	if n < indexMinKeys {
-		return 0, 0, false
-	}
-	inv := float32(n) / (times[n-1] - times[0])
-	if !(inv > 0) || !geom.Finite(inv) {
+	inv, ok := indexSlices(times)
+	if !ok {
 		return 0, 0, false
 	}
 	ln := timeline{first: times[0], invSlot: inv, n: int32(n)}
@@ -923,4 +920,15 @@ func buildIndex(times []float32, off int, index *[]int32) (int, float32, bool) {
 		*index = append(*index, int32(j))
 	}
 	return off, inv, true
+}
+
+// indexSlices is buildIndex's choice: whether a timeline gets a key index,
+// and its slices per second.
+func indexSlices(times []float32) (float32, bool) {
+	n := len(times)
+	if n < indexMinKeys {
+		return 0, false
+	}
+	inv := float32(n) / (times[n-1] - times[0])
+	return inv, inv > 0 && geom.Finite(inv)
 }

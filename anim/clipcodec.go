@@ -81,27 +81,22 @@ func (e *UnsupportedError) Unwrap() error { return ErrUnsupportedClip }
 
 // skeletonFingerprint hashes what a baked clip depends on in its skeleton:
 // the joints' paths (which channels resolve to which joint), parents and
-// rest transforms (the base pose of joints no constant channel sets),
-// FNV-1a, 64 bits.
+// rest transforms (the base pose of joints no constant channel sets). It
+// is FNV-1a over bytes for the paths and over 32-bit words for the
+// numbers, 64 bits.
 func skeletonFingerprint(s *Skeleton) uint64 {
+	const prime = 1099511628211
 	h := uint64(14695981039346656037)
-	mix := func(v uint32) {
-		for i := 0; i < 4; i++ {
-			h ^= uint64(byte(v >> (8 * i)))
-			h *= 1099511628211
+	h = (h ^ uint64(len(s.Paths))) * prime
+	for i, p := range s.Paths {
+		h = (h ^ uint64(uint32(s.Parents[i]))) * prime
+		h = (h ^ uint64(len(p))) * prime
+		for k := 0; k < len(p); k++ {
+			h = (h ^ uint64(p[k])) * prime
 		}
 	}
-	mix(uint32(len(s.Paths)))
-	for i, p := range s.Paths {
-		mix(uint32(s.Parents[i]))
-		mix(uint32(len(p)))
-		for k := 0; k < len(p); k++ {
-			h ^= uint64(p[k])
-			h *= 1099511628211
-		}
-		for _, f := range poseFloats(s.Rest[i : i+1]) {
-			mix(math.Float32bits(f))
-		}
+	for _, f := range poseFloats(s.Rest) {
+		h = (h ^ uint64(math.Float32bits(f))) * prime
 	}
 	return h
 }

@@ -6,14 +6,18 @@
 //
 // A file holds the decoded values a bound character, controller or motion
 // is built from (package model's rigs, avatars, controllers and clips, to
-// the bit: NaN and -0 included), and loading builds them with the same
-// code that builds them from Unity files (bound.NewCharacter,
-// NewController, Bind: skeletons, humanoid rigs, clips baked on them,
-// controllers compiled), so a loaded controller poses exactly as the one
-// saved. The reader is hardened as the Unity readers are: every length is
-// bounded by the bytes that remain, a damaged file is a *FormatError
-// naming the offset, a file of another version or written by a build whose
-// model types differ is an *UnsupportedError, and nothing panics.
+// the bit: NaN and -0 included) and the generic clips as they were baked
+// on their characters' skeletons (anim.Clip's encoding). Loading builds
+// the characters and controllers with the same code that builds them from
+// Unity files (bound.NewCharacter, NewController: skeletons, humanoid rigs,
+// humanoid clips baked, controllers compiled) but takes the generic clips
+// as saved (bound.BindBaked) rather than baking them again, so a loaded
+// controller poses exactly as the one saved. The reader is hardened as the
+// Unity readers are: every length is bounded by the bytes that remain, a
+// damaged file (a baked clip included, or one baked on another skeleton
+// than its character's) is a *FormatError naming the offset, a file of
+// another version or written by a build whose model types differ is an
+// *UnsupportedError, and nothing panics.
 package boundfile
 
 import (
@@ -26,6 +30,7 @@ import (
 	"os"
 	"reflect"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
@@ -34,12 +39,16 @@ import (
 // Magic starts every file.
 const Magic = "MCBOUND\n"
 
-// Version is the format version Write writes and Read reads.
-const Version = 1
+// Version is the format version Write writes and Read reads. Version 1
+// files (which kept no baked clips) are refused as unsupported: save them
+// again.
+const Version = 2
 
 // headerSize is the magic, the version (u32), the schema hash (u64) and
 // the payload length (u64); a CRC-32 of everything before it follows the
-// payload.
+// payload. The payload is the values (see codec.go), then the baked clips
+// they name (payload.Baked), each as its length (uvarint) and its
+// anim.Clip encoding.
 const headerSize = len(Magic) + 4 + 8 + 8
 
 // MaxFileSize bounds the files ReadFile reads.
@@ -106,12 +115,20 @@ type Assets struct {
 }
 
 // payload is what the file encodes: the inputs each value is built from,
-// characters and clips shared by index (-1 for none).
+// characters, clips and baked clips shared by index (-1 for none).
 type payload struct {
 	Characters  []savedCharacter
 	Clips       []*model.Clip
+	Baked       []savedBaked
 	Controllers []savedController
 	Motions     []savedMotion
+}
+
+// savedBaked is a generic clip baked on a character's skeleton (its bytes
+// follow the values): what bound.Bind made of Clip on On, and the joint
+// its motion traces.
+type savedBaked struct {
+	Clip, On, Trace int32
 }
 
 type savedCharacter struct {
@@ -128,14 +145,19 @@ type savedController struct {
 	Source      model.Source
 	Clips       []int32
 	ClipSources []model.Source
-	On          int32
-	Notes       []string
+	// Baked names, parallel to Clips, the baked clip each slot plays (-1:
+	// bind it when loading: a humanoid clip, a clip retargeted or not
+	// bound); nil when none is.
+	Baked []int32
+	On    int32
+	Notes []string
 }
 
 type savedMotion struct {
 	Clip   int32
 	Source model.Source
 	On     int32
+	Baked  int32 // the baked clip it plays, or -1: bind it when loading
 }
 
 var payloadType = reflect.TypeFor[payload]()
@@ -202,6 +224,25 @@ func Marshal(a Assets) ([]byte, error) {
 		clips[c] = i
 		return i
 	}
+	// A motion's generic clip is saved baked when loading would bind the
+	// same clip to the same character: bound.Bind's result, not a
+	// retargeted one.
+	bakedIndex := map[*anim.Clip]int32{}
+	var baked []*anim.Clip
+	bake := func(m *bound.Motion, mc *model.Clip, on *bound.Character) int32 {
+		if m == nil || mc == nil || on == nil || m.Clip() != mc || m.On() != on || m.Generic() == nil || m.RetargetedFrom() != nil {
+			return -1
+		}
+		g := m.Generic()
+		if i, ok := bakedIndex[g]; ok {
+			return i
+		}
+		i := int32(len(baked))
+		p.Baked = append(p.Baked, savedBaked{Clip: clip(mc), On: character(on), Trace: int32(m.TraceJoint())})
+		baked = append(baked, g)
+		bakedIndex[g] = i
+		return i
+	}
 	for _, c := range a.Characters {
 		character(c)
 	}
@@ -212,8 +253,19 @@ func Marshal(a Assets) ([]byte, error) {
 		in := c.Input()
 		sc := savedController{Controller: in.Controller, Source: in.Source, ClipSources: in.ClipSources,
 			On: character(in.On), Notes: in.Notes}
-		for _, mc := range in.Clips {
+		any := false
+		for i, mc := range in.Clips {
 			sc.Clips = append(sc.Clips, clip(mc))
+			var m *bound.Motion
+			if i < len(c.Clips()) {
+				m = c.Clips()[i]
+			}
+			b := bake(m, mc, in.On)
+			sc.Baked = append(sc.Baked, b)
+			any = any || b >= 0
+		}
+		if !any {
+			sc.Baked = nil
 		}
 		p.Controllers = append(p.Controllers, sc)
 	}
@@ -221,14 +273,34 @@ func Marshal(a Assets) ([]byte, error) {
 		if m == nil {
 			return nil, fmt.Errorf("boundfile: Marshal: nil motion")
 		}
-		p.Motions = append(p.Motions, savedMotion{Clip: clip(m.Clip()), Source: m.Source(), On: character(m.On())})
+		p.Motions = append(p.Motions, savedMotion{Clip: clip(m.Clip()), Source: m.Source(), On: character(m.On()),
+			Baked: bake(m, m.Clip(), m.On())})
 	}
+	return assemble(&p, func(b []byte, i int) ([]byte, error) { return baked[i].AppendBinary(b) })
+}
+
+// assemble encodes a file of payload p whose baked clips appendBaked
+// appends (by index in p.Baked).
+func assemble(p *payload, appendBaked func(b []byte, i int) ([]byte, error)) ([]byte, error) {
 	if payloadError != nil {
 		return nil, payloadError
 	}
-	c := payloadCodec
 	e := encoder{b: make([]byte, headerSize, 1<<16)}
-	e.value(c, reflect.ValueOf(p))
+	e.value(payloadCodec, reflect.ValueOf(*p))
+	for i := range p.Baked {
+		// The clip's length goes before it: encode it after room for the
+		// longest length, then move it down.
+		at := len(e.b)
+		e.b = append(e.b, make([]byte, binary.MaxVarintLen64)...)
+		var err error
+		if e.b, err = appendBaked(e.b, i); err != nil {
+			return nil, fmt.Errorf("boundfile: Marshal: %w", err)
+		}
+		n := len(e.b) - at - binary.MaxVarintLen64
+		k := binary.PutUvarint(e.b[at:], uint64(n))
+		copy(e.b[at+k:], e.b[at+binary.MaxVarintLen64:])
+		e.b = e.b[:at+k+n]
+	}
 	copy(e.b, Magic)
 	binary.LittleEndian.PutUint32(e.b[len(Magic):], Version)
 	binary.LittleEndian.PutUint64(e.b[len(Magic)+4:], payloadSchema)
@@ -280,13 +352,24 @@ func Unmarshal(ctx context.Context, data []byte) (Assets, error) {
 	return build(ctx, p)
 }
 
-func decodePayload(data []byte) (*payload, error) {
+// decoded is a file's payload with its baked clips' bytes (in the file's
+// data) and their offsets.
+type decoded struct {
+	*payload
+	baked    [][]byte
+	bakedOff []int
+}
+
+func decodePayload(data []byte) (*decoded, error) {
 	if len(data) < headerSize+4 || string(data[:len(Magic)]) != Magic {
 		return nil, &FormatError{Detail: "not a saved bound file (no " + fmt.Sprintf("%q", Magic) + " header)"}
 	}
 	if v := binary.LittleEndian.Uint32(data[len(Magic):]); v != Version {
 		if v > Version {
 			return nil, &UnsupportedError{Detail: fmt.Sprintf("format version %d (this build reads %d)", v, Version)}
+		}
+		if v == 1 {
+			return nil, &UnsupportedError{Detail: fmt.Sprintf("format version 1, which kept no baked clips (this build reads %d): save it again with this build", Version)}
 		}
 		return nil, &FormatError{Offset: int64(len(Magic)), Detail: fmt.Sprintf("format version %d", v)}
 	}
@@ -308,17 +391,40 @@ func decodePayload(data []byte) (*payload, error) {
 	d := decoder{b: body[headerSize:], base: headerSize}
 	var p payload
 	d.value(c, reflect.ValueOf(&p).Elem())
+	out := &decoded{payload: &p}
+	for i := 0; i < len(p.Baked) && d.err == nil; i++ {
+		n, _ := d.count(1, false, "bytes of a baked clip")
+		at := d.base + d.off
+		if b := d.take(n); b != nil {
+			out.baked = append(out.baked, b)
+			out.bakedOff = append(out.bakedOff, at)
+		}
+	}
 	if d.err == nil && d.left() != 0 {
 		d.fail("%d bytes after the values", d.left())
 	}
 	if d.err != nil {
 		return nil, d.err
 	}
-	return &p, nil
+	return out, nil
+}
+
+// bakedError turns an error decoding baked clip i (at byte off of the file)
+// into the file's error.
+func bakedError(i int, off int, err error) error {
+	var fe *anim.FormatError
+	var ue *anim.UnsupportedError
+	switch {
+	case errors.As(err, &fe):
+		return &FormatError{Offset: int64(off + fe.Offset), Detail: fmt.Sprintf("baked clip %d (%q): %s", i, fe.Clip, fe.Detail)}
+	case errors.As(err, &ue):
+		return &UnsupportedError{Detail: fmt.Sprintf("baked clip %d: %v: save the file again with this build", i, err)}
+	}
+	return &FormatError{Offset: int64(off), Detail: fmt.Sprintf("baked clip %d: %v", i, err)}
 }
 
 // build makes the bound values of a decoded payload.
-func build(ctx context.Context, p *payload) (Assets, error) {
+func build(ctx context.Context, p *decoded) (Assets, error) {
 	var a Assets
 	if err := ctx.Err(); err != nil {
 		return a, err
@@ -349,6 +455,47 @@ func build(ctx context.Context, p *payload) (Assets, error) {
 		}
 		return p.Clips[i], nil
 	}
+
+	// The baked clips, each on its character's skeleton.
+	baked := make([]*anim.Clip, len(p.Baked))
+	for i, sb := range p.Baked {
+		ch, err := on(sb.On)
+		if err == nil && ch == nil {
+			err = errors.New("on no character")
+		}
+		if err != nil {
+			return Assets{}, &FormatError{Offset: int64(p.bakedOff[i]), Detail: fmt.Sprintf("baked clip %d: %v", i, err)}
+		}
+		if baked[i], err = anim.UnmarshalClip(p.baked[i], ch.Skeleton()); err != nil {
+			return Assets{}, bakedError(i, p.bakedOff[i], err)
+		}
+	}
+	// motion binds clip k to ch from baked clip b (-1: with bound.Bind).
+	motion := func(k, b int32, src model.Source, ch *bound.Character) (*bound.Motion, error) {
+		mc, err := clip(k)
+		if err == nil && mc == nil {
+			err = errors.New("no clip")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b == -1 {
+			return bound.Bind(mc, src, ch)
+		}
+		if b < 0 || int(b) >= len(baked) {
+			return nil, &FormatError{Detail: fmt.Sprintf("baked clip %d of %d", b, len(baked))}
+		}
+		sb := p.Baked[b]
+		if sb.Clip != k || sb.On < 0 || int(sb.On) >= len(a.Characters) || a.Characters[sb.On] != ch {
+			return nil, &FormatError{Offset: int64(p.bakedOff[b]), Detail: fmt.Sprintf("baked clip %d is clip %d on character %d, not clip %d on this one", b, sb.Clip, sb.On, k)}
+		}
+		m, err := bound.BindBaked(mc, src, ch, baked[b], int(sb.Trace))
+		if err != nil {
+			return nil, &FormatError{Offset: int64(p.bakedOff[b]), Detail: fmt.Sprintf("baked clip %d: %v", b, err)}
+		}
+		return m, nil
+	}
+
 	for i, sc := range p.Controllers {
 		if err := ctx.Err(); err != nil {
 			return Assets{}, err
@@ -365,6 +512,9 @@ func build(ctx context.Context, p *payload) (Assets, error) {
 			}
 			in.Clips = append(in.Clips, mc)
 		}
+		if in.Motions, err = controllerMotions(sc, in, motion); err != nil {
+			return Assets{}, wrapController(i, err)
+		}
 		c, err := bound.NewController(in)
 		if err != nil {
 			return Assets{}, fmt.Errorf("boundfile: controller %d: %w", i, err)
@@ -379,21 +529,69 @@ func build(ctx context.Context, p *payload) (Assets, error) {
 		if err == nil && ch == nil {
 			err = errors.New("on no character")
 		}
-		var mc *model.Clip
+		var m *bound.Motion
 		if err == nil {
-			mc, err = clip(sm.Clip)
-		}
-		if err == nil && mc == nil {
-			err = errors.New("no clip")
+			m, err = motion(sm.Clip, sm.Baked, sm.Source, ch)
 		}
 		if err != nil {
-			return Assets{}, fmt.Errorf("boundfile: motion %d: %w", i, err)
-		}
-		m, err := bound.Bind(mc, sm.Source, ch)
-		if err != nil {
+			var fe *FormatError
+			if errors.As(err, &fe) {
+				fe.Detail = fmt.Sprintf("motion %d: %s", i, fe.Detail)
+				return Assets{}, fe
+			}
 			return Assets{}, fmt.Errorf("boundfile: motion %d: %w", i, err)
 		}
 		a.Motions = append(a.Motions, m)
 	}
 	return a, nil
+}
+
+// controllerMotions binds a saved controller's clips as bound.NewController
+// would (a clip in several slots bound once), taking each baked clip as
+// saved. It returns nil, for NewController to bind every clip itself, when
+// the controller plays on no character or a clip does not bind: then
+// NewController says why in the controller's notes.
+func controllerMotions(sc savedController, in bound.ControllerInput,
+	motion func(k, b int32, src model.Source, ch *bound.Character) (*bound.Motion, error)) ([]*bound.Motion, error) {
+	if sc.Baked == nil || in.On == nil || sc.Controller == nil {
+		return nil, nil
+	}
+	if len(sc.Baked) != len(sc.Clips) {
+		return nil, &FormatError{Detail: fmt.Sprintf("%d baked clip slots for %d clips", len(sc.Baked), len(sc.Clips))}
+	}
+	out := make([]*bound.Motion, len(sc.Clips))
+	seen := map[int32]*bound.Motion{}
+	for i, k := range sc.Clips {
+		if k == -1 || i >= len(sc.Controller.Clips) {
+			continue
+		}
+		if m, ok := seen[k]; ok {
+			out[i] = m
+			continue
+		}
+		var src model.Source
+		if i < len(sc.ClipSources) {
+			src = sc.ClipSources[i]
+		}
+		m, err := motion(k, sc.Baked[i], src, in.On)
+		var fe *FormatError
+		switch {
+		case errors.As(err, &fe):
+			return nil, err
+		case err != nil:
+			return nil, nil
+		}
+		seen[k], out[i] = m, m
+	}
+	return out, nil
+}
+
+// wrapController names controller i in err.
+func wrapController(i int, err error) error {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		fe.Detail = fmt.Sprintf("controller %d: %s", i, fe.Detail)
+		return fe
+	}
+	return fmt.Errorf("boundfile: controller %d: %w", i, err)
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/boundfile"
@@ -69,13 +70,24 @@ func corpusSeeds(tb testing.TB) [][]byte {
 }
 
 // TestCorpusServersLoadAsTheirBundles: the enemy and the dancer, saved and
-// loaded, pose as bound from their bundles, bit for bit.
+// loaded, pose as bound from their bundles, bit for bit; the file keeps
+// every generic clip the controller plays baked (the enemy's six, none of
+// the dancer's humanoid clips).
 func TestCorpusServersLoadAsTheirBundles(t *testing.T) {
 	for _, s := range servers {
 		a := loadFromBundle(t, corpustest.Path(t, s.file), s.character)
 		b, err := boundfile.Marshal(a)
 		if err != nil {
 			t.Fatal(err)
+		}
+		generic := map[*anim.Clip]bool{}
+		for _, m := range a.Controllers[0].Clips() {
+			if m != nil && m.Generic() != nil {
+				generic[m.Generic()] = true
+			}
+		}
+		if n, err := boundfile.BakedClips(b); err != nil || n != len(generic) {
+			t.Errorf("%s: %d baked clips saved (%v), want %d", s.name, n, err, len(generic))
 		}
 		got, err := boundfile.Unmarshal(context.Background(), b)
 		if err != nil {

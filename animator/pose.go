@@ -122,10 +122,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
-		for j := range sc.layer {
-			sc.layer[j], sc.ref[j] = geom.Transform{}, geom.Transform{}
-		}
-		clear(sc.sum)
+		clear(sc.sum) // a property's first clip sets layer and ref, the others add
 		played := 0
 		for _, c := range sc.contrib {
 			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
@@ -138,10 +135,11 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 				// rest pose) of what it does not animate and other clips do.
 				props = p.all
 			}
-			addAnimated(sc.layer, sc.sample, props, sc.sum, c.Weight)
+			var ref []geom.Transform
 			if additive {
-				addAnimated(sc.ref, p.refs[c.Clip], props, nil, c.Weight)
+				ref = p.refs[c.Clip]
 			}
+			addAnimated(sc.layer, sc.ref, sc.sample, ref, props, sc.sum, c.Weight)
 			played++
 		}
 		if played > 0 {
@@ -150,37 +148,66 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 	}
 }
 
-// addAnimated adds w × src to acc for the properties each joint's clip
-// animates (translations and scales linearly, rotations as sign-aligned
-// sums), and w to the property's weight sum (when sum is not nil).
-func addAnimated(acc, src []geom.Transform, props []anim.Props, sum []float32, w float32) {
+// addAnimated adds w × src to acc, and w × ref to accRef when ref is not
+// nil (an additive layer's reference), for the properties each joint's
+// clip animates (translations and scales linearly, rotations as
+// sign-aligned sums), and w to the property's weight sum. A property's
+// first clip (its sum still 0) sets acc and accRef instead, so that they
+// need no clearing between layers.
+func addAnimated(acc, accRef, src, ref []geom.Transform, props []anim.Props, sum []float32, w float32) {
 	for j := range acc {
 		a := props[j]
 		if a == 0 {
 			continue
 		}
 		d, s := &acc[j], &src[j]
+		first := [3]bool{sum[3*j] == 0, sum[3*j+1] == 0, sum[3*j+2] == 0}
 		if a&anim.PropT != 0 {
-			d.T = d.T.Add(s.T.Scale(w))
+			d.T = addScaled(d.T, s.T, w, first[0])
+			sum[3*j] += w
 		}
 		if a&anim.PropR != 0 {
-			q := s.R
-			if d.R.Dot(q) < 0 {
-				q = q.Neg()
-			}
-			d.R = geom.Quat{X: d.R.X + q.X*w, Y: d.R.Y + q.Y*w, Z: d.R.Z + q.Z*w, W: d.R.W + q.W*w}
+			d.R = addAligned(d.R, s.R, w, first[1])
+			sum[3*j+1] += w
 		}
 		if a&anim.PropS != 0 {
-			d.S = d.S.Add(s.S.Scale(w))
+			d.S = addScaled(d.S, s.S, w, first[2])
+			sum[3*j+2] += w
 		}
-		if sum != nil {
-			for k, bit := range [3]anim.Props{anim.PropT, anim.PropR, anim.PropS} {
-				if a&bit != 0 {
-					sum[3*j+k] += w
-				}
-			}
+		if ref == nil {
+			continue
+		}
+		d, s = &accRef[j], &ref[j]
+		if a&anim.PropT != 0 {
+			d.T = addScaled(d.T, s.T, w, first[0])
+		}
+		if a&anim.PropR != 0 {
+			d.R = addAligned(d.R, s.R, w, first[1])
+		}
+		if a&anim.PropS != 0 {
+			d.S = addScaled(d.S, s.S, w, first[2])
 		}
 	}
+}
+
+// addScaled returns acc + w·v, or w·v for the first term.
+func addScaled(acc, v geom.Vec3, w float32, first bool) geom.Vec3 {
+	if first {
+		return v.Scale(w)
+	}
+	return acc.Add(v.Scale(w))
+}
+
+// addAligned returns acc + w·q with q turned to acc's side (q and −q are
+// one rotation), or w·q for the first term.
+func addAligned(acc, q geom.Quat, w float32, first bool) geom.Quat {
+	if first {
+		return geom.Quat{X: q.X * w, Y: q.Y * w, Z: q.Z * w, W: q.W * w}
+	}
+	if acc.Dot(q) < 0 {
+		q = q.Neg()
+	}
+	return geom.Quat{X: acc.X + q.X*w, Y: acc.Y + q.Y*w, Z: acc.Z + q.Z*w, W: acc.W + q.W*w}
 }
 
 // blendLayer lays layer li's accumulated pose (weight w) over dst, property

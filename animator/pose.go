@@ -262,6 +262,9 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 					v = normQuat(x.R)
 				}
 				switch {
+				case additive && ref == v:
+					// No difference from the reference (a joint the
+					// additive clip holds still): nothing to add.
 				case additive && f == 1:
 					d.R = d.R.Mul(ref.Conj().Mul(v).Renormalize()).Renormalize()
 				case additive:

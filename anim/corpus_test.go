@@ -57,9 +57,11 @@ func loadCorpusClips(tb testing.TB, dir string) []corpusClip {
 		})
 		sort.Strings(unity)
 		// One catalog of everything, so clips are named from every name table.
-		cat, errs := catalog.Open(unity, assets.Options{})
-		for _, err := range errs {
-			corpusFails = append(corpusFails, err.Error())
+		cat, err := catalog.Open(tb.Context(), unity, assets.Options{})
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, err := range j.Unwrap() {
+				corpusFails = append(corpusFails, err.Error())
+			}
 		}
 		defer cat.Close()
 		for _, o := range cat.ByClass(model.ClassAnimationClip) {

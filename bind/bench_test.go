@@ -12,19 +12,19 @@ import (
 func BenchmarkMotionsOfACharacter(b *testing.B) {
 	files := []string{corpustest.Path(b, "lethal-emotes/customemotespackage"), corpustest.Path(b, "lethal-emotes/scavbody")}
 	for b.Loop() {
-		set, errs := Open(files, Options{})
-		if len(errs) > 0 {
-			b.Fatal(errs)
+		set, err := Open(b.Context(), files, Options{})
+		if err != nil {
+			b.Fatal(err)
 		}
 		ci, err := set.FindCharacter("CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
 		if err != nil {
 			b.Fatal(err)
 		}
-		ch, err := set.Character(ci)
+		ch, err := set.Character(b.Context(), ci)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ms, _, err := set.Motions(ch)
+		ms, _, err := set.Motions(b.Context(), ch)
 		if err != nil || len(ms) == 0 {
 			b.Fatalf("%d motions: %v", len(ms), err)
 		}
@@ -37,9 +37,9 @@ func BenchmarkMotionsOfACharacter(b *testing.B) {
 func BenchmarkMotionOnTheCharacterBindChooses(b *testing.B) {
 	files := []string{corpustest.Path(b, "lethal-emotes/customemotespackage")}
 	for b.Loop() {
-		set, errs := Open(files, Options{})
-		if len(errs) > 0 {
-			b.Fatal(errs)
+		set, err := Open(b.Context(), files, Options{})
+		if err != nil {
+			b.Fatal(err)
 		}
 		i, err := set.FindClip("Dab")
 		if err != nil {

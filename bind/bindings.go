@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -80,13 +81,17 @@ func (s *Set) decoded(k Kind, i int) (decoded, error) {
 }
 
 // Controller decodes a controller (once) and resolves its clips across
-// the inputs.
-func (s *Set) Controller(id bound.ControllerID) (*bound.ControllerClips, error) {
+// the inputs; its Notes (clips the inputs lack) go to the Logger too.
+func (s *Set) Controller(ctx context.Context, id bound.ControllerID) (*bound.ControllerClips, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	d, err := s.decoded(KindController, int(id))
 	if err != nil {
 		return nil, err
 	}
 	cs := d.ctl
+	s.logNotes(ctx, s.entries[KindController][id], nil, cs.notes...)
 	out := &bound.ControllerClips{Controller: cs.ctl, Clips: make([]bound.ClipID, len(cs.clips)), Notes: cs.notes}
 	for k, c := range cs.clips {
 		out.Clips[k] = -1
@@ -98,8 +103,11 @@ func (s *Set) Controller(id bound.ControllerID) (*bound.ControllerClips, error) 
 }
 
 // Character puts a character together (once): its GameObjects, its
-// avatar and its meshes.
-func (s *Set) Character(id bound.CharacterID) (*bound.Character, error) {
+// avatar and its meshes (attached when first asked for).
+func (s *Set) Character(ctx context.Context, id bound.CharacterID) (*bound.Character, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	return s.character(int(id))
 }
 
@@ -241,11 +249,14 @@ func (s *Set) characterController(ce *entry) *entry {
 // generic clip the characters whose paths its Transform channels name most
 // often (else avatars whose name tables name them). Several distinct
 // candidates are refused by CharacterFor, everywhere.
-func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
+func (s *Set) candidates(ctx context.Context, c *model.Clip) ([]*entry, Kind, error) {
 	if c.Humanoid {
 		var avs []*entry
 		var broken []string
 		for _, ae := range s.entries[KindAvatar] {
+			if err := cancelled(ctx); err != nil {
+				return nil, 0, err
+			}
 			av, err := s.Avatar(bound.AvatarID(ae.index))
 			if err != nil {
 				broken = append(broken, fmt.Sprintf("avatar %q (%s): %v", ae.name, ae.src, err))
@@ -286,6 +297,9 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 	}
 	var avs []*entry
 	for _, ae := range s.entries[KindAvatar] {
+		if err := cancelled(ctx); err != nil {
+			return nil, 0, err
+		}
 		if av, err := s.Avatar(bound.AvatarID(ae.index)); err == nil && namesChannel(c, av.Names) {
 			avs = append(avs, ae)
 		}
@@ -314,12 +328,15 @@ func (s *Set) candidates(c *model.Clip) ([]*entry, Kind, error) {
 // paths or avatars could. A candidate's controller that does not decode
 // could have listed the clip: the choice is not made without it, and its
 // damage is the error (not an ambiguity the damage made).
-func (s *Set) preferPlayers(clip int, cands []*entry, k Kind) ([]*entry, error) {
+func (s *Set) preferPlayers(ctx context.Context, clip int, cands []*entry, k Kind) ([]*entry, error) {
 	if len(cands) < 2 {
 		return cands, nil
 	}
 	var out []*entry
 	for _, e := range cands {
+		if err := cancelled(ctx); err != nil {
+			return nil, err
+		}
 		users := []*entry{e}
 		if k == KindAvatar {
 			users = s.avatarUsers(e)
@@ -428,7 +445,13 @@ func (s *Set) characterRig(ce *entry) *model.Rig {
 // refused (a *ChoiceError listing each by a reference that chooses it);
 // none is ErrNoCharacter, except for a generic clip, which then plays on a
 // rig of its own paths (see ownPaths).
-func (s *Set) CharacterFor(on On, clips ...bound.ClipID) (*bound.Character, error) {
+//
+// ctx is checked between the objects decoded to choose (clips, avatars,
+// controllers): when it ends, the error wraps ctx.Err().
+func (s *Set) CharacterFor(ctx context.Context, on On, clips ...bound.ClipID) (*bound.Character, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	if ch, err := s.characterOn(on); ch != nil || err != nil {
 		return ch, err
 	}
@@ -439,7 +462,7 @@ func (s *Set) CharacterFor(on On, clips ...bound.ClipID) (*bound.Character, erro
 	var chosen, first *entry
 	var firstKind Kind
 	for _, clip := range clips {
-		c, e, k, err := s.characterFor(int(clip))
+		c, e, k, err := s.characterFor(ctx, int(clip))
 		if err != nil {
 			return nil, err
 		}
@@ -474,12 +497,15 @@ func (s *Set) onlyCharacter() (*bound.Character, error) {
 // characterFor is the character clip i plays on when nothing was asked
 // for (see CharacterFor), with the entry that chose it (a character, or
 // an avatar) and its kind.
-func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
+func (s *Set) characterFor(ctx context.Context, clip int) (*bound.Character, *entry, Kind, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, nil, 0, err
+	}
 	c, err := s.Clip(bound.ClipID(clip))
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	cands, k, err := s.candidates(c)
+	cands, k, err := s.candidates(ctx, c)
 	if onOwnPaths(c, err) {
 		ch, err := s.ownPaths(clip, c)
 		return ch, s.entries[KindClip][clip], KindClip, err
@@ -487,7 +513,7 @@ func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if cands, err = s.preferPlayers(clip, cands, k); err != nil {
+	if cands, err = s.preferPlayers(ctx, clip, cands, k); err != nil {
 		return nil, nil, 0, err
 	}
 	if len(cands) > 1 && distinct(cands) {
@@ -502,7 +528,7 @@ func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
 		// Several characters of the one avatar: the ones that play the
 		// clip, as among characters.
 		if users := s.avatarUsers(cands[0]); len(users) > 1 && distinct(users) {
-			players, err := s.preferPlayers(clip, users, KindCharacter)
+			players, err := s.preferPlayers(ctx, clip, users, KindCharacter)
 			switch {
 			case err != nil:
 				return nil, nil, 0, err
@@ -525,23 +551,29 @@ func (s *Set) characterFor(clip int) (*bound.Character, *entry, Kind, error) {
 // clip made for another humanoid character plays through muscles (its
 // motion's RetargetedFrom says so), and a clip that drives nothing on the
 // character is a *NothingDrivenError. On nil lets the binding choose (see
-// CharacterFor), refusing when several characters fit.
-func (s *Set) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+// CharacterFor), refusing when several characters fit. When ctx ends, the
+// error wraps ctx.Err().
+func (s *Set) Motion(ctx context.Context, clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
 	if on == nil {
 		var err error
-		if on, err = s.CharacterFor(On{}, clip); err != nil {
+		if on, err = s.CharacterFor(ctx, On{}, clip); err != nil {
 			return nil, err
 		}
 	}
-	return s.playOn(int(clip), on)
+	return s.playOn(ctx, int(clip), on)
 }
 
 // BindController binds a controller: its clips (across the inputs, an
 // override controller's replacements applied) on a character the set made,
 // or (on nil) on the character whose Animator plays it, else on none (its
 // state machines only, with a note). Several different characters playing
-// it are refused (a *ChoiceError listing them), as for a clip.
-func (s *Set) BindController(id bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+// it are refused (a *ChoiceError listing them), as for a clip. The bound
+// controller's Notes go to the Logger too. ctx is checked between the
+// clips decoded and bound: when it ends, the error wraps ctx.Err().
+func (s *Set) BindController(ctx context.Context, id bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	var notes []string
 	if on == nil {
 		var err error
@@ -549,7 +581,12 @@ func (s *Set) BindController(id bound.ControllerID, on *bound.Character) (*bound
 			return nil, err
 		}
 	}
-	return s.bindController(int(id), on, notes)
+	bc, err := s.bindController(ctx, int(id), on, notes)
+	if err != nil {
+		return nil, err
+	}
+	s.logNotes(ctx, s.entries[KindController][id], on, bc.Notes()...)
+	return bc, nil
 }
 
 // controllerCharacter is the character whose Animator plays controller i
@@ -576,7 +613,7 @@ func (s *Set) controllerCharacter(i int) (*bound.Character, []string, error) {
 }
 
 // bindController binds controller i's clips to ch (nil: none).
-func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound.Controller, error) {
+func (s *Set) bindController(ctx context.Context, i int, ch *bound.Character, notes []string) (*bound.Controller, error) {
 	ctlEntry, err := s.entry(KindController, i)
 	if err != nil {
 		return nil, err
@@ -593,6 +630,9 @@ func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound
 		if ce == nil {
 			continue
 		}
+		if err := cancelled(ctx); err != nil {
+			return nil, err
+		}
 		cd, err := s.value(ce)
 		if err != nil {
 			// A clip the inputs hold that does not decode is damage, not
@@ -602,7 +642,7 @@ func (s *Set) bindController(i int, ch *bound.Character, notes []string) (*bound
 		in.Clips[k], in.ClipSources[k] = cd.clip, ce.src
 	}
 	if ch != nil {
-		if in.Motions, in.Notes, err = s.controllerMotions(i, cs.clips, ch, in.Notes); err != nil {
+		if in.Motions, in.Notes, err = s.controllerMotions(ctx, i, cs.clips, ch, in.Notes); err != nil {
 			return nil, err
 		}
 	}

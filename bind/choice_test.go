@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -32,28 +33,28 @@ func TestEveryChoiceFollowsOneRuleAndRefusesWhenSeveralFit(t *testing.T) {
 		},
 		"viewer's clip": func(s *Set) (string, error) {
 			i, _ := s.FindClip("Walk")
-			m, err := s.Motion(i, nil)
+			m, err := s.Motion(t.Context(), i, nil)
 			if err != nil {
 				return "", err
 			}
 			return m.On().Source().String(), nil
 		},
 		"the only character": func(s *Set) (string, error) {
-			ch, err := s.CharacterFor(On{})
+			ch, err := s.CharacterFor(t.Context(), On{})
 			if err != nil {
 				return "", err
 			}
 			return ch.Source().String(), nil
 		},
 		"controller": func(s *Set) (string, error) {
-			c, err := s.BindController(0, nil)
+			c, err := s.BindController(t.Context(), 0, nil)
 			if err != nil {
 				return "", err
 			}
 			return c.On().Source().String(), nil
 		},
 		"viewer's controller": func(s *Set) (string, error) {
-			c, err := s.BindController(0, nil)
+			c, err := s.BindController(t.Context(), 0, nil)
 			if err != nil {
 				return "", err
 			}
@@ -95,9 +96,9 @@ func TestEveryChoiceFollowsOneRuleAndRefusesWhenSeveralFit(t *testing.T) {
 // motionOn is what the commands do: ask the one rule for the character,
 // then bind.
 func (s *Set) motionOn(clip bound.ClipID, on On) (*bound.Motion, error) {
-	ch, err := s.CharacterFor(on, clip)
+	ch, err := s.CharacterFor(context.Background(), on, clip)
 	if err != nil {
 		return nil, err
 	}
-	return s.Motion(clip, ch)
+	return s.Motion(context.Background(), clip, ch)
 }

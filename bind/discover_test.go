@@ -51,11 +51,13 @@ func TestASetOfAGameFolderHoldsItsUnityFiles(t *testing.T) {
 func TestAFileGivenThatIsNoUnityFileIsAnErrorNamingIt(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(p, []byte("just some notes"), 0o644)
-	_, errs := Open([]string{p}, Options{})
+	_, err := Open(t.Context(), []string{p}, Options{})
+	errs := Errors(err)
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), p) || !strings.Contains(errs[0].Error(), "not a Unity file") {
 		t.Errorf("errors %v", errs)
 	}
-	_, errs = Open([]string{filepath.Join(filepath.Dir(p), "absent.bundle")}, Options{})
+	_, err = Open(t.Context(), []string{filepath.Join(filepath.Dir(p), "absent.bundle")}, Options{})
+	errs = Errors(err)
 	if len(errs) != 1 || !errors.Is(errs[0], os.ErrNotExist) || strings.Count(errs[0].Error(), "absent.bundle") != 1 {
 		t.Errorf("a missing file: %v", errs)
 	}

@@ -1,14 +1,18 @@
 package bind_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/mecanim/mecanim/bind"
 	"github.com/mecanim/mecanim/geom"
+	"github.com/mecanim/mecanim/inputs"
 )
 
 // hello is the project's example bundle: a rig "Hello" and a clip "Wave".
@@ -22,9 +26,9 @@ var hello = func() string {
 // pose is every joint of the character, its scene transforms where the
 // clip writes nothing.
 func Example() {
-	set, errs := bind.Open([]string{hello}, bind.Options{})
-	for _, err := range errs {
-		log.Print(err)
+	set, err := bind.Open(context.Background(), []string{hello}, bind.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer set.Close()
 	wave, err := set.FindClip("Wave") // or "CAB-...#PATHID" when names repeat
@@ -33,11 +37,11 @@ func Example() {
 	}
 	// The one rule every command follows: what the clip plays on. Several
 	// characters that fit alike are a *bind.ChoiceError listing each.
-	ch, err := set.CharacterFor(bind.On{}, wave) // or bind.On{Character: "Hello"}
+	ch, err := set.CharacterFor(context.Background(), bind.On{}, wave) // or bind.On{Character: "Hello"}
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := set.Motion(wave, ch)
+	m, err := set.Motion(context.Background(), wave, ch)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,15 +65,25 @@ func Example() {
 // Poser per goroutine poses them. After loading, the files can be closed:
 // nothing at run time reads them.
 func Example_serverStartup() {
-	set, errs := bind.Open([]string{"modassets"}, bind.Options{})
-	for _, err := range errs {
-		log.Print(err)
+	// Startup's budget: loading stops between files and between clips
+	// when it is spent. Notes (a clip the files lack, a clip that drives
+	// nothing) go to the server's log, with the input, the object and
+	// its kind as attributes.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	opts := bind.Options{Logger: slog.Default()}
+	set, err := bind.Open(ctx, []string{"modassets"}, opts)
+	if set == nil {
+		log.Fatal(err) // the context ended: nothing is left open
+	}
+	for _, err := range bind.Errors(err) {
+		log.Print(err) // an input left out, named; the set holds the others
 	}
 	ci, err := set.FindCharacter("ExampleEnemyModel")
 	if err != nil {
 		log.Fatal(err)
 	}
-	ch, err := set.Character(ci)
+	ch, err := set.Character(ctx, ci)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -77,12 +91,9 @@ func Example_serverStartup() {
 	if !ok {
 		log.Fatal("its Animator plays no controller of the inputs")
 	}
-	enemy, err := set.BindController(ctl, ch)
+	enemy, err := set.BindController(ctx, ctl, ch) // its Notes went to opts.Logger
 	if err != nil {
 		log.Fatal(err)
-	}
-	for _, n := range enemy.Notes() {
-		log.Print(n) // a clip the files lack
 	}
 	set.Close()
 
@@ -102,21 +113,21 @@ func Example_serverStartup() {
 // not settle is a *bind.ChoiceError whose candidates each carry a
 // reference that chooses it (the same option takes it back).
 func ExampleSet_CharacterFor() {
-	set, errs := bind.Open([]string{hello}, bind.Options{})
-	for _, err := range errs {
-		log.Print(err)
+	set, err := bind.Open(context.Background(), []string{hello}, bind.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer set.Close()
-	ch, err := set.CharacterFor(bind.On{}) // no clip: the only character
+	ch, err := set.CharacterFor(context.Background(), bind.On{}) // no clip: the only character
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(ch.Describe(), "has", ch.Skeleton().Len(), "joints")
 	for _, it := range set.Characters() {
-		byRef, err := set.CharacterFor(bind.On{Character: it.Ref})
+		byRef, err := set.CharacterFor(context.Background(), bind.On{Character: it.Ref})
 		fmt.Println(it.Ref, "chooses the same:", byRef == ch, err)
 	}
-	_, err = set.CharacterFor(bind.On{Character: "Nobody"})
+	_, err = set.CharacterFor(context.Background(), bind.On{Character: "Nobody"})
 	fmt.Println(errors.Is(err, bind.ErrNotFound))
 	var ce *bind.ChoiceError
 	if errors.As(err, &ce) {
@@ -133,9 +144,9 @@ func ExampleSet_CharacterFor() {
 // List the clips: each listing carries a reference that chooses it alone
 // (FindClip takes it back to a typed handle), and the handle decodes it.
 func ExampleSet_Clips() {
-	set, errs := bind.Open([]string{hello}, bind.Options{})
-	for _, err := range errs {
-		log.Print(err)
+	set, err := bind.Open(context.Background(), []string{hello}, bind.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer set.Close()
 	for _, it := range set.Clips() {
@@ -151,4 +162,37 @@ func ExampleSet_Clips() {
 	}
 	// Output:
 	// CAB-hello0000000000000000000000000#400 "Wave": 10 curves, 2.00 s
+}
+
+// Report each input that could not be opened: Open's error joins one per
+// input, each naming it; the set holds the others.
+func ExampleErrors() {
+	set, err := bind.Open(context.Background(), []string{hello, "absent.bundle", "notes.txt"}, bind.Options{})
+	if set == nil {
+		log.Fatal(err) // the context ended
+	}
+	defer set.Close()
+	for _, err := range bind.Errors(err) {
+		var in *inputs.Error
+		if errors.As(err, &in) {
+			fmt.Println("left out:", in.Input)
+		}
+	}
+	fmt.Println(len(set.Clips()), "clip")
+	// Output:
+	// left out: absent.bundle
+	// left out: notes.txt
+	// 1 clip
+}
+
+// Stop a load: a context that ends (a deadline, a shutdown) stops Open
+// between inputs, and binding between clips; what was opened is closed,
+// and the error wraps the context's.
+func ExampleOpen_cancelled() {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // a shutdown during startup
+	set, err := bind.Open(ctx, []string{hello}, bind.Options{})
+	fmt.Println(set == nil, errors.Is(err, context.Canceled))
+	// Output:
+	// true true
 }

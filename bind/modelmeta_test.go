@@ -28,9 +28,9 @@ func TestModelSettingsThatLeaveParentsToTheModelAreListedAndRefusedWhereUsed(t *
 	if err := os.WriteFile(p, blank.ReplaceAll(b, []byte("$1 ")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, errs := Open([]string{p}, Options{})
-	if len(errs) > 0 {
-		t.Fatalf("valid settings refused at open: %v", errs)
+	set, err := Open(t.Context(), []string{p}, Options{})
+	if err != nil {
+		t.Fatalf("valid settings refused at open: %v", err)
 	}
 	defer set.Close()
 	i, err := set.FindAvatar("OldAvatar")

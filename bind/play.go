@@ -1,8 +1,10 @@
 package bind
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/mecanim/mecanim/bound"
@@ -86,7 +88,10 @@ const (
 //
 // A clip that drives no property of ch (no joint, blend shape or root
 // motion) is a *NothingDrivenError: never a rest pose shown as played.
-func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
+//
+// A ctx that ends while the clip's own character is chosen is an error
+// wrapping ctx.Err().
+func (s *Set) playOn(ctx context.Context, clip int, ch *bound.Character) (*bound.Motion, error) {
 	if ch == nil {
 		return nil, errors.New("bind: Bind: nil character")
 	}
@@ -109,7 +114,10 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 		return m, nil // every path is ch's
 	}
 	if ch.Human() != nil {
-		from, err := s.clipOwner(clip, ch)
+		from, err := s.clipOwner(ctx, clip, ch)
+		if cerr := cancelled(ctx); cerr != nil {
+			return nil, cerr
+		}
 		if err == nil && from != nil && from.Human() != nil && 2*s.pathsOn(c, ch) < s.pathsOn(c, from) {
 			return bound.Retarget(c, e.src, from, ch)
 		}
@@ -119,7 +127,10 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 	}
 	// Say why it could not be retargeted either.
 	why := ""
-	from, err := s.clipOwner(clip, ch)
+	from, err := s.clipOwner(ctx, clip, ch)
+	if cerr := cancelled(ctx); cerr != nil {
+		return nil, cerr
+	}
 	switch {
 	case err != nil:
 		why = err.Error()
@@ -136,8 +147,8 @@ func (s *Set) playOn(clip int, ch *bound.Character) (*bound.Motion, error) {
 // not ch: the one the binding would choose for it (see CharacterFor). It
 // returns nil when that is ch, or when no character of the inputs has the
 // clip's paths.
-func (s *Set) clipOwner(clip int, ch *bound.Character) (*bound.Character, error) {
-	from, _, _, err := s.characterFor(clip)
+func (s *Set) clipOwner(ctx context.Context, clip int, ch *bound.Character) (*bound.Character, error) {
+	from, _, _, err := s.characterFor(ctx, clip)
 	var ce *ChoiceError
 	switch {
 	case errors.As(err, &ce):
@@ -284,24 +295,34 @@ func switchesObjectsOn(c *model.Clip, ch *bound.Character) bool {
 // drives nothing on ch, it is humanoid and ch is not). Clips that would
 // play but cannot (a clip or the character's avatar does not decode, a
 // clip does not bake) are errors, joined in err: what could be bound is
-// returned with them.
-func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []string, err error) {
+// returned with them. The notes go to the Logger too. ctx is checked
+// between clips: when it ends, Motions returns nothing but an error
+// wrapping ctx.Err().
+func (s *Set) Motions(ctx context.Context, ch *bound.Character) (motions []*bound.Motion, notes []string, err error) {
 	var errs []error
 	var human []string
 	humans := 0
 	for i, e := range s.entries[KindClip] {
+		if err := cancelled(ctx); err != nil {
+			return nil, nil, err
+		}
 		if _, err := s.Clip(bound.ClipID(i)); err != nil {
 			errs = append(errs, fmt.Errorf("clip %q (%s): %w", e.name, e.src, err))
 			continue
 		}
-		m, err := s.playOn(i, ch)
+		m, err := s.playOn(ctx, i, ch)
+		if cerr := cancelled(ctx); cerr != nil {
+			return nil, nil, cerr
+		}
 		switch {
 		case err == nil:
 			motions = append(motions, m)
 		case errors.Is(err, bound.ErrNotHumanoid):
 			human = append(human, fmt.Sprintf("%q", e.name))
 		case errors.Is(err, ErrDrivesNothing):
-			notes = append(notes, "left out: "+err.Error())
+			n := "left out: " + err.Error()
+			notes = append(notes, n)
+			s.logNotes(ctx, e, ch, n)
 		default:
 			errs = append(errs, err)
 		}
@@ -318,7 +339,10 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 			if av, _ := ch.Avatar(); av != nil {
 				why = fmt.Sprintf("its avatar %q is generic", av.Name)
 			}
-			notes = append(notes, fmt.Sprintf("%d humanoid clips left out (%s): %s %s (choose a humanoid avatar to play them on)", humans, names, ch.Describe(), why))
+			n := fmt.Sprintf("%d humanoid clips left out (%s): %s %s (choose a humanoid avatar to play them on)", humans, names, ch.Describe(), why)
+			notes = append(notes, n)
+			s.log(ctx, n, slog.String(AttrInput, ch.Source().Container), slog.String(AttrObject, ch.Name()),
+				slog.String(AttrKind, KindCharacter.String()), slog.String(AttrCharacter, ch.Describe()))
 		}
 	}
 	return motions, notes, errors.Join(errs...)
@@ -329,7 +353,7 @@ func (s *Set) Motions(ch *bound.Character) (motions []*bound.Motion, notes []str
 // a note saying why; when none of them drives anything on ch the
 // controller would run as a rest pose, which is an error naming the
 // controller, the character and what its clips wanted.
-func (s *Set) controllerMotions(i int, clips []*entry, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
+func (s *Set) controllerMotions(ctx context.Context, i int, clips []*entry, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
 	out := make([]*bound.Motion, len(clips))
 	done := map[*entry]*bound.Motion{}
 	played, nothing := 0, 0
@@ -342,7 +366,10 @@ func (s *Set) controllerMotions(i int, clips []*entry, ch *bound.Character, note
 			out[k] = m
 			continue
 		}
-		m, err := s.playOn(ci.index, ch)
+		m, err := s.playOn(ctx, ci.index, ch)
+		if cerr := cancelled(ctx); cerr != nil {
+			return nil, nil, cerr
+		}
 		done[ci] = m
 		if err != nil {
 			if first == nil {

@@ -81,7 +81,7 @@ func TestBindRetargetsBetweenHumanoidsAndRefusesWhatDrivesNothing(t *testing.T) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := set.Motion(i, ch)
+		m, err := set.Motion(t.Context(), i, ch)
 		if c.err != nil {
 			var nd *NothingDrivenError
 			if !errors.Is(err, c.err) || !errors.As(err, &nd) {
@@ -128,7 +128,7 @@ func TestMotionsNoteEachClipLeftOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms, notes, err := set.Motions(ch)
+		ms, notes, err := set.Motions(t.Context(), ch)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestMixamoWalkPlaysOnVRMCharacters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := set.Motion(i, ch)
+		m, err := set.Motion(t.Context(), i, ch)
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
@@ -206,9 +206,9 @@ func BenchmarkBindRetargetsAWalk(b *testing.B) {
 		b.Fatal(err)
 	}
 	human := synth.NewScene(b, synth.Options{Full: true}).Write("human.assets")
-	set, errs := Open([]string{walk, human}, Options{})
-	if len(errs) > 0 {
-		b.Fatal(errs)
+	set, err := Open(b.Context(), []string{walk, human}, Options{})
+	if err != nil {
+		b.Fatal(err)
 	}
 	defer set.Close()
 	ch, err := set.characterOn(On{Onto: human})
@@ -221,7 +221,7 @@ func BenchmarkBindRetargetsAWalk(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if m, err := set.Motion(i, ch); err != nil || m.RetargetedFrom() == nil {
+		if m, err := set.Motion(b.Context(), i, ch); err != nil || m.RetargetedFrom() == nil {
 			b.Fatal(err)
 		}
 	}

@@ -31,7 +31,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, err := set.CharacterFor(On{}, i)
+		ch, err := set.CharacterFor(t.Context(), On{}, i)
 		if err != nil {
 			t.Errorf("%s: %v", clip, err)
 			continue
@@ -44,7 +44,7 @@ func TestAClipPlaysOnTheCharacterWhoseControllerPlaysIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.CharacterFor(On{}, i); !errors.Is(err, ErrAmbiguous) {
+	if _, err := set.CharacterFor(t.Context(), On{}, i); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("a clip no character plays, on three rigs of its paths: %v, want ErrAmbiguous", err)
 	}
 }
@@ -67,7 +67,7 @@ func TestADamagedControllerIsNamedNotAnAmbiguity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = set.CharacterFor(On{}, i)
+	_, err = set.CharacterFor(t.Context(), On{}, i)
 	if err == nil || errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "a.assets") || !strings.Contains(err.Error(), "state machine 5") {
 		t.Fatalf("err %v, want the damaged controller of a.assets named", err)
 	}

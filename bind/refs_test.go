@@ -82,13 +82,13 @@ func TestReferencesResolveWhenTwoBundlesShareACABName(t *testing.T) {
 	}
 	// Which rig: the inputs hold two; the refusal's references choose
 	// each, and each build's clip plays on its own build's rig.
-	_, err := set.CharacterFor(On{})
+	_, err := set.CharacterFor(t.Context(), On{})
 	var ce *ChoiceError
 	if !errors.As(err, &ce) || len(ce.Candidates) != 2 {
 		t.Fatalf("two rigs, none named: %v, want a refusal listing both", err)
 	}
 	for _, c := range ce.Candidates {
-		ch, err := set.CharacterFor(On{Character: c.Ref})
+		ch, err := set.CharacterFor(t.Context(), On{Character: c.Ref})
 		if err != nil || ch.Source() != c.Source {
 			t.Errorf("character %s: %v, %v", c.Ref, ch, err)
 		}
@@ -97,7 +97,7 @@ func TestReferencesResolveWhenTwoBundlesShareACABName(t *testing.T) {
 		if it.Name != "Idle" {
 			continue // Walk is the same asset in both builds: both rigs play it
 		}
-		ch, err := set.CharacterFor(On{}, bound.ClipID(i))
+		ch, err := set.CharacterFor(t.Context(), On{}, bound.ClipID(i))
 		if err != nil || ch.Source().Container != it.Source.Container {
 			t.Errorf("clip %s plays on %v (%v), want its own build's rig", it.Ref, ch, err)
 		}

@@ -20,9 +20,9 @@ import (
 
 func openSet(t *testing.T, paths ...string) *Set {
 	t.Helper()
-	set, errs := Open(paths, Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := Open(t.Context(), paths, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { set.Close() })
 	return set
@@ -177,7 +177,7 @@ func TestGenericClipsWithRootCurvesPlayOnGenericRigs(t *testing.T) {
 	if d := m.ExtractRootMotion(0, 0.2, 0).T; math.Abs(float64(d.X)-0.4) > 1e-5 {
 		t.Errorf("root motion over 0.2 s: %v, want RootT's 0.4 along x", d)
 	}
-	bc, err := set.BindController(0, nil)
+	bc, err := set.BindController(t.Context(), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestOverrideControllersReplaceClips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := set.Controller(k)
+	cc, err := set.Controller(t.Context(), k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +217,11 @@ func TestOverrideControllersReplaceClips(t *testing.T) {
 	if got, ok := set.CharacterController(0); !ok || got != k {
 		t.Errorf("the character plays controller %d, want the override %d", got, k)
 	}
-	ch, err := set.Character(0)
+	ch, err := set.Character(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc, err := set.BindController(k, ch)
+	bc, err := set.BindController(t.Context(), k, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestAClipInAFileNotGivenNamesThatFile(t *testing.T) {
 	sc.Obj(synth.ControllerID)["m_AnimationClips"] = []any{synth.PPtr(synth.ClipID), synth.F{"m_FileID": 1, "m_PathID": 4242}}
 	p := sc.WriteWith("main.assets", []unitywrite.External{{Path: "archive:/CAB-elsewhere/CAB-elsewhere"}})
 	set := openSet(t, p)
-	cc, err := set.Controller(0)
+	cc, err := set.Controller(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,18 +270,18 @@ func TestCharactersWithoutAnimators(t *testing.T) {
 	if len(items) != 2 {
 		t.Fatalf("characters %v, want the Animation's and the skinned mesh's", items)
 	}
-	legacy, err := set.Character(0)
+	legacy, err := set.Character(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := legacy.Rig(); r.Legacy == nil || r.Animator != nil || len(r.Legacy.Clips) != 1 || len(r.Nodes) != len(synth.Bones) {
 		t.Errorf("first character: %+v", r)
 	}
-	ms, _, _ := set.Motions(legacy)
+	ms, _, _ := set.Motions(t.Context(), legacy)
 	if len(ms) != 2 {
 		t.Errorf("%d clips play on the legacy character, want Idle and Walk", len(ms))
 	}
-	skinned, err := set.Character(1)
+	skinned, err := set.Character(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

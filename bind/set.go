@@ -18,13 +18,21 @@
 //
 // What it makes are runtime values of package bound; the commands, the
 // viewer, pictures and glTF export all take them.
+//
+// Every call that loads or binds takes a context.Context and stops, with
+// an error wrapping ctx.Err(), when it ends: Open between inputs and
+// between the objects it lists, the bindings between the objects they
+// decode. Open reports the inputs it could not open in one error, joining
+// one per input (Errors lists them). Notes — what the inputs lack, what
+// was left out — are returned with what they are about and logged to
+// Options.Logger with structured attributes.
 package bind
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"github.com/mecanim/mecanim/decode/yamlasset"
-	"github.com/mecanim/mecanim/inputs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,10 +41,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mecanim/mecanim/decode/gltfchar"
-
 	"github.com/mecanim/mecanim/bound"
 	"github.com/mecanim/mecanim/decode/catalog"
+	"github.com/mecanim/mecanim/decode/gltfchar"
+	"github.com/mecanim/mecanim/decode/yamlasset"
+	"github.com/mecanim/mecanim/inputs"
 	"github.com/mecanim/mecanim/model"
 	"github.com/mecanim/mecanim/unity/assets"
 )
@@ -81,6 +90,15 @@ type Options struct {
 	// characters given (gltfchar.ParseHumanMap); without it their VRM
 	// extension or their bone names give it.
 	HumanMap gltfchar.HumanMap
+	// Logger, when not nil, receives every note the set makes as it
+	// loads and binds — what the inputs lack, what was left out and why
+	// — when the call that makes it returns it: one record per note at
+	// slog.LevelInfo, its message the note's text, with the input, the
+	// object, its kind and its reference as attributes (AttrInput,
+	// AttrObject, AttrKind, AttrRef; AttrCharacter for a binding's
+	// character). The notes are returned all the same, with what they
+	// are about (a bound controller's Notes, Motions' notes).
+	Logger *slog.Logger
 }
 
 // Set is a set of inputs opened together: a clip in one bundle plays on a
@@ -195,13 +213,20 @@ type origin interface {
 // .prefab, .unity, avatar .asset), editor packages (.unitypackage, read as
 // a project) and folders: a game's data folder or a mod's (every input
 // found in it, see Discover), a project (its editor assets, references
-// followed through the GUIDs their .meta files give). An input that
-// cannot be opened is reported in the returned errors and left out; the
-// set holds the others. The same file given twice, or two files of the
-// same content, count once.
-func Open(paths []string, opts Options) (*Set, []error) {
-	s := newSet()
-	s.opts = opts
+// followed through the GUIDs their .meta files give). The same file given
+// twice, or two files of the same content, count once.
+//
+// An input that cannot be opened is left out and reported in the
+// returned error, which joins one error per input, each naming it (an
+// *inputs.Error or an *assets.Error; Errors lists them); the set holds
+// the others and is returned with it. ctx is checked between inputs and
+// between the objects listed: when it ends, Open closes what it opened
+// and returns a nil set and an error wrapping ctx.Err().
+func Open(ctx context.Context, paths []string, opts Options) (*Set, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bind: open: %w", err)
+	}
+	s := newSet(opts)
 	var unity []string
 	found, passed, errs := inputs.Discover(paths, "")
 	for _, f := range found {
@@ -209,77 +234,116 @@ func Open(paths []string, opts Options) (*Set, []error) {
 			unity = append(unity, f.Path)
 			continue
 		}
-		errs = append(errs, s.addInput(f.Path, f.Kind == inputs.Project)...)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bind: open: %w", err)
+		}
+		errs = append(errs, s.addInput(ctx, f.Path, f.Kind == inputs.Project)...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bind: open: %w", err)
 	}
 	for _, p := range passed {
 		if p.Same != "" {
 			s.duplicates = append(s.duplicates, p.Path)
+			s.logInput(ctx, p.Path, fmt.Sprintf("%s: the same as %s: read once", p.Path, p.Same))
 		}
 	}
-	cat, cerrs := catalog.Open(unity, opts.Reader)
-	errs = append(errs, cerrs...)
+	cat, err := catalog.Open(ctx, unity, opts.Reader)
+	if cat == nil {
+		return nil, fmt.Errorf("bind: open: %w", err)
+	}
+	errs = append(errs, Errors(err)...)
 	s.cat = cat
 	s.inputs = append(s.inputs, paths...)
-	errs = append(errs, s.addCatalog()...)
-	return s, errs
+	if err := s.addCatalog(ctx, &errs); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("bind: open: %w", err)
+	}
+	return s, errors.Join(errs...)
 }
 
 // addInput adds an input that is not a built Unity file: a project
-// folder, or a file of an inputs.KindOf.
-func (s *Set) addInput(p string, dir bool) []error {
-	var err error
+// folder, or a file of an inputs.KindOf. Each error is an *inputs.Error
+// naming p; ctx is checked between the assets of a folder or package.
+func (s *Set) addInput(ctx context.Context, p string, dir bool) []error {
+	var errs []error
 	switch {
 	case dir:
-		return s.addProject(p)
+		errs = s.addProject(ctx, p)
 	default:
+		var err error
 		switch inputs.KindOf(p) {
 		case inputs.GLTF:
 			err = s.addCharacterFile(p)
 		case inputs.Package:
-			return s.addUnityPackage(p)
+			errs = s.addUnityPackage(ctx, p)
 		case inputs.Model:
 			err = s.addModelMeta(p)
 		case inputs.YAML:
 			err = s.addYAML(p, p, "")
 		default:
-			err = fmt.Errorf("%s: not a glTF character, model settings, Unity YAML asset or package", p)
+			err = errors.New("not a glTF character, model settings, Unity YAML asset or package")
+		}
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
-	if err != nil {
-		return []error{err}
+	for i, err := range errs {
+		var ie *inputs.Error
+		if !errors.As(err, &ie) {
+			errs[i] = &inputs.Error{Input: p, Err: err}
+		}
 	}
-	return nil
+	return errs
 }
 
 // NewWith makes a set of Unity files already opened as a catalog (the set
 // does not close it) and of the other inputs Open reads: project folders
-// and files of an inputs.KindOf, each read as Open reads it. A failure to read
-// one of others is an *inputs.Error naming it; the set holds what could be
-// read.
-func NewWith(cat *catalog.Catalog, others []string, opts Options) (*Set, []error) {
-	s := newSet()
-	s.opts = opts
+// and files of an inputs.KindOf, each read as Open reads it. The error
+// joins one *inputs.Error for each of others that could not be read (and
+// the catalog's rigs that do not decode); the set holds what could be
+// read. When ctx ends, NewWith returns a nil set and an error wrapping
+// ctx.Err() (cat is left open: its caller closes it).
+func NewWith(ctx context.Context, cat *catalog.Catalog, others []string, opts Options) (*Set, error) {
+	s := newSet(opts)
 	var errs []error
 	for _, p := range others {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bind: open: %w", err)
+		}
 		st, err := os.Stat(p)
-		var perrs []error
 		if err != nil {
-			perrs = []error{err}
-		} else {
-			perrs = s.addInput(p, st.IsDir())
-		}
-		for _, err := range perrs {
 			errs = append(errs, &inputs.Error{Input: p, Err: err})
+			continue
 		}
+		errs = append(errs, s.addInput(ctx, p, st.IsDir())...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bind: open: %w", err)
 	}
 	s.cat = cat
 	s.inputs = append(s.inputs, others...)
-	errs = append(errs, s.addCatalog()...)
-	return s, errs
+	if err := s.addCatalog(ctx, &errs); err != nil {
+		return nil, fmt.Errorf("bind: open: %w", err)
+	}
+	return s, errors.Join(errs...)
 }
 
-func newSet() *Set {
-	return &Set{byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, prefabs: map[string]*yamlasset.File{}, gltfAvatars: map[*entry]*entry{}}
+// Errors lists the errors err joins (Open's and NewWith's: one per input
+// that failed), for callers that report each: nil for nil, err itself
+// when it joins none.
+func Errors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+func newSet(opts Options) *Set {
+	return &Set{opts: opts, byObj: map[objKey]*entry{}, byYAML: map[yamlKey]*entry{}, guidPath: map[string]string{}, prefabs: map[string]*yamlasset.File{}, gltfAvatars: map[*entry]*entry{}}
 }
 
 var _ bound.Library = (*Set)(nil)

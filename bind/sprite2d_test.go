@@ -128,11 +128,11 @@ func TestControllerOfSpriteClipsRunsOnTheirCharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := set.Character(chi)
+	ch, err := set.Character(t.Context(), chi)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc, err := set.BindController(ci, ch)
+	bc, err := set.BindController(t.Context(), ci, ch)
 	if err != nil {
 		t.Fatalf("controller refused: %v", err)
 	}
@@ -143,7 +143,7 @@ func TestControllerOfSpriteClipsRunsOnTheirCharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = set.playOn(int(k), ch)
+	_, err = set.playOn(t.Context(), int(k), ch)
 	var nd *NothingDrivenError
 	if !errors.As(err, &nd) || nd.ObjectCurves() != 1 || strings.Contains(err.Error(), "no curves") {
 		t.Errorf("pose of a sprite clip: %v", err)

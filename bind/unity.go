@@ -2,7 +2,9 @@ package bind
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
 	"path"
 	"strings"
 
@@ -72,23 +74,49 @@ func sourceOf(o catalog.Object) model.Source {
 	return model.Source{Container: o.Container(), File: o.File.Name, PathID: o.PathID()}
 }
 
-// addCatalog lists the objects of the catalog's Unity files.
-func (s *Set) addCatalog() []error {
+// addCatalog lists the objects of the catalog's Unity files, appending
+// to errs the rigs that do not decode. ctx is checked between objects:
+// its error is returned when it ends.
+func (s *Set) addCatalog(ctx context.Context, errs *[]error) error {
 	if s.cat == nil {
-		return nil
+		return ctx.Err()
 	}
-	add := func(k Kind, class int32) {
+	for _, c := range s.cat.Containers {
+		for _, f := range c.Files {
+			if f.VersionNote != "" {
+				s.logInput(ctx, c.Path, fmt.Sprintf("%s: %s: %s", c.Path, f.Name, f.VersionNote), slog.String("file", f.Name))
+			}
+		}
+	}
+	add := func(k Kind, class int32) error {
 		for _, o := range s.cat.ByClass(class) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			name, err := s.cat.ObjectName(o)
 			e := s.add(&entry{kind: k, name: name, nameErr: err, src: sourceOf(o), origin: unityObject{o}})
 			s.byObj[objKey{o.File, o.PathID()}] = e
 		}
+		return nil
 	}
-	add(KindClip, model.ClassAnimationClip)
-	add(KindAvatar, model.ClassAvatar)
-	add(KindController, model.ClassAnimatorController)
-	add(KindController, model.ClassOverrideController)
-	rigs, errs := s.cat.Rigs()
+	for _, c := range []struct {
+		k     Kind
+		class int32
+	}{
+		{KindClip, model.ClassAnimationClip},
+		{KindAvatar, model.ClassAvatar},
+		{KindController, model.ClassAnimatorController},
+		{KindController, model.ClassOverrideController},
+	} {
+		if err := add(c.k, c.class); err != nil {
+			return err
+		}
+	}
+	rigs, rerrs := s.cat.Rigs()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	*errs = append(*errs, rerrs...)
 	for _, r := range rigs {
 		src := model.Source{Container: r.File.Container.Path, File: r.File.Name}
 		switch {
@@ -101,7 +129,7 @@ func (s *Set) addCatalog() []error {
 		}
 		s.add(&entry{kind: KindCharacter, name: r.Name, src: src, origin: unityRig{r}})
 	}
-	return errs
+	return nil
 }
 
 // resolve follows a reference made in the file of a Unity object (whose

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -15,8 +16,8 @@ import (
 // folder: every editor text asset in it is an input, references between them
 // followed through the GUIDs, and a model's importer settings give its avatar
 // as a .fbx.meta does. Objects are named by their project paths (File of
-// their Source).
-func (s *Set) addUnityPackage(pkg string) []error {
+// their Source). It stops when ctx ends (between assets).
+func (s *Set) addUnityPackage(ctx context.Context, pkg string) []error {
 	assets, errs := inputs.ReadPackage(pkg)
 	abs, _ := filepath.Abs(pkg)
 	key := func(a *inputs.PackageAsset) string { return filepath.Join(abs, filepath.FromSlash(a.Pathname)) }
@@ -25,6 +26,9 @@ func (s *Set) addUnityPackage(pkg string) []error {
 		s.guidPath[assets[i].GUID] = key(&assets[i])
 	}
 	for i := range assets {
+		if ctx.Err() != nil {
+			return errs
+		}
 		a := &assets[i]
 		wrap := func(err error) error { return fmt.Errorf("%s: %s: %w", pkg, a.Pathname, err) }
 		if a.Text != nil {

@@ -111,7 +111,7 @@ func TestPackagesReadAsTheirProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := set.Controller(k)
+	cc, err := set.Controller(t.Context(), k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestPackagesReadAsTheirProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := set.Controller(o); err != nil {
+	if _, err := set.Controller(t.Context(), o); err != nil {
 		t.Errorf("the override controller: %v", err)
 	}
 	it, err := set.FindClip("Assets/Emotes/Floss.anim#7400000")
@@ -167,7 +167,8 @@ func TestDamagedPackagesSayWhere(t *testing.T) {
 		{cut, []string{"cut.unitypackage"}},
 		{notGzip, []string{"plain.unitypackage", "not a Unity package"}},
 	} {
-		_, errs := Open([]string{tc.path}, Options{})
+		_, err := Open(t.Context(), []string{tc.path}, Options{})
+		errs := Errors(err)
 		if len(errs) == 0 {
 			t.Errorf("%s: no error", filepath.Base(tc.path))
 			continue
@@ -206,8 +207,8 @@ func FuzzUnityPackage(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		set, errs := Open([]string{p}, Options{})
-		for _, err := range errs {
+		set, err := Open(t.Context(), []string{p}, Options{})
+		for _, err := range Errors(err) {
 			if err == nil || !strings.Contains(err.Error(), "fuzz.unitypackage") {
 				t.Fatalf("an error that does not name the package: %v", err)
 			}

@@ -74,11 +74,11 @@ func TestHumanoidClipsPlayOnVRMCharacters(t *testing.T) {
 			if !c.Humanoid {
 				continue
 			}
-			m, err := set.Motion(bound.ClipID(i), ch)
+			m, err := set.Motion(t.Context(), bound.ClipID(i), ch)
 			if err != nil {
 				t.Fatalf("clip %q on %s: %v", c.Name, v, err)
 			}
-			rm, err := set.Motion(bound.ClipID(i), ref)
+			rm, err := set.Motion(t.Context(), bound.ClipID(i), ref)
 			if err != nil {
 				t.Fatal(err)
 			}

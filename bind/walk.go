@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -44,13 +45,14 @@ func Release[ID bound.ClipID | bound.CharacterID | bound.AvatarID | bound.Contro
 // once, with a note for each one the inputs lack. Characters that are not
 // an Animation component's (an Animator's, or of other inputs) have none:
 // an Animation component on an Animator's GameObject is a character of its
-// own.
-func (s *Set) CharacterAnimations(id bound.CharacterID) ([]bound.ClipID, []string) {
+// own. The notes go to the Logger too.
+func (s *Set) CharacterAnimations(ctx context.Context, id bound.CharacterID) ([]bound.ClipID, []string) {
 	ce, err := s.entry(KindCharacter, int(id))
 	if err != nil {
 		return nil, nil
 	}
 	es, notes := s.animations(ce)
+	s.logNotes(ctx, ce, nil, notes...)
 	clips := make([]bound.ClipID, len(es))
 	for i, e := range es {
 		clips[i] = bound.ClipID(e.index)

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/mecanim/mecanim/inputs"
@@ -60,14 +61,17 @@ type yamlKey struct {
 }
 
 // addProject reads a project folder: every editor asset below it, and the
-// GUIDs its .meta files give.
-func (s *Set) addProject(dir string) []error {
+// GUIDs its .meta files give. It stops when ctx ends (between files).
+func (s *Set) addProject(ctx context.Context, dir string) []error {
 	var errs []error
 	var assets []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
 			return nil
+		}
+		if ctx.Err() != nil {
+			return filepath.SkipAll
 		}
 		if d.IsDir() {
 			if p != dir && inputs.NotWalked(d.Name()) {
@@ -87,6 +91,9 @@ func (s *Set) addProject(dir string) []error {
 		errs = append(errs, err)
 	}
 	for _, p := range assets {
+		if ctx.Err() != nil {
+			return errs
+		}
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			rel = p

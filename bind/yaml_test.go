@@ -69,7 +69,7 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := set.Controller(k)
+	cc, err := set.Controller(t.Context(), k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestProjectFoldersResolveReferencesByGUID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc, err := set.Controller(o)
+	oc, err := set.Controller(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

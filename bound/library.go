@@ -1,6 +1,10 @@
 package bound
 
-import "github.com/mecanim/mecanim/model"
+import (
+	"context"
+
+	"github.com/mecanim/mecanim/model"
+)
 
 // Handles name the objects a set of inputs offers, one type per kind so
 // that a clip cannot be passed where a character is meant. Each is the
@@ -47,7 +51,9 @@ type ControllerClips struct {
 
 // Library is what a set of inputs offers to play, as the viewer browses
 // it: characters, clips and controllers, and their bindings, each decided
-// by the set's one rule. bind.Set is one.
+// by the set's one rule. bind.Set is one. The methods that decode and
+// bind take the context of the request they serve: when it ends, they
+// return an error wrapping its Err.
 type Library interface {
 	// Characters, Clips and Controllers list the objects of each kind;
 	// an object's handle is its position in the list.
@@ -55,19 +61,19 @@ type Library interface {
 	Clips() []Item
 	Controllers() []Item
 	// Character puts character id together.
-	Character(id CharacterID) (*Character, error)
+	Character(ctx context.Context, id CharacterID) (*Character, error)
 	// CharacterController returns the controller character id's Animator
 	// plays (false for none, or one the inputs lack).
 	CharacterController(id CharacterID) (ControllerID, bool)
 	// Motion binds a clip to a character of the library; on nil lets
 	// the binding choose, and refuses (listing the candidates) when
 	// several characters fit.
-	Motion(clip ClipID, on *Character) (*Motion, error)
+	Motion(ctx context.Context, clip ClipID, on *Character) (*Motion, error)
 	// Controller decodes a controller (for an override controller, its
 	// base with the clips replaced) and finds the clips it plays.
-	Controller(id ControllerID) (*ControllerClips, error)
+	Controller(ctx context.Context, id ControllerID) (*ControllerClips, error)
 	// BindController binds a controller to a character of the library;
 	// on nil lets the binding choose (the character whose Animator plays
 	// it, if any; a refusal listing them when several do).
-	BindController(id ControllerID, on *Character) (*Controller, error)
+	BindController(ctx context.Context, id ControllerID, on *Character) (*Controller, error)
 }

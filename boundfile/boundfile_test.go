@@ -34,21 +34,21 @@ var hello = func() string {
 func synthAssets(t testing.TB) boundfile.Assets {
 	t.Helper()
 	scene := synth.NewScene(t, synth.Options{Full: true, Extended: true}).Write("scene.assets")
-	set, errs := bind.Open([]string{hello, scene}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{hello, scene}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	var a boundfile.Assets
 	for i := range set.Controllers() {
-		c, err := set.BindController(bound.ControllerID(i), nil)
+		c, err := set.BindController(t.Context(), bound.ControllerID(i), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.Controllers = append(a.Controllers, c)
 	}
 	for i := range set.Clips() {
-		m, err := set.Motion(bound.ClipID(i), nil)
+		m, err := set.Motion(t.Context(), bound.ClipID(i), nil)
 		if err != nil {
 			continue // a clip no character of the inputs plays
 		}

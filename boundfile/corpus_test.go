@@ -27,16 +27,16 @@ var servers = []struct {
 // loadFromBundle is a server's startup from the Unity files: open them,
 // bind the character's controller, close them.
 func loadFromBundle(tb testing.TB, path, character string) boundfile.Assets {
-	set, errs := bind.Open([]string{path}, bind.Options{})
-	if len(errs) > 0 {
-		tb.Fatal(errs)
+	set, err := bind.Open(tb.Context(), []string{path}, bind.Options{})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	defer set.Close()
 	ci, err := set.FindCharacter(character)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ch, err := set.Character(ci)
+	ch, err := set.Character(tb.Context(), ci)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func loadFromBundle(tb testing.TB, path, character string) boundfile.Assets {
 	if !ok {
 		tb.Fatalf("%s plays no controller of the inputs", character)
 	}
-	c, err := set.BindController(ctl, ch)
+	c, err := set.BindController(tb.Context(), ctl, ch)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -88,9 +88,9 @@ func sameBits(a, b reflect.Value, path string) (bool, string) {
 // boundfile, which keeps every bit.
 func TestModelValuesRoundTripThroughGob(t *testing.T) {
 	scene := synth.NewScene(t, synth.Options{Full: true, Extended: true}).Write("scene.assets")
-	set, errs := bind.Open([]string{"hello.bundle", scene}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{"hello.bundle", scene}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	var values []any
@@ -102,7 +102,7 @@ func TestModelValuesRoundTripThroughGob(t *testing.T) {
 		values = append(values, c)
 	}
 	for i := range set.Characters() {
-		ch, err := set.Character(bound.CharacterID(i))
+		ch, err := set.Character(t.Context(), bound.CharacterID(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestModelValuesRoundTripThroughGob(t *testing.T) {
 		values = append(values, a)
 	}
 	for i := range set.Controllers() {
-		cc, err := set.Controller(bound.ControllerID(i))
+		cc, err := set.Controller(t.Context(), bound.ControllerID(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestModelValuesRoundTripThroughGob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := set.Motion(ci, nil)
+	m, err := set.Motion(t.Context(), ci, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func (r *run) write(j *job, out *Output) {
 	ch := j.on
 	if j.char >= 0 {
 		var err error
-		if ch, err = s.Character(bound.CharacterID(j.char)); err != nil {
+		if ch, err = s.Character(r.ctx, bound.CharacterID(j.char)); err != nil {
 			out.Err = err
 			return
 		}
@@ -97,7 +97,7 @@ func (r *run) write(j *job, out *Output) {
 			j.res.causes[it.Ref] = err
 		} else {
 			var m *bound.Motion
-			if m, err = s.Motion(u.clip, ch); err == nil {
+			if m, err = s.Motion(r.ctx, u.clip, ch); err == nil {
 				motions = append(motions, m)
 				refs[m] = it.Ref
 				continue

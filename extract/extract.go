@@ -457,8 +457,11 @@ func (r *run) open(ins []inputs.Found) {
 	r.progress.Total += len(named)
 	r.pmu.Unlock()
 	r.parallel(len(named), func(i int) { r.cat.Name(named[i]) })
-	set, errs2 := bind.NewWith(r.cat, others, bind.Options{Reader: r.o.Reader, HumanMap: r.o.HumanMap})
-	for _, err := range errs2 {
+	set, err := bind.NewWith(r.ctx, r.cat, others, bind.Options{Reader: r.o.Reader, HumanMap: r.o.HumanMap})
+	if set == nil {
+		return // r.ctx ended: Extract says so, and closes the files
+	}
+	for _, err := range bind.Errors(err) {
 		var in string
 		var ie *inputs.Error
 		var ae *assets.Error

@@ -86,7 +86,7 @@ func (r *run) plan() {
 			_, broken[i] = s.Avatar(bound.AvatarID(i))
 			bind.Release(s, bound.AvatarID(i))
 		} else {
-			_, broken[i] = s.Controller(bound.ControllerID(i - na))
+			_, broken[i] = s.Controller(r.ctx, bound.ControllerID(i-na))
 			bind.Release(s, bound.ControllerID(i-na))
 		}
 	})
@@ -111,7 +111,7 @@ func (r *run) plan() {
 		if c, ok := s.CharacterController(bound.CharacterID(i)); ok {
 			cp.controller = int(c)
 		}
-		ch, err := s.Character(bound.CharacterID(i))
+		ch, err := s.Character(r.ctx, bound.CharacterID(i))
 		if err != nil {
 			cp.err = err
 			return
@@ -124,7 +124,7 @@ func (r *run) plan() {
 		bind.Release(s, bound.CharacterID(i))
 		seen := map[bound.ClipID]bool{}
 		if cp.controller >= 0 {
-			cc, err := s.Controller(bound.ControllerID(cp.controller))
+			cc, err := s.Controller(r.ctx, bound.ControllerID(cp.controller))
 			if err != nil {
 				cp.notes = append(cp.notes, fmt.Sprintf("its controller does not decode: %v", err))
 			} else {
@@ -137,7 +137,7 @@ func (r *run) plan() {
 				}
 			}
 		}
-		ks, notes := s.CharacterAnimations(bound.CharacterID(i))
+		ks, notes := s.CharacterAnimations(r.ctx, bound.CharacterID(i))
 		cp.notes = append(cp.notes, notes...)
 		for _, k := range ks {
 			if !seen[k] {
@@ -190,7 +190,7 @@ func (r *run) plan() {
 		}
 		// Where no character plays it: where bind's one rule puts it, as
 		// every command plays it.
-		ch, err := s.CharacterFor(bind.On{}, bound.ClipID(k))
+		ch, err := s.CharacterFor(r.ctx, bind.On{}, bound.ClipID(k))
 		if err != nil {
 			cl.skipped = err.Error()
 			return
@@ -349,7 +349,7 @@ func (r *run) makeJobs(binds []int, ownPaths, skeletons []*bound.Character) {
 // humanoidCharacter reports whether character i has a humanoid avatar
 // (what it decodes is released again).
 func (r *run) humanoidCharacter(i int) bool {
-	ch, err := r.set.Character(bound.CharacterID(i))
+	ch, err := r.set.Character(r.ctx, bound.CharacterID(i))
 	defer bind.Release(r.set, bound.CharacterID(i))
 	return err == nil && ch.Human() != nil
 }
@@ -383,7 +383,7 @@ func (r *run) avatarTarget() (t int, j *job, why string) {
 	}
 	var ch *bound.Character
 	if err == nil {
-		ch, err = s.CharacterFor(bind.On{Avatar: r.o.Avatar})
+		ch, err = s.CharacterFor(r.ctx, bind.On{Avatar: r.o.Avatar})
 	}
 	if err != nil {
 		r.failed = append(r.failed, Failure{Error: fmt.Sprintf("the avatar chosen, %q: %v", r.o.Avatar, err)})

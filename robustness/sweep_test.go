@@ -2,6 +2,7 @@ package robustness
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -92,7 +93,7 @@ func exercise(data []byte, name string) (errs int) {
 			}
 		}
 	}
-	set, _ := bind.NewWith(cat, nil, bind.Options{})
+	set, _ := bind.NewWith(context.Background(), cat, nil, bind.Options{})
 	for i := range set.Clips() {
 		clip, err := set.Clip(bound.ClipID(i))
 		if err != nil {
@@ -104,7 +105,7 @@ func exercise(data []byte, name string) (errs int) {
 				clip.Curves[i].Eval(t)
 			}
 		}
-		m, err := set.Motion(bound.ClipID(i), nil)
+		m, err := set.Motion(context.Background(), bound.ClipID(i), nil)
 		if err != nil {
 			errs++
 			continue
@@ -123,7 +124,7 @@ func exercise(data []byte, name string) (errs int) {
 		}
 	}
 	for i := range set.Controllers() {
-		bc, err := set.BindController(bound.ControllerID(i), nil)
+		bc, err := set.BindController(context.Background(), bound.ControllerID(i), nil)
 		if err != nil {
 			errs++
 			continue

@@ -56,8 +56,8 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 	if testing.Short() {
 		t.Skip("poses every corpus clip four ways")
 	}
-	set, errs := bind.Open(corpusInputs(t), bind.Options{})
-	for _, err := range errs {
+	set, err := bind.Open(t.Context(), corpusInputs(t), bind.Options{})
+	for _, err := range bind.Errors(err) {
 		t.Log(err)
 	}
 	defer set.Close()
@@ -74,12 +74,12 @@ func TestCommandsPlaceEveryJointAlike(t *testing.T) {
 	var worst float64
 	worstAt := ""
 	for ci, it := range set.Characters() {
-		ch, err := set.Character(bound.CharacterID(ci))
+		ch, err := set.Character(t.Context(), bound.CharacterID(ci))
 		if err != nil {
 			t.Logf("%s: %v", it.Label, err)
 			continue
 		}
-		motions, _, _ := set.Motions(ch)
+		motions, _, _ := set.Motions(t.Context(), ch)
 		if len(motions) == 0 {
 			continue
 		}
@@ -422,13 +422,13 @@ func TestAParkedPropStaysParkedInEveryCommand(t *testing.T) {
 	if !found {
 		t.Fatal("pose --json has no Gun joint")
 	}
-	set, errs := bind.Open([]string{p}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{p}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	i, _ := set.FindClip("Idle")
-	m, err := set.Motion(i, nil)
+	m, err := set.Motion(t.Context(), i, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -95,11 +96,11 @@ func (c *clipCommand) motion(set *bind.Set, clip bound.ClipID) (*bound.Motion, e
 	if c.on.Avatar != "" && c.on.Character != "" {
 		return nil, usagef("give --avatar or --animator, not both")
 	}
-	ch, err := set.CharacterFor(c.on, clip)
+	ch, err := set.CharacterFor(context.Background(), c.on, clip)
 	if err != nil {
 		return nil, err
 	}
-	m, err := set.Motion(clip, ch)
+	m, err := set.Motion(context.Background(), clip, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func (c *clipCommand) run(args []string, check func() error, do func(set *bind.S
 			return err
 		}
 	}
-	set, _, err := openSet(c.e, c.name, files, &c.rf)
+	set, _, err := openSet(context.Background(), c.e, c.name, files, &c.rf)
 	if err != nil {
 		return err
 	}

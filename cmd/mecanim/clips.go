@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"strconv"
 
@@ -81,7 +82,7 @@ func runClips(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, _, err := openSet(e, "clips", files, &rf)
+	set, _, err := openSet(context.Background(), e, "clips", files, &rf)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -303,7 +304,7 @@ func runController(e *env, args []string) error {
 			return int(id), err
 		},
 		view: func(set *bind.Set, i int, it bound.Item) (any, error) {
-			cc, err := set.Controller(bound.ControllerID(i))
+			cc, err := set.Controller(context.Background(), bound.ControllerID(i))
 			if err != nil {
 				return nil, err
 			}

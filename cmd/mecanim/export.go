@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -111,7 +112,7 @@ func runExport(e *env, args []string) error {
 			return usagef("-o %q: the output must end in .glb or .gltf", *out)
 		}
 	}
-	set, _, err := openSet(e, "export", files, &rf)
+	set, _, err := openSet(context.Background(), e, "export", files, &rf)
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func exportAll(e *env, set *bind.Set, o *exportOptions, dir string) (int, error)
 	all.someClips = map[string]bool{}
 	for i, it := range items {
 		path := filepath.Join(dir, names[i]+"."+o.format)
-		ch, err := set.Character(bound.CharacterID(i))
+		ch, err := set.Character(context.Background(), bound.CharacterID(i))
 		if err == nil {
 			var n int
 			if n, err = exportCharacter(e, set, ch, &all, path); err == nil {
@@ -190,7 +191,7 @@ func chooseCharacter(set *bind.Set, o *exportOptions) (*bound.Character, error) 
 		}
 		clips = append(clips, i)
 	}
-	ch, err := set.CharacterFor(bind.On{Character: o.animator, Avatar: o.avatar, Onto: o.onto}, clips...)
+	ch, err := set.CharacterFor(context.Background(), bind.On{Character: o.animator, Avatar: o.avatar, Onto: o.onto}, clips...)
 	var ce *bind.ChoiceError
 	if errors.As(err, &ce) && len(clips) == 0 {
 		ce.What += " (or export them all with --all)"
@@ -254,7 +255,7 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 			if err != nil {
 				return failed, err // nothing is written for a clip that is not there
 			}
-			m, err := set.Motion(i, ch)
+			m, err := set.Motion(context.Background(), i, ch)
 			if err != nil {
 				if o.someClips != nil { // --all: it may play on others
 					sum.Notes = append(sum.Notes, err.Error())
@@ -274,7 +275,7 @@ func exportCharacter(e *env, set *bind.Set, ch *bound.Character, o *exportOption
 	} else {
 		var notes []string
 		var err error
-		motions, notes, err = set.Motions(ch)
+		motions, notes, err = set.Motions(context.Background(), ch)
 		sum.Notes = append(sum.Notes, notes...)
 		for _, m := range motions {
 			if n := retargetNote(m); n != "" {

@@ -198,9 +198,9 @@ func TestExportAvatarPlaysHumanoidClips(t *testing.T) {
 func TestExportAvatarWithoutARigUsesItsSkeleton(t *testing.T) {
 	pkg := corpustest.Path(t, "lethal-emotes/customemotespackage")
 	mods := gltfValidator(t)
-	set, errs := bind.Open([]string{pkg}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{pkg}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	ai, err := set.FindAvatar("bandit1Avatar")

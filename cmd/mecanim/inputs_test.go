@@ -82,9 +82,9 @@ func TestYAMLSourcesGiveTheCompiledResults(t *testing.T) {
 	// compiled clip on the same avatar compiled into scavbody as
 	// FinalBeta2Avatar, each on the avatar alone (its default pose).
 	pose := func(files []string, clip, avatar string) [][]geom.Vec3 {
-		set, errs := bind.Open(files, bind.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		set, err := bind.Open(t.Context(), files, bind.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		defer set.Close()
 		ci, err := set.FindClip(clip)
@@ -203,9 +203,9 @@ func TestAuthoringRoundTripsThroughGLTF(t *testing.T) {
 		t.Fatalf("retarget: exit %d: %s", code, stderr)
 	}
 	// The source: Dab on the VRM character.
-	set, errs := bind.Open([]string{emotes, vrm, anim}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{emotes, vrm, anim}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	src, err := set.FindClip("CAB-1c015bf0b0345fd2fd5c91b718be8d67#105820862643432567")
@@ -216,15 +216,15 @@ func TestAuthoringRoundTripsThroughGLTF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := set.CharacterFor(bind.On{Character: "cryptovoxels.vrm#0"})
+	on, err := set.CharacterFor(t.Context(), bind.On{Character: "cryptovoxels.vrm#0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := set.Motion(src, on)
+	ms, err := set.Motion(t.Context(), src, on)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ma, err := set.Motion(authored, on)
+	ma, err := set.Motion(t.Context(), authored, on)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,9 +118,9 @@ func TestEveryCommandRefusesAClipThatDrivesNothingAndRetargetsBetweenHumanoids(t
 // is refused on the rig without a humanoid avatar.
 func TestViewerPlaysAndRefusesAsTheCommandsDo(t *testing.T) {
 	walk, human, plain := noopInputs(t)
-	set, errs := bind.Open([]string{walk, human, plain}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{walk, human, plain}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	srv, err := view.New(set, view.Options{})

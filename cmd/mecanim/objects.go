@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"io"
 
@@ -40,7 +41,7 @@ func (c objectCommand) run(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, _, err := openSet(e, c.name, files, &rf)
+	set, _, err := openSet(context.Background(), e, c.name, files, &rf)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -107,8 +108,8 @@ func parseSize(s string) (int64, error) {
 
 // openSet opens the inputs of a command as one set, reporting (and
 // counting) the ones that fail, and noting each Unity version that was
-// inferred rather than read.
-func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, int, error) {
+// inferred rather than read. When ctx ends it returns ctx's error.
+func openSet(ctx context.Context, e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, int, error) {
 	if len(files) == 0 {
 		return nil, 0, usagef("no files given")
 	}
@@ -116,7 +117,11 @@ func openSet(e *env, cmd string, files []string, rf *readerFlags) (*bind.Set, in
 	if err != nil {
 		return nil, 0, err
 	}
-	set, errs := bind.Open(files, bo)
+	set, err := bind.Open(ctx, files, bo)
+	if set == nil {
+		return nil, 0, err
+	}
+	errs := bind.Errors(err)
 	for _, err := range errs {
 		e.fail(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -87,7 +88,7 @@ func runPack(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, _, err := openSet(e, "pack", files, &rf)
+	set, _, err := openSet(context.Background(), e, "pack", files, &rf)
 	if err != nil {
 		return err
 	}

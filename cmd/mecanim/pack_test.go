@@ -127,9 +127,9 @@ func TestRetargetedClipPackedLikeAGameIsListedAsTheGamesClips(t *testing.T) {
 	}
 
 	// The packed clip samples as the retargeted one.
-	set, errs := bind.Open([]string{anim, bundle}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{anim, bundle}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	a, err := set.FindClip("Dance.anim#7400000")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 
@@ -126,7 +127,7 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		return usagef("--script %s: %v", *scriptPath, err)
 	}
-	set, _, err := openSet(e, "play", files, &rf)
+	set, _, err := openSet(context.Background(), e, "play", files, &rf)
 	if err != nil {
 		return err
 	}
@@ -239,11 +240,11 @@ func playController(set *bind.Set, ctlName string, on bind.On) (*bound.Controlle
 		if !ok {
 			return nil, fmt.Errorf("the Animator of %q has no controller in the inputs", on.Character)
 		}
-		ch, err := set.Character(ci)
+		ch, err := set.Character(context.Background(), ci)
 		if err != nil {
 			return nil, err
 		}
-		return set.BindController(k, ch)
+		return set.BindController(context.Background(), k, ch)
 	}
 	k, err := set.FindController(ctlName)
 	if err != nil {
@@ -251,9 +252,9 @@ func playController(set *bind.Set, ctlName string, on bind.On) (*bound.Controlle
 	}
 	var ch *bound.Character // nil: the character whose Animator plays it
 	if on != (bind.On{}) {
-		if ch, err = set.CharacterFor(on); err != nil {
+		if ch, err = set.CharacterFor(context.Background(), on); err != nil {
 			return nil, err
 		}
 	}
-	return set.BindController(k, ch)
+	return set.BindController(context.Background(), k, ch)
 }

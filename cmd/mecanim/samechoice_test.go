@@ -157,9 +157,9 @@ func describeAnswers(got map[string]string) string {
 // askEveryCommand asks q of each command and returns each one's answer.
 func askEveryCommand(t *testing.T, files []string, q choiceQuestion) map[string]string {
 	t.Helper()
-	set, errs := bind.Open(files, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), files, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	var refs []string
@@ -351,9 +351,9 @@ func TestReferencesPrintedAreAcceptedBack(t *testing.T) {
 // avatar by GUID; with meta, the avatar's .meta gives that GUID.
 func yamlCharacter(t *testing.T, meta bool) []string {
 	src := corpustest.Path(t, "lethal-emotes/source")
-	set, errs := bind.Open([]string{filepath.Join(src, "ChadRigAvatar.asset")}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{filepath.Join(src, "ChadRigAvatar.asset")}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	av, err := set.Avatar(0)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/mecanim/mecanim/inputs"
@@ -75,10 +76,13 @@ func projectAssets(dir string) ([]string, error) {
 // avatars (a glTF's built from its human bone map), its controllers and its
 // clips (a glTF's animations).
 func characterRecords(path string) ([]lsRecord, error) {
-	set, errs := bind.Open([]string{path}, bind.Options{})
+	set, err := bind.Open(context.Background(), []string{path}, bind.Options{})
+	if set == nil {
+		return nil, err
+	}
 	defer set.Close()
-	if len(errs) > 0 {
-		return nil, errs[0]
+	if err != nil {
+		return nil, bind.Errors(err)[0]
 	}
 	var out []lsRecord
 	for _, k := range []struct {

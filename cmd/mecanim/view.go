@@ -44,7 +44,7 @@ func serveView(ctx context.Context, e *env, args []string, ready func(addr strin
 	if *public && loopback {
 		fmt.Fprintf(e.stderr, "mecanim view: --public changes nothing on the loopback address %s: the viewer still answers only requests addressed to this machine (which keeps other web sites out through DNS rebinding); listen on a network address to serve the network\n", *addr)
 	}
-	set, failed, err := openSet(e, "view", files, &rf)
+	set, failed, err := openSet(ctx, e, "view", files, &rf)
 	if err != nil {
 		return err
 	}

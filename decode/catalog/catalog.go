@@ -6,6 +6,7 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -63,11 +64,13 @@ type key struct {
 }
 
 // Open opens every path. A file that cannot be opened is reported in the
-// returned errors and skipped; the catalog holds the others. Without
-// opts.Cache, the files share one Cache (one memory limit); without
-// opts.Trees, one set of type trees; without opts.Files, one pool of
-// descriptors (however many paths there are).
-func Open(paths []string, opts assets.Options) (*Catalog, []error) {
+// returned error (errors.Join of one *assets.Error per file) and skipped;
+// the catalog holds the others. ctx is checked before each file: when it
+// ends, Open closes what it opened and returns a nil catalog and an error
+// wrapping ctx.Err(). Without opts.Cache, the files share one Cache (one
+// memory limit); without opts.Trees, one set of type trees; without
+// opts.Files, one pool of descriptors (however many paths there are).
+func Open(ctx context.Context, paths []string, opts assets.Options) (*Catalog, error) {
 	if opts.Cache == nil {
 		opts.Cache = unityfs.NewCache(0)
 	}
@@ -79,7 +82,11 @@ func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 	}
 	c := &Catalog{byBase: map[string][]*assets.File{}, nameCache: map[key]nameResult{}}
 	var errs []error
-	for _, p := range paths {
+	for i, p := range paths {
+		if err := ctx.Err(); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("catalog: opened %d of %d files: %w", i, len(paths), err)
+		}
 		ct, err := assets.Open(p, opts)
 		if err != nil {
 			errs = append(errs, err)
@@ -87,7 +94,7 @@ func Open(paths []string, opts assets.Options) (*Catalog, []error) {
 		}
 		c.add(ct)
 	}
-	return c, errs
+	return c, errors.Join(errs...)
 }
 
 // New makes a catalog of containers already opened.

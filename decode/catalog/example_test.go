@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 
@@ -18,9 +19,9 @@ const hello = "../../examples/hello.bundle"
 // curves to path hashes; the catalog names them from every rig and name
 // table of the files it was given, so the paths read as the rig's.
 func Example() {
-	cat, errs := catalog.Open([]string{hello}, assets.Options{})
-	for _, err := range errs {
-		log.Print(err) // a file that could not be opened; the others are kept
+	cat, err := catalog.Open(context.Background(), []string{hello}, assets.Options{})
+	if err != nil {
+		log.Print(err) // the files that could not be opened; the others are kept
 	}
 	defer cat.Close()
 
@@ -58,9 +59,9 @@ func Example() {
 // The rig of an Animator: the GameObject hierarchy below it, parents first,
 // with each Transform's rest placement. Clips are posed on it.
 func ExampleCatalog_Rig() {
-	cat, errs := catalog.Open([]string{hello}, assets.Options{})
-	if len(errs) > 0 {
-		log.Fatal(errs)
+	cat, err := catalog.Open(context.Background(), []string{hello}, assets.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer cat.Close()
 	rig, err := cat.Rig("Hello")
@@ -120,9 +121,9 @@ func Example_compiled() {
 // onto it once, and each sample is a local pose that LocalToModel composes
 // into positions in the Animator's space (what `mecanim pose` prints).
 func Example_pose() {
-	cat, errs := catalog.Open([]string{hello}, assets.Options{})
-	if len(errs) > 0 {
-		log.Fatal(errs)
+	cat, err := catalog.Open(context.Background(), []string{hello}, assets.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer cat.Close()
 	rig, err := cat.Rig("Hello")

@@ -18,6 +18,8 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"os"
+	"os/signal"
 	"time"
 
 	"github.com/mecanim/mecanim/bind"
@@ -35,13 +37,17 @@ func main() {
 	workers := flag.Int("workers", 0, "worker goroutines (0: one per core)")
 	seconds := flag.Float64("seconds", 5, "seconds of game time to run")
 	flag.Parse()
-	if err := run(*assets, *bundle, *character, *save, *n, *workers, *seconds); err != nil {
+	// Loading stops at an interrupt (between files, between clips).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, *assets, *bundle, *character, *save, *n, *workers, *seconds)
+	stop()
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(assets, bundle, character, save string, n, workers int, seconds float64) error {
-	ctl, err := load(assets, bundle, character, save)
+func run(ctx context.Context, assets, bundle, character, save string, n, workers int, seconds float64) error {
+	ctl, err := load(ctx, assets, bundle, character, save)
 	if err != nil {
 		return err
 	}
@@ -84,17 +90,20 @@ func run(assets, bundle, character, save string, n, workers int, seconds float64
 
 // load reads the saved file, or binds the character's controller from the
 // Unity files (and saves it when asked).
-func load(assets, bundle, character, save string) (*bound.Controller, error) {
+func load(ctx context.Context, assets, bundle, character, save string) (*bound.Controller, error) {
 	var a boundfile.Assets
 	switch {
 	case assets != "":
 		var err error
-		if a, err = boundfile.ReadFile(context.Background(), assets); err != nil {
+		if a, err = boundfile.ReadFile(ctx, assets); err != nil {
 			return nil, err
 		}
 	case bundle != "":
-		set, errs := bind.Open([]string{bundle}, bind.Options{})
-		if err := errors.Join(errs...); err != nil {
+		set, err := bind.Open(ctx, []string{bundle}, bind.Options{})
+		if err != nil {
+			if set != nil {
+				set.Close()
+			}
 			return nil, err
 		}
 		defer set.Close()
@@ -102,7 +111,7 @@ func load(assets, bundle, character, save string) (*bound.Controller, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch, err := set.Character(ci)
+		ch, err := set.Character(ctx, ci)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +119,7 @@ func load(assets, bundle, character, save string) (*bound.Controller, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: the Animator of %q plays no controller of the bundle", bundle, character)
 		}
-		ctl, err := set.BindController(k, ch)
+		ctl, err := set.BindController(ctx, k, ch)
 		if err != nil {
 			return nil, err
 		}

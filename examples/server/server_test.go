@@ -88,16 +88,16 @@ func synthHumanoid(t testing.TB) *bound.Controller {
 // corpusController binds a corpus character's controller (skipping without
 // the corpus).
 func corpusController(t testing.TB, file, character string) *bound.Controller {
-	set, errs := bind.Open([]string{corpustest.Path(t, file)}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{corpustest.Path(t, file)}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	ci, err := set.FindCharacter(character)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := set.Character(ci)
+	ch, err := set.Character(t.Context(), ci)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func corpusController(t testing.TB, file, character string) *bound.Controller {
 	if !ok {
 		t.Fatalf("%s plays no controller of the inputs", character)
 	}
-	c, err := set.BindController(k, ch)
+	c, err := set.BindController(t.Context(), k, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestRunLoadsASavedFileAndPlays(t *testing.T) {
 	if err := saveSynth(t, path); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(path, "", "", "", 20, 2, 0.5); err != nil {
+	if err := run(t.Context(), path, "", "", "", 20, 2, 0.5); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"math"
@@ -74,11 +75,11 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, _ := bind.NewWith(catalog.New(cts...), nil, bind.Options{})
+	set, _ := bind.NewWith(context.Background(), catalog.New(cts...), nil, bind.Options{})
 	clipItems := set.Clips()
 	var out []corpusScene
 	for ci, item := range set.Characters() {
-		ch, err := set.Character(bound.CharacterID(ci))
+		ch, err := set.Character(context.Background(), bound.CharacterID(ci))
 		if err != nil {
 			continue
 		}
@@ -93,7 +94,7 @@ func buildCorpusScenes(dir string) ([]corpusScene, error) {
 			if c.Humanoid && ch.Human() == nil || !c.Humanoid && it.Source.File != item.Source.File {
 				continue
 			}
-			if m, err := set.Motion(bound.ClipID(k), ch); err == nil {
+			if m, err := set.Motion(context.Background(), bound.ClipID(k), ch); err == nil {
 				motions = append(motions, m)
 			}
 		}

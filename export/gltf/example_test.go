@@ -1,6 +1,7 @@
 package gltf_test
 
 import (
+	"context"
 	"log"
 	"os"
 
@@ -14,20 +15,23 @@ import (
 // their curves; humanoid ones are resampled at their own rate) and write a
 // .glb.
 func Example() {
-	set, errs := bind.Open([]string{"character.bundle", "animations.bundle"}, bind.Options{})
-	for _, err := range errs {
-		log.Print(err)
+	set, err := bind.Open(context.Background(), []string{"character.bundle", "animations.bundle"}, bind.Options{})
+	if set == nil {
+		log.Fatal(err) // the context ended
+	}
+	for _, err := range bind.Errors(err) {
+		log.Print(err) // an input left out: the set holds the others
 	}
 	defer set.Close()
 	i, err := set.FindCharacter("ExampleEnemyModel")
 	if err != nil {
 		log.Fatal(err)
 	}
-	ch, err := set.Character(i)
+	ch, err := set.Character(context.Background(), i)
 	if err != nil {
 		log.Fatal(err)
 	}
-	motions, notes, err := set.Motions(ch)
+	motions, notes, err := set.Motions(context.Background(), ch)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			cat := catalog.New(ct)
-			set, _ := bind.NewWith(cat, nil, bind.Options{})
+			set, _ := bind.NewWith(t.Context(), cat, nil, bind.Options{})
 			rigs, errs := cat.Rigs()
 			if len(errs) > 0 || len(rigs) != 1 || len(rigs[0].Nodes) != len(synth.Bones) {
 				t.Fatalf("rigs %v, errors %v", rigs, errs)
@@ -62,7 +62,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 				t.Fatalf("humanoid skeleton has %d joints", hr.Skeleton().Len())
 			}
 			for i := range set.Clips() {
-				m, err := set.Motion(bound.ClipID(i), nil)
+				m, err := set.Motion(t.Context(), bound.ClipID(i), nil)
 				if err != nil {
 					t.Fatalf("clip %d: %v", i, err)
 				}
@@ -70,7 +70,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 					t.Errorf("clip %q: not generic, or channels unresolved", m.Clip().Name)
 				}
 			}
-			bc, err := set.BindController(0, nil)
+			bc, err := set.BindController(t.Context(), 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

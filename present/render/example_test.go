@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"context"
 	"fmt"
 	"image/png"
 	"log"
@@ -15,16 +16,16 @@ import (
 // times, seen from the front and the right) and save it as PNG, as
 // `mecanim render` does.
 func ExampleSheet() {
-	set, errs := bind.Open([]string{"../../examples/hello.bundle"}, bind.Options{})
-	if len(errs) > 0 {
-		log.Fatal(errs)
+	set, err := bind.Open(context.Background(), []string{"../../examples/hello.bundle"}, bind.Options{})
+	if err != nil {
+		log.Fatal(err)
 	}
 	defer set.Close()
 	i, err := set.FindClip("Wave")
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, err := set.Motion(i, nil) // the clip on the character bind chooses for it
+	m, err := set.Motion(context.Background(), i, nil) // the clip on the character bind chooses for it
 	if err != nil {
 		log.Fatal(err)
 	}

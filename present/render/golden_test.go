@@ -24,20 +24,20 @@ const helloBundle = "../../examples/hello.bundle"
 // the character the binding chooses).
 func loadClip(tb testing.TB, files []string, clip string, on bind.On) *bound.Motion {
 	tb.Helper()
-	set, errs := bind.Open(files, bind.Options{})
-	if len(errs) > 0 {
-		tb.Fatalf("open %v: %v", files, errs)
+	set, err := bind.Open(tb.Context(), files, bind.Options{})
+	if err != nil {
+		tb.Fatalf("open %v: %v", files, err)
 	}
 	tb.Cleanup(func() { set.Close() })
 	i, err := set.FindClip(clip)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ch, err := set.CharacterFor(on, i)
+	ch, err := set.CharacterFor(tb.Context(), on, i)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := set.Motion(i, ch)
+	m, err := set.Motion(tb.Context(), i, ch)
 	if err != nil {
 		tb.Fatal(err)
 	}

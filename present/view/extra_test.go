@@ -16,9 +16,9 @@ import (
 
 func openServer(tb testing.TB, opts Options, files ...string) *Server {
 	tb.Helper()
-	set, errs := bind.Open(files, bind.Options{})
-	if len(errs) > 0 {
-		tb.Fatalf("open: %v", errs)
+	set, err := bind.Open(tb.Context(), files, bind.Options{})
+	if err != nil {
+		tb.Fatalf("open: %v", err)
 	}
 	tb.Cleanup(func() { set.Close() })
 	s, err := New(set, opts)
@@ -165,9 +165,9 @@ func BenchmarkPlayEveryClip(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				set, errs := bind.Open(paths, bind.Options{})
-				if len(errs) > 0 {
-					b.Fatal(errs)
+				set, err := bind.Open(b.Context(), paths, bind.Options{})
+				if err != nil {
+					b.Fatal(err)
 				}
 				s, err := New(set, Options{})
 				if err != nil {

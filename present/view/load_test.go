@@ -57,9 +57,9 @@ func TestViewLoadChild(t *testing.T) {
 	if input == "synthetic" {
 		s, err = New(newSynthLib(t), Options{})
 	} else {
-		set, errs := bind.Open([]string{input}, bind.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		set, oerr := bind.Open(t.Context(), []string{input}, bind.Options{})
+		if oerr != nil {
+			t.Fatal(oerr)
 		}
 		defer set.Close()
 		s, err = New(set, Options{})

@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -66,19 +67,19 @@ func (l *faceLib) item(name string, pid int64) bound.Item {
 func (l *faceLib) Characters() []bound.Item  { return []bound.Item{l.item("Face", 1)} }
 func (l *faceLib) Clips() []bound.Item       { return []bound.Item{l.item("SmileClip", 2)} }
 func (l *faceLib) Controllers() []bound.Item { return nil }
-func (l *faceLib) Character(i bound.CharacterID) (*bound.Character, error) {
+func (l *faceLib) Character(ctx context.Context, i bound.CharacterID) (*bound.Character, error) {
 	return l.ch, nil
 }
 func (l *faceLib) CharacterController(i bound.CharacterID) (bound.ControllerID, bool) {
 	return -1, false
 }
-func (l *faceLib) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+func (l *faceLib) Motion(ctx context.Context, clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
 	return bound.Bind(l.clip, l.item("SmileClip", 2).Source, l.ch)
 }
-func (l *faceLib) Controller(i bound.ControllerID) (*bound.ControllerClips, error) {
+func (l *faceLib) Controller(ctx context.Context, i bound.ControllerID) (*bound.ControllerClips, error) {
 	return nil, fmt.Errorf("none")
 }
-func (l *faceLib) BindController(ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+func (l *faceLib) BindController(ctx context.Context, ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
 	return nil, fmt.Errorf("none")
 }
 

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -280,16 +281,16 @@ type countingLib struct {
 	motions, controllers int
 }
 
-func (l *countingLib) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+func (l *countingLib) Motion(ctx context.Context, clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
 	l.mu.Lock()
 	l.motions++
 	l.mu.Unlock()
-	return l.synthLib.Motion(clip, on)
+	return l.synthLib.Motion(ctx, clip, on)
 }
 
-func (l *countingLib) BindController(ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+func (l *countingLib) BindController(ctx context.Context, ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
 	l.mu.Lock()
 	l.controllers++
 	l.mu.Unlock()
-	return l.synthLib.BindController(ctl, on)
+	return l.synthLib.BindController(ctx, ctl, on)
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -175,7 +176,7 @@ func (s *Server) makeScene() *Scene {
 	loads := make([]bool, len(s.rigs))
 	for i, it := range s.rigs {
 		sr := SceneRig{SceneItem: s.sceneItem(i, it), Controller: s.characterController(i)}
-		if ch, err := s.lib.Character(bound.CharacterID(i)); err != nil {
+		if ch, err := s.lib.Character(context.Background(), bound.CharacterID(i)); err != nil {
 			sr.Error = s.public(err.Error())
 			s.logf("%v", err)
 		} else {
@@ -189,7 +190,7 @@ func (s *Server) makeScene() *Scene {
 	}
 	for i, it := range s.ctls {
 		c := SceneController{SceneItem: s.sceneItem(i, it), Parameters: []SceneParam{}, Layers: []string{}}
-		cc, err := s.lib.Controller(bound.ControllerID(i))
+		cc, err := s.lib.Controller(context.Background(), bound.ControllerID(i))
 		if err != nil {
 			c.Error = s.public(err.Error())
 			s.logf("%v", err)
@@ -213,7 +214,7 @@ func (s *Server) start(loads []bool) Start {
 	}
 	var ch0 *bound.Character
 	if first >= 0 {
-		ch0, _ = s.lib.Character(bound.CharacterID(first))
+		ch0, _ = s.lib.Character(context.Background(), bound.CharacterID(first))
 	}
 	anyClip, anyRig := -1, -1
 	for j := range s.clips {
@@ -237,7 +238,7 @@ func (s *Server) start(loads []bool) Start {
 		if anyClip < 0 {
 			anyClip = j
 			for i := range s.rigs {
-				if ch, err := s.lib.Character(bound.CharacterID(i)); err == nil && ch == m.On() {
+				if ch, err := s.lib.Character(context.Background(), bound.CharacterID(i)); err == nil && ch == m.On() {
 					anyRig = i
 					break
 				}
@@ -478,12 +479,14 @@ func (s *Server) Motion(clip, rig int) (*bound.Motion, error) {
 	}
 	s.mu.Unlock()
 	res.once.Do(func() {
+		// Shared by every request that asks for it (and kept): bound
+		// under no one request's context.
 		var on *bound.Character
 		if rig >= 0 {
-			on, res.err = s.lib.Character(bound.CharacterID(rig))
+			on, res.err = s.lib.Character(context.Background(), bound.CharacterID(rig))
 		}
 		if res.err == nil {
-			res.m, res.err = s.lib.Motion(bound.ClipID(clip), on)
+			res.m, res.err = s.lib.Motion(context.Background(), bound.ClipID(clip), on)
 		}
 		if res.err != nil {
 			res.err = fmt.Errorf("%w: %w", errNotPlayable, res.err)

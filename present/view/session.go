@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,15 +196,17 @@ func (s *Server) started(id, rig int) bool {
 	return ok
 }
 
+// newSession binds the session every request for it shares (and keeps):
+// under no one request's context.
 func (s *Server) newSession(id, rig int) (*session, error) {
 	var on *bound.Character
 	if rig >= 0 {
 		var err error
-		if on, err = s.lib.Character(bound.CharacterID(rig)); err != nil {
+		if on, err = s.lib.Character(context.Background(), bound.CharacterID(rig)); err != nil {
 			return nil, err
 		}
 	}
-	bc, err := s.lib.BindController(bound.ControllerID(id), on)
+	bc, err := s.lib.BindController(context.Background(), bound.ControllerID(id), on)
 	if err != nil {
 		return nil, err
 	}

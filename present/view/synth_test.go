@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -212,7 +213,7 @@ func (l *synthLib) Clips() []bound.Item {
 
 func (l *synthLib) Controllers() []bound.Item { return []bound.Item{l.item("Walker", 5, false)} }
 
-func (l *synthLib) Character(i bound.CharacterID) (*bound.Character, error) {
+func (l *synthLib) Character(ctx context.Context, i bound.CharacterID) (*bound.Character, error) {
 	if i != 0 {
 		return nil, fmt.Errorf("no character %d", i)
 	}
@@ -223,21 +224,21 @@ func (l *synthLib) CharacterController(i bound.CharacterID) (bound.ControllerID,
 	return 0, true
 }
 
-func (l *synthLib) Motion(clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+func (l *synthLib) Motion(ctx context.Context, clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
 	if clip < 0 || int(clip) >= len(l.clips) || (on != nil && on != l.ch) {
 		return nil, fmt.Errorf("no clip %d on %v", clip, on)
 	}
 	return bound.Bind(l.clips[clip], model.Source{Container: l.clipIn[clip], PathID: l.clipIDs[clip]}, l.ch)
 }
 
-func (l *synthLib) Controller(i bound.ControllerID) (*bound.ControllerClips, error) {
+func (l *synthLib) Controller(ctx context.Context, i bound.ControllerID) (*bound.ControllerClips, error) {
 	if i != 0 {
 		return nil, fmt.Errorf("no controller %d", i)
 	}
 	return &bound.ControllerClips{Controller: l.ctl, Clips: []bound.ClipID{1}}, nil
 }
 
-func (l *synthLib) BindController(ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
+func (l *synthLib) BindController(ctx context.Context, ctl bound.ControllerID, on *bound.Character) (*bound.Controller, error) {
 	if ctl != 0 || (on != nil && on != l.ch) {
 		return nil, fmt.Errorf("no controller %d on %v", ctl, on)
 	}

@@ -465,9 +465,9 @@ func TestIsLoopback(t *testing.T) {
 }
 
 func TestServeStopsWhenTheContextEnds(t *testing.T) {
-	set, errs := bind.Open([]string{helloBundle}, bind.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	set, err := bind.Open(t.Context(), []string{helloBundle}, bind.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer set.Close()
 	s, err := New(set, Options{})

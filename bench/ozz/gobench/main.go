@@ -13,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -111,8 +112,8 @@ func names(sk *anim.Skeleton) []string {
 }
 
 func open(paths ...string) *bind.Set {
-	set, errs := bind.Open(paths, bind.Options{})
-	for _, e := range errs {
+	set, err := bind.Open(context.Background(), paths, bind.Options{})
+	for _, e := range bind.Errors(err) {
 		fmt.Fprintln(os.Stderr, "open:", e)
 	}
 	return set
@@ -126,7 +127,7 @@ func loadCases(withDense bool) []*bcase {
 		set := open(corpus + "/lc-example-enemy/modassets")
 		i, err := set.FindClip("walkCycle")
 		check(err)
-		m, err := set.Motion(i, nil)
+		m, err := set.Motion(context.Background(), i, nil)
 		check(err)
 		set.Close()
 		mc, sk := m.Clip(), m.On().Skeleton()
@@ -163,7 +164,7 @@ func loadCases(withDense bool) []*bcase {
 			// The scavEmoteSkeleton the glTF export wrote (94 nodes).
 			ci, err := set.FindCharacter("CAB-6cac020821b9c8c2a103f5e0c44b78fc#-2529895578980821914")
 			check(err)
-			ch, err := set.Character(ci)
+			ch, err := set.Character(context.Background(), ci)
 			check(err)
 			rsk = ch.Skeleton()
 		}

@@ -20,9 +20,14 @@ func NewHistory(ticks int) *History {
 }
 
 // Record snapshots a as it is at server tick tick (after the tick's Tick),
-// replacing the oldest record when the history is full. Once each slot's
-// buffers have grown it does not allocate.
+// replacing the oldest record when the history is full. The first record
+// sizes every slot for a (its parameters, layers and as many events as
+// its event buffer holds); after it, Record allocates only when a tick
+// crosses more events than any before.
 func (h *History) Record(a *Animator, tick uint64) {
+	if h.ring[h.next].layers == nil {
+		h.reserve(a)
+	}
 	a.Snapshot(&h.ring[h.next])
 	h.ticks[h.next] = tick
 	h.next = (h.next + 1) % len(h.ring)
@@ -60,4 +65,23 @@ func (h *History) Latest() (*Snapshot, uint64, bool) {
 	}
 	last := (h.next - 1 + len(h.ring)) % len(h.ring)
 	return &h.ring[last], h.ticks[last], true
+}
+
+// reserve gives every slot not yet used buffers the size of a's state,
+// cut from one array per kind.
+func (h *History) reserve(a *Animator) {
+	n := len(h.ring)
+	np, nc, nl, ne := len(a.params), len(a.consumed), len(a.layers), max(cap(a.events), 4)
+	params, consumed := make([]float64, n*np), make([]bool, n*nc)
+	layers, events := make([]layerState, n*nl), make([]snapEvent, n*ne)
+	for i := range h.ring {
+		s := &h.ring[i]
+		if s.layers != nil {
+			continue
+		}
+		s.params = params[i*np : i*np : (i+1)*np]
+		s.consumed = consumed[i*nc : i*nc : (i+1)*nc]
+		s.layers = layers[i*nl : i*nl : (i+1)*nl]
+		s.events = events[i*ne : i*ne : (i+1)*ne]
+	}
 }

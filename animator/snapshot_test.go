@@ -548,6 +548,39 @@ func TestSnapshotRecordAndRestoreDoNotAllocate(t *testing.T) {
 	}
 }
 
+// A history sized by its first record allocates nothing after it, whatever
+// slot the events of a tick land in: a server of 10,000 characters does
+// not wait for 10,000 × 12 slots to warm up.
+func TestHistoryAllocatesOnlyAtItsFirstRecord(t *testing.T) {
+	p := genericPosed(t, "loco", locomotion())
+	a := NewAnimator(p.def)
+	h := NewHistory(12)
+	tick := uint64(0)
+	step := func() {
+		if tick%40 == 0 {
+			a.SetTrigger(2)
+			a.SetFloat(0, float32(tick%120)/60)
+		}
+		a.Tick(1.0 / 60)
+		h.Record(a, tick)
+		tick++
+	}
+	step()
+	events := 0
+	// One run of 300 ticks: AllocsPerRun rounds an average down.
+	if n := testing.AllocsPerRun(1, func() {
+		for i := 0; i < 300; i++ {
+			step()
+			events += len(a.Events())
+		}
+	}); n != 0 {
+		t.Errorf("300 ticks recorded after the first allocate %v times", n)
+	}
+	if events == 0 {
+		t.Fatal("no tick crossed an event: the test does not fill slots with events")
+	}
+}
+
 // TestHistoryPosesPastTicksWithoutTouchingTheLiveAnimator: the lag
 // compensation recipe. A ghost Animator restored from the history poses
 // the character as it was k ticks ago, bit for bit, and the live Animator

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/decode/catalog"
 	"github.com/mecanim/mecanim/inputs"
 	"github.com/mecanim/mecanim/internal/corpustest"
 	"github.com/mecanim/mecanim/internal/synth"
@@ -81,6 +82,28 @@ func TestOpenStopsWhenItsContextEnds(t *testing.T) {
 		if set != nil || !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled at check %d of %d: set %v, error %v", at, n, set != nil, err)
 		}
+	}
+}
+
+// NewWith stops too when its context ends, and leaves the catalog its
+// caller opened open: its caller closes it.
+func TestNewWithStopsAndLeavesTheCatalogOpen(t *testing.T) {
+	cat, err := catalog.Open(t.Context(), []string{synth.NewScene(t, synth.Options{Full: true}).Write("main.assets")}, assets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	if set, err := NewWith(ended, cat, nil, Options{}); set != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("set %v, error %v", set != nil, err)
+	}
+	set, err := NewWith(t.Context(), cat, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.Clip(0); err != nil {
+		t.Errorf("the catalog after a cancelled NewWith: %v", err)
 	}
 }
 

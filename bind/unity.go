@@ -112,7 +112,7 @@ func (s *Set) addCatalog(ctx context.Context, errs *[]error) error {
 			return err
 		}
 	}
-	rigs, rerrs := s.cat.Rigs()
+	rigs, rerrs := s.cat.Rigs(ctx)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

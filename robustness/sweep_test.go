@@ -77,7 +77,7 @@ func exercise(data []byte, name string) (errs int) {
 		}
 	}
 	cat := catalog.New(ct)
-	rigs, rerrs := cat.Rigs()
+	rigs, rerrs := cat.Rigs(context.Background())
 	errs += len(rerrs)
 	for _, o := range cat.ByClass(model.ClassAvatar) {
 		a, err := cat.Avatar(o)

@@ -285,7 +285,7 @@ func (c *Catalog) Names() model.Names {
 			}
 		}
 	}
-	rigs, _ := c.Rigs()
+	rigs, _ := c.Rigs(context.Background()) // part of one clip's decoding
 	for _, r := range rigs {
 		for h, p := range r.Names() {
 			n[h] = p
@@ -335,8 +335,11 @@ func (c *Catalog) RigAvatar(r Rig) (Object, bool) {
 
 // Rigs returns the rig of every Animator in the catalog, then of every
 // legacy Animation component and every hierarchy of skinned meshes no
-// Animator drives (compiled.RigsWith; built once).
-func (c *Catalog) Rigs() ([]Rig, []error) {
+// Animator drives (compiled.RigsWith; built once). ctx is checked between
+// files: when it ends, Rigs returns the rigs built so far and, last of
+// its errors, one wrapping ctx.Err(), and keeps nothing (a later call
+// builds them all).
+func (c *Catalog) Rigs(ctx context.Context) ([]Rig, []error) {
 	c.mu.Lock()
 	if c.rigsDone {
 		defer c.mu.Unlock()
@@ -355,6 +358,9 @@ func (c *Catalog) Rigs() ([]Rig, []error) {
 		}
 		if !hasRig {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return rigs, append(errs, fmt.Errorf("catalog: rigs: %w", err))
 		}
 		rs, err := rigsOf(f)
 		if err != nil {
@@ -385,7 +391,7 @@ func rigsOf(f *assets.File) ([]*model.Rig, error) {
 
 // Rig returns the rig of the Animator on the GameObject named name.
 func (c *Catalog) Rig(name string) (Rig, error) {
-	rigs, _ := c.Rigs()
+	rigs, _ := c.Rigs(context.Background())
 	var have []string
 	for _, r := range rigs {
 		if r.Name == name {

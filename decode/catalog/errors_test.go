@@ -141,7 +141,7 @@ func TestRigErrorsAreTypedWithTheirContainer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, errs := catalog.New(ct).Rigs()
+	_, errs := catalog.New(ct).Rigs(t.Context())
 	if len(errs) == 0 {
 		t.Fatal("a rig of damaged Transforms decoded without error")
 	}

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/mecanim/mecanim/decode/catalog"
@@ -30,7 +31,7 @@ func exerciseCatalog(data []byte) (errs int) {
 	cat := catalog.New(ct)
 	defer cat.Close()
 	cat.Names()
-	_, rerrs := cat.Rigs()
+	_, rerrs := cat.Rigs(context.Background())
 	errs += len(rerrs)
 	for _, o := range cat.ByClass(model.ClassAvatar) {
 		if _, err := cat.Avatar(o); err != nil {

@@ -48,7 +48,7 @@ func TestRigAvatarFollowsTheAnimatorsReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			cat := catalog.New(ct)
-			rigs, errs := cat.Rigs()
+			rigs, errs := cat.Rigs(t.Context())
 			if len(rigs) != 1 {
 				t.Fatalf("%d rigs, errors %v", len(rigs), errs)
 			}

@@ -120,7 +120,7 @@ func TestAttachSaysWhereAMissingMeshIs(t *testing.T) {
 	}
 	cat := catalog.New(c)
 	defer cat.Close()
-	rigs, errs := cat.Rigs()
+	rigs, errs := cat.Rigs(t.Context())
 	if len(errs) > 0 || len(rigs) != 1 {
 		t.Fatalf("%d rigs, %v", len(rigs), errs)
 	}
@@ -190,7 +190,7 @@ func TestAttachRefusesBonesTheFileDoesNotHold(t *testing.T) {
 			}
 			cat := catalog.New(ct)
 			defer cat.Close()
-			rigs, errs := cat.Rigs()
+			rigs, errs := cat.Rigs(t.Context())
 			if len(errs) > 0 || len(rigs) != 1 {
 				t.Fatalf("%d rigs, %v", len(rigs), errs)
 			}

@@ -147,7 +147,7 @@ func morphFile(t *testing.T) *catalog.Catalog {
 func morphScene(t *testing.T) (*Scene, *anim.Clip, *anim.Skeleton) {
 	t.Helper()
 	cat := morphFile(t)
-	rigs, errs := cat.Rigs()
+	rigs, errs := cat.Rigs(t.Context())
 	if len(rigs) != 1 || len(errs) != 0 {
 		t.Fatalf("rigs %d, errs %v", len(rigs), errs)
 	}

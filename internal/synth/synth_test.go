@@ -45,7 +45,7 @@ func TestSyntheticFilesDecodeEndToEnd(t *testing.T) {
 			}
 			cat := catalog.New(ct)
 			set, _ := bind.NewWith(t.Context(), cat, nil, bind.Options{})
-			rigs, errs := cat.Rigs()
+			rigs, errs := cat.Rigs(t.Context())
 			if len(errs) > 0 || len(rigs) != 1 || len(rigs[0].Nodes) != len(synth.Bones) {
 				t.Fatalf("rigs %v, errors %v", rigs, errs)
 			}

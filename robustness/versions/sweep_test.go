@@ -2,6 +2,7 @@ package versions
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -162,7 +163,7 @@ func decodeScene(data []byte, name string) (*scene, error) {
 		}
 		return objs[0], nil
 	}
-	if rigs, errs := cat.Rigs(); len(errs) > 0 {
+	if rigs, errs := cat.Rigs(context.Background()); len(errs) > 0 {
 		s.errs[aspectRig] = fmt.Errorf("rigs: %v", errs)
 	} else if len(rigs) != 1 {
 		s.errs[aspectRig] = fmt.Errorf("%d rigs, want 1", len(rigs))

@@ -15,6 +15,9 @@ type Joints struct {
 	list    []int32 // the joints, ascending (parents before children)
 	parents []int32 // parents[k] is list[k]'s parent joint, -1 for a root
 	in      []bool  // in[j] says joint j is in the part
+	// skel is the skeleton's parents when the part is all of it, which
+	// LocalToModelJoints then composes as LocalToModel does (in vectors).
+	skel []int
 }
 
 // Joints returns the part of s that reading joints read needs: those joints
@@ -35,6 +38,9 @@ func (s *Skeleton) Joints(read ...int) (*Joints, error) {
 			j.list = append(j.list, int32(i))
 			j.parents = append(j.parents, int32(s.Parents[i]))
 		}
+	}
+	if len(j.list) == n {
+		j.skel = s.Parents[:n:n]
 	}
 	return j, nil
 }
@@ -69,6 +75,14 @@ func (j *Joints) SkeletonLen() int { return j.n }
 // alias local.
 func LocalToModelJoints(j *Joints, local, out []geom.Transform) {
 	local, out = local[:j.n], out[:j.n]
+	if j.skel != nil {
+		if haveVectorPose {
+			localToModelVector(j.skel, local, out)
+		} else {
+			localToModelScalar(j.skel, local, out)
+		}
+		return
+	}
 	for k, i := range j.list {
 		p := j.parents[k]
 		if p < 0 {

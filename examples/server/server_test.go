@@ -121,6 +121,26 @@ func newWorld(t testing.TB, ctl *bound.Controller, n, workers int) *World {
 	return w
 }
 
+// hitEveryJoint puts a hitbox on every joint of w's characters, so that
+// each tick poses the whole skeleton (what a server reading a few bones
+// skips).
+func hitEveryJoint(t testing.TB, w *World) {
+	w.hit = w.hit[:0]
+	for j := 0; j < w.sk.Len(); j++ {
+		w.hit = append(w.hit, j)
+	}
+	for _, s := range w.scratch {
+		p, err := w.ctl.NewPoseWorker()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.poser = p
+	}
+	for i := range w.chars {
+		w.chars[i].hit = make([]geom.Vec3, len(w.hit))
+	}
+}
+
 func sameHitboxes(a, b []geom.Vec3) bool {
 	for i := range a {
 		if a[i] != b[i] {
@@ -264,22 +284,29 @@ func saveSynth(t testing.TB, path string) error {
 // the history record. cpu-µs/char is the process CPU time per character.
 func BenchmarkCharacterTickStages(b *testing.B) {
 	kinds := []struct {
-		name string
-		ctl  func(testing.TB) *bound.Controller
+		name  string
+		ctl   func(testing.TB) *bound.Controller
+		every bool // a hitbox on every joint: the whole skeleton posed
 	}{
-		{"synth-humanoid", synthHumanoid},
+		{"synth-humanoid", synthHumanoid, false},
 		{"dancer-humanoid", func(t testing.TB) *bound.Controller {
 			return corpusController(t, "lethal-emotes/customemotespackage", "bandit")
-		}},
+		}, false},
+		{"dancer-humanoid-every-joint", func(t testing.TB) *bound.Controller {
+			return corpusController(t, "lethal-emotes/customemotespackage", "bandit")
+		}, true},
 		{"enemy-generic-3-layers", func(t testing.TB) *bound.Controller {
 			return corpusController(t, "lc-example-enemy/modassets", "ExampleEnemyModel")
-		}},
+		}, false},
 	}
 	const n = 500
 	for _, k := range kinds {
 		for stage, name := range []string{"1-tick", "2-pose", "3-model-hitboxes", "4-record"} {
 			b.Run(k.name+"/"+name, func(b *testing.B) {
 				w := newWorld(b, k.ctl(b), n, 1)
+				if k.every {
+					hitEveryJoint(b, w)
+				}
 				for i := 0; i < 30; i++ {
 					w.Tick()
 				}

@@ -126,6 +126,7 @@ func TestBindingStopsWhenItsContextEnds(t *testing.T) {
 		},
 		"Motions":      func(ctx context.Context) error { _, _, err := set.Motions(ctx, ch); return err },
 		"Motion":       func(ctx context.Context) error { _, err := set.Motion(ctx, 0, nil); return err },
+		"Motion on":    func(ctx context.Context) error { _, err := set.Motion(ctx, 0, ch); return err },
 		"CharacterFor": func(ctx context.Context) error { _, err := set.CharacterFor(ctx, On{}, 0); return err },
 		"Character":    func(ctx context.Context) error { _, err := set.Character(ctx, 0); return err },
 		"Controller":   func(ctx context.Context) error { _, err := set.Controller(ctx, 0); return err },

@@ -554,6 +554,9 @@ func (s *Set) characterFor(ctx context.Context, clip int) (*bound.Character, *en
 // CharacterFor), refusing when several characters fit. When ctx ends, the
 // error wraps ctx.Err().
 func (s *Set) Motion(ctx context.Context, clip bound.ClipID, on *bound.Character) (*bound.Motion, error) {
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
 	if on == nil {
 		var err error
 		if on, err = s.CharacterFor(ctx, On{}, clip); err != nil {

@@ -13,23 +13,21 @@ import (
 	"github.com/mecanim/mecanim/model"
 )
 
-// bonesError samples b and its exact clip at n times over the clip (and a
-// little beyond) and returns the worst local rotation error of a human bone
-// (degrees), translation error (fraction of the human scale) and
-// model-space position error (fraction of the human scale) outside the
-// unresolved intervals, and how many times fell inside them.
-func bonesError(t testing.TB, b *Bones, n int) (rot, tr, pos float64, skipped int) {
+// bonesError samples b and the exact clip ex at n times over the clip (and
+// a little beyond) and returns the worst local rotation error of a joint
+// the clip drives (degrees), translation error (fraction of the human
+// scale) and model-space position error (fraction of the human scale)
+// outside the unresolved intervals, and how many times fell inside them.
+// Joints the clip does not drive must be exactly the exact path's.
+func bonesError(t testing.TB, b *Bones, ex *Clip, n int) (rot, tr, pos float64, skipped int) {
 	t.Helper()
 	r := b.Rig()
 	sk := r.Skeleton()
-	ex := make([]geom.Transform, r.Len())
+	want := make([]geom.Transform, r.Len())
 	got := make([]geom.Transform, r.Len())
 	mex := make([]geom.Transform, r.Len())
 	mgot := make([]geom.Transform, r.Len())
-	scale := math.Abs(float64(r.Scale()))
-	if scale == 0 {
-		scale = 1
-	}
+	scale := rigScale(r)
 	d := b.Duration()
 	for i := 0; i < n; i++ {
 		tm := -0.05*d + 1.1*d*float32(i)/float32(n-1)
@@ -43,17 +41,17 @@ func bonesError(t testing.TB, b *Bones, n int) (rot, tr, pos float64, skipped in
 			skipped++
 			continue
 		}
-		b.exact.Sample(tm, ex)
+		ex.Sample(tm, want)
 		b.Sample(tm, got)
-		for j := range ex {
-			if r.IsHumanNode(j) {
-				rot = math.Max(rot, angleDeg(got[j].R, ex[j].R))
-				tr = math.Max(tr, float64(got[j].T.Sub(ex[j].T).Len())/scale)
-			} else if got[j] != ex[j] {
-				t.Fatalf("t=%g joint %d (%s) is not a human bone but got %+v, exact %+v", tm, j, sk.Paths[j], got[j], ex[j])
+		for j := range want {
+			if b.Animates(j) != 0 {
+				rot = math.Max(rot, angleDeg(got[j].R, want[j].R))
+				tr = math.Max(tr, float64(got[j].T.Sub(want[j].T).Len())/scale)
+			} else if got[j] != want[j] {
+				t.Fatalf("t=%g joint %d (%s) is not driven but got %+v, exact %+v", tm, j, sk.Paths[j], got[j], want[j])
 			}
 		}
-		anim.LocalToModel(sk, ex, mex)
+		anim.LocalToModel(sk, want, mex)
 		anim.LocalToModel(sk, got, mgot)
 		for j := range mex {
 			pos = math.Max(pos, float64(mgot[j].T.Sub(mex[j].T).Len())/scale)
@@ -65,8 +63,10 @@ func bonesError(t testing.TB, b *Bones, n int) (rot, tr, pos float64, skipped in
 // TestCorpusBonesMatchTheExactPath bakes every corpus humanoid clip's bones
 // on FinalBeta2Avatar (Dab's) and drifterAvatar (non-uniform scales: no
 // shortcut in the exact path) and compares them with the exact path at
-// 1,000 times: within twice the fit's tolerances outside the intervals
-// where the exact path jumps, which cover under 1% of a clip.
+// 1,000 times, outside the intervals where the exact path jumps (under 1%
+// of a clip): local rotations within BonesMaxErrorDeg and translations
+// within BonesMaxErrorT at the fit's check points, within twice these
+// between them; model-space positions within the stated ModelBound.
 func TestCorpusBonesMatchTheExactPath(t *testing.T) {
 	set := loadCorpus(t)
 	seen := map[string]bool{}
@@ -84,12 +84,19 @@ func TestCorpusBonesMatchTheExactPath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rot, tr, pos, skipped := bonesError(t, b, 1000)
+			ex, err := Bake(mc, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rot, tr, pos, skipped := bonesError(t, b, ex, 1000)
 			st := b.Stats()
-			t.Logf("%-16s %-18s keys %5d chans %3d unresolved %3d (%.4fs) fit %.4f° %.2g; sampled %.4f° %.2g model %.2g (%d skipped) %d KB",
-				mc.Name, r.name, st.Keys, st.Channels, st.Unresolved, st.UnresolvedTime, st.MaxErrorDeg, st.MaxErrorT, rot, tr, pos, skipped, st.Bytes/1024)
-			if rot > 2*BonesMaxErrorDeg || tr > 2*BonesMaxErrorT {
-				t.Errorf("%s on %s: rotation off by %.3g°, translation by %.3g of the scale", mc.Name, r.name, rot, tr)
+			t.Logf("%-16s %-18s times %5d chans %3d keys %6d unresolved %3d (%.4fs) fit %.4f° %.2g; sampled %.4f° %.2g model %.2g (bound %.2g; %d skipped) %d B",
+				mc.Name, r.name, st.Keys, st.Channels, st.KeyCount, st.Unresolved, st.UnresolvedTime, st.MaxErrorDeg, st.MaxErrorT, rot, tr, pos, st.ModelBound, skipped, st.Bytes)
+			if st.MaxErrorDeg > BonesMaxErrorDeg || st.MaxErrorT > BonesMaxErrorT {
+				t.Errorf("%s on %s: fit off by %.3g°, %.3g of the scale at its check points", mc.Name, r.name, st.MaxErrorDeg, st.MaxErrorT)
+			}
+			if rot > 2*BonesMaxErrorDeg || tr > 2*BonesMaxErrorT || pos > st.ModelBound {
+				t.Errorf("%s on %s: rotation off by %.3g°, translation by %.3g, model space by %.3g of the scale (bound %.3g)", mc.Name, r.name, rot, tr, pos, st.ModelBound)
 			}
 			if st.UnresolvedTime > 0.01*b.Duration() {
 				t.Errorf("%s on %s: unresolved over %.3gs of %.3gs", mc.Name, r.name, st.UnresolvedTime, b.Duration())
@@ -148,13 +155,17 @@ func TestBonesMatchTheExactPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	mc := synthHumanClip(2)
-	for _, tol := range [][2]float64{{BonesMaxErrorDeg, BonesMaxErrorT}, {1.5e-3, 1e-5}} {
-		b, err := bakeBones(mc, r, tol[0], tol[1])
+	ex, err := Bake(mc, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tol := range [][2]float64{{BonesMaxErrorDeg, BonesMaxErrorT}, {1e-2, 1e-5}} {
+		b, err := bakeBones(mc, r, bonesTol{tol[0], BonesTolerance, tol[1]})
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := b.Stats()
-		rot, tr, pos, skipped := bonesError(t, b, 2000)
+		rot, tr, pos, skipped := bonesError(t, b, ex, 2000)
 		t.Logf("tolerances %g° %g: %+v; sampled: rotation %.3g°, translation %.3g, model-space %.3g of the scale", tol[0], tol[1], st, rot, tr, pos)
 		if st.Unresolved != 0 || skipped != 0 {
 			t.Errorf("%d unresolved intervals (%d samples in them)", st.Unresolved, skipped)
@@ -165,15 +176,18 @@ func TestBonesMatchTheExactPath(t *testing.T) {
 		if st.Channels == 0 || st.Keys < 60 || (tol[0] < BonesMaxErrorDeg && st.Keys <= 60) { // 60 frame intervals
 			t.Errorf("tolerance %g°: %+v", tol[0], st)
 		}
-		if b.Duration() != b.Clip().Duration() {
-			t.Errorf("duration %v, the clip's %v", b.Duration(), b.Clip().Duration())
+		if pos > st.ModelBound {
+			t.Errorf("model space off by %.3g of the scale, bound %.3g", pos, st.ModelBound)
+		}
+		if b.Duration() != ex.Duration() {
+			t.Errorf("duration %v, the clip's %v", b.Duration(), ex.Duration())
 		}
 	}
 }
 
 // dabOnFinalBeta2 is the ozz comparison's humanoid case: the corpus clip
 // Dab on FinalBeta2Avatar's own 120-node skeleton.
-func dabOnFinalBeta2(b *testing.B) (*model.Clip, *Rig) {
+func dabOnFinalBeta2(b testing.TB) (*model.Clip, *Rig) {
 	set := loadCorpus(b)
 	var mc *model.Clip
 	for _, c := range set.clips {

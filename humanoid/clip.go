@@ -2,7 +2,6 @@ package humanoid
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/geom"
@@ -163,11 +162,6 @@ func (hc *Clip) bakeBody(c *model.Clip) error {
 
 // Name returns the clip's name.
 func (c *Clip) Name() string { return c.base.Name() }
-
-// bytes is the memory the clip keeps (the rig aside).
-func (c *Clip) bytes() int {
-	return int(unsafe.Sizeof(*c)) + c.base.Stats().Bytes + 2*cap(c.slots)
-}
 
 // Duration returns the clip's length in seconds (never 0).
 func (c *Clip) Duration() float32 { return c.base.Duration() }

@@ -122,30 +122,66 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
+		only, played := -1, 0
+		for k, c := range sc.contrib {
+			if p.playable(c) {
+				only, played = k, played+1
+			}
+		}
+		if played == 1 {
+			// One clip: its sample is the layer, weighted as a whole.
+			c := sc.contrib[only]
+			p.clips[c.Clip].Sample(c.Time, sc.sample)
+			l := layerValues{pose: sc.sample, props: p.propsOf(c), weight: c.Weight}
+			if additive {
+				l.ref = p.refs[c.Clip]
+			}
+			p.blendLayer(dst, &l, li, w, additive)
+			continue
+		}
 		clear(sc.sum) // a property's first clip sets layer and ref, the others add
-		played := 0
 		for _, c := range sc.contrib {
-			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
+			if !p.playable(c) {
 				continue
 			}
 			p.clips[c.Clip].Sample(c.Time, sc.sample)
-			props := p.anim[c.Clip]
-			if c.WriteDefaults {
-				// The clip also writes the defaults (its samples hold the
-				// rest pose) of what it does not animate and other clips do.
-				props = p.all
-			}
 			var ref []geom.Transform
 			if additive {
 				ref = p.refs[c.Clip]
 			}
-			addAnimated(sc.layer, sc.ref, sc.sample, ref, props, sc.sum, c.Weight)
-			played++
+			addAnimated(sc.layer, sc.ref, sc.sample, ref, p.propsOf(c), sc.sum, c.Weight)
 		}
 		if played > 0 {
-			p.blendLayer(dst, sc, li, w, additive, played == 1)
+			p.blendLayer(dst, &layerValues{pose: sc.layer, ref: sc.ref, sum: sc.sum}, li, w, additive)
 		}
 	}
+}
+
+// playable reports whether contribution c plays a clip of p's.
+func (p *Poser) playable(c Contribution) bool {
+	return c.Clip >= 0 && c.Clip < len(p.clips) && p.clips[c.Clip] != nil && c.Weight > 0
+}
+
+// propsOf returns what contribution c's clip writes per joint: what it
+// animates, or, with Write Defaults, also the defaults (its samples hold
+// the rest pose) of what other clips animate and it does not.
+func (p *Poser) propsOf(c Contribution) []anim.Props {
+	if c.WriteDefaults {
+		return p.all
+	}
+	return p.anim[c.Clip]
+}
+
+// layerValues is what a layer blends over the layers below: either the
+// weighted sums of several clips' properties (pose, and ref for an
+// additive layer) with each property's weight sum in sum, or one clip's
+// sample (pose, ref its reference) with what it writes in props, all of
+// it at weight.
+type layerValues struct {
+	pose, ref []geom.Transform
+	sum       []float32 // per joint ×3; nil: one clip
+	props     []anim.Props
+	weight    float32
 }
 
 // addAnimated adds w × src to acc, and w × ref to accRef when ref is not
@@ -215,13 +251,13 @@ func addAligned(acc, q geom.Quat, w float32, first bool) geom.Quat {
 // animate with weight sum s is normalised and blended in by w × the
 // skeleton mask × min(s, 1) (override), or its difference from the
 // reference added by w × the mask × s (additive: the weighted sum of the
-// clips' differences). With one clip played (single), its rotations are
-// unit up to rounding once the weight is divided out, and are
-// renormalised rather than normalised; a rotation blended in fully is
-// taken as it is.
-func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w float32, additive, single bool) {
+// clips' differences). One clip's sample needs no normalising: its
+// rotations are unit up to rounding and are renormalised. A rotation
+// blended in fully is taken as it is.
+func (p *Poser) blendLayer(dst []geom.Transform, l *layerValues, li int, w float32, additive bool) {
 	mask := p.masks[li]
 	one := geom.Vec3{X: 1, Y: 1, Z: 1}
+	single := l.sum == nil
 	for j := range dst {
 		wj := w
 		if mask != nil {
@@ -230,13 +266,31 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 		if !(wj > 0) {
 			continue
 		}
-		d, x, r := &dst[j], &sc.layer[j], &sc.ref[j]
-		for k := 0; k < 3; k++ {
-			s := sc.sum[3*j+k]
-			if !(s > 0) {
+		var props anim.Props
+		if single {
+			if props = l.props[j]; props == 0 {
 				continue
 			}
-			inv, f := 1/s, wj*min(s, 1)
+		}
+		d, x := &dst[j], &l.pose[j]
+		var r *geom.Transform // read by additive layers only
+		if additive {
+			r = &l.ref[j]
+		}
+		for k := 0; k < 3; k++ {
+			var s, inv float32
+			if single {
+				if props&(anim.PropT<<k) == 0 {
+					continue
+				}
+				s, inv = l.weight, 1
+			} else {
+				if s = l.sum[3*j+k]; !(s > 0) {
+					continue
+				}
+				inv = 1 / s
+			}
+			f := wj * min(s, 1)
 			if additive {
 				f = wj * s
 			}
@@ -252,9 +306,9 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 				var v, ref geom.Quat
 				switch {
 				case single:
-					v = scaleQuat(x.R, inv).Renormalize()
+					v = x.R.Renormalize()
 					if additive {
-						ref = scaleQuat(r.R, inv).Renormalize()
+						ref = r.R.Renormalize()
 					}
 				case additive:
 					v, ref = normQuat(x.R), normQuat(r.R)
@@ -286,11 +340,6 @@ func (p *Poser) blendLayer(dst []geom.Transform, sc *PoseScratch, li int, w floa
 			}
 		}
 	}
-}
-
-// scaleQuat returns q times s, component by component.
-func scaleQuat(q geom.Quat, s float32) geom.Quat {
-	return geom.Quat{X: q.X * s, Y: q.Y * s, Z: q.Z * s, W: q.W * s}
 }
 
 // scaleTurn scales rotation d by f for an additive layer: towards it from

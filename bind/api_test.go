@@ -310,3 +310,41 @@ func TestNotesWithoutALoggerAreReturned(t *testing.T) {
 		t.Fatalf("notes %q, error %v", bc.Notes(), err)
 	}
 }
+
+// A note about a controller's clip (one that plays by its timing only) is
+// logged with the clip's attributes and the controller's reference.
+func TestAControllersClipNoteIsLoggedAsTheClips(t *testing.T) {
+	rec := &recorder{}
+	set, err := Open(t.Context(), []string{sprite2DProject(t)}, Options{Logger: slog.New(rec)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	ci, err := set.FindController("Walker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chi, err := set.FindCharacter("Body")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := set.Character(t.Context(), chi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := set.BindController(t.Context(), ci, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.records) != len(bc.Notes()) || len(rec.records) == 0 {
+		t.Fatalf("%d records for the notes %q", len(rec.records), bc.Notes())
+	}
+	walk := set.Clips()[0]
+	for i, r := range rec.records {
+		a := attrs(r)
+		if r.Message != bc.Notes()[i] || a[AttrKind] != "clip" || a[AttrObject] != walk.Name || a[AttrRef] != walk.Ref ||
+			a[AttrController] != set.Controllers()[ci].Ref || a[AttrCharacter] != ch.Describe() {
+			t.Errorf("record %q %v for the note %q", r.Message, a, bc.Notes()[i])
+		}
+	}
+}

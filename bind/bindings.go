@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -91,7 +92,7 @@ func (s *Set) Controller(ctx context.Context, id bound.ControllerID) (*bound.Con
 		return nil, err
 	}
 	cs := d.ctl
-	s.logNotes(ctx, s.entries[KindController][id], nil, cs.notes...)
+	s.logNotes(ctx, s.entries[KindController][id], nil, cs.notes)
 	out := &bound.ControllerClips{Controller: cs.ctl, Clips: make([]bound.ClipID, len(cs.clips)), Notes: cs.notes}
 	for k, c := range cs.clips {
 		out.Clips[k] = -1
@@ -584,12 +585,14 @@ func (s *Set) BindController(ctx context.Context, id bound.ControllerID, on *bou
 			return nil, err
 		}
 	}
-	bc, err := s.bindController(ctx, int(id), on, notes)
-	if err != nil {
-		return nil, err
-	}
-	s.logNotes(ctx, s.entries[KindController][id], on, bc.Notes()...)
-	return bc, nil
+	return s.bindController(ctx, int(id), on, notes)
+}
+
+// clipNote is a note about a clip of a controller: why it plays by its
+// timing only.
+type clipNote struct {
+	text string
+	clip *entry
 }
 
 // controllerCharacter is the character whose Animator plays controller i
@@ -616,6 +619,8 @@ func (s *Set) controllerCharacter(i int) (*bound.Character, []string, error) {
 }
 
 // bindController binds controller i's clips to ch (nil: none).
+// Its notes are logged when it is bound: those about the controller with
+// its attributes, those about a clip with the clip's.
 func (s *Set) bindController(ctx context.Context, i int, ch *bound.Character, notes []string) (*bound.Controller, error) {
 	ctlEntry, err := s.entry(KindController, i)
 	if err != nil {
@@ -644,10 +649,24 @@ func (s *Set) bindController(ctx context.Context, i int, ch *bound.Character, no
 		}
 		in.Clips[k], in.ClipSources[k] = cd.clip, ce.src
 	}
+	ctlNotes := in.Notes
+	var clipNotes []clipNote
 	if ch != nil {
-		if in.Motions, in.Notes, err = s.controllerMotions(ctx, i, cs.clips, ch, in.Notes); err != nil {
+		if in.Motions, clipNotes, err = s.controllerMotions(ctx, i, cs.clips, ch); err != nil {
 			return nil, err
 		}
+		in.Notes = slices.Clone(ctlNotes)
+		for _, n := range clipNotes {
+			in.Notes = append(in.Notes, n.text)
+		}
 	}
-	return bound.NewController(in)
+	bc, err := bound.NewController(in)
+	if err != nil {
+		return nil, err
+	}
+	s.logNotes(ctx, ctlEntry, ch, ctlNotes)
+	for _, n := range clipNotes {
+		s.logNotes(ctx, n.clip, ch, []string{n.text}, slog.String(AttrController, s.ref(ctlEntry.src)))
+	}
+	return bc, nil
 }

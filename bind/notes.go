@@ -23,6 +23,9 @@ const (
 	AttrRef = "ref"
 	// AttrCharacter describes the character a binding plays on.
 	AttrCharacter = "character"
+	// AttrController is the reference of the controller whose clip a
+	// note is about (a clip that plays by its timing only).
+	AttrController = "controller"
 )
 
 // noteLevel is the level of every note: what the inputs lack or what was
@@ -49,8 +52,9 @@ func (s *Set) entryAttrs(e *entry) []slog.Attr {
 }
 
 // logNotes logs notes about an object of the set (a controller, a clip
-// left out, a character), with the character bound to when there is one.
-func (s *Set) logNotes(ctx context.Context, e *entry, ch *bound.Character, notes ...string) {
+// left out, a character), with the character bound to when there is one
+// and the attributes more.
+func (s *Set) logNotes(ctx context.Context, e *entry, ch *bound.Character, notes []string, more ...slog.Attr) {
 	if s.opts.Logger == nil || len(notes) == 0 {
 		return
 	}
@@ -58,6 +62,7 @@ func (s *Set) logNotes(ctx context.Context, e *entry, ch *bound.Character, notes
 	if ch != nil {
 		attrs = append(attrs, slog.String(AttrCharacter, ch.Describe()))
 	}
+	attrs = append(attrs, more...)
 	for _, n := range notes {
 		s.log(ctx, n, attrs...)
 	}

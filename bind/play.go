@@ -322,7 +322,7 @@ func (s *Set) Motions(ctx context.Context, ch *bound.Character) (motions []*boun
 		case errors.Is(err, ErrDrivesNothing):
 			n := "left out: " + err.Error()
 			notes = append(notes, n)
-			s.logNotes(ctx, e, ch, n)
+			s.logNotes(ctx, e, ch, []string{n})
 		default:
 			errs = append(errs, err)
 		}
@@ -353,7 +353,8 @@ func (s *Set) Motions(ctx context.Context, ch *bound.Character) (motions []*boun
 // a note saying why; when none of them drives anything on ch the
 // controller would run as a rest pose, which is an error naming the
 // controller, the character and what its clips wanted.
-func (s *Set) controllerMotions(ctx context.Context, i int, clips []*entry, ch *bound.Character, notes []string) ([]*bound.Motion, []string, error) {
+func (s *Set) controllerMotions(ctx context.Context, i int, clips []*entry, ch *bound.Character) ([]*bound.Motion, []clipNote, error) {
+	var notes []clipNote
 	out := make([]*bound.Motion, len(clips))
 	done := map[*entry]*bound.Motion{}
 	played, nothing := 0, 0
@@ -382,7 +383,7 @@ func (s *Set) controllerMotions(ctx context.Context, i int, clips []*entry, ch *
 					nothing++
 				}
 			}
-			notes = append(notes, err.Error())
+			notes = append(notes, clipNote{err.Error(), ci})
 			continue
 		}
 		out[k] = m

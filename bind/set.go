@@ -96,7 +96,7 @@ type Options struct {
 	// slog.LevelInfo, its message the note's text, with the input, the
 	// object, its kind and its reference as attributes (AttrInput,
 	// AttrObject, AttrKind, AttrRef; AttrCharacter for a binding's
-	// character). The notes are returned all the same, with what they
+	// character, AttrController for a controller's clip). The notes are returned all the same, with what they
 	// are about (a bound controller's Notes, Motions' notes).
 	Logger *slog.Logger
 }

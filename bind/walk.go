@@ -52,7 +52,7 @@ func (s *Set) CharacterAnimations(ctx context.Context, id bound.CharacterID) ([]
 		return nil, nil
 	}
 	es, notes := s.animations(ce)
-	s.logNotes(ctx, ce, nil, notes...)
+	s.logNotes(ctx, ce, nil, notes)
 	clips := make([]bound.ClipID, len(es))
 	for i, e := range es {
 		clips[i] = bound.ClipID(e.index)

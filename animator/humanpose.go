@@ -156,44 +156,82 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
-		sc.layer, sc.ref = humanoid.Pose{}, humanoid.Pose{}
-		var total float32
-		for _, c := range sc.contrib {
-			if c.Clip < 0 || c.Clip >= len(p.clips) || p.clips[c.Clip] == nil || !(c.Weight > 0) {
-				continue
+		only, played := -1, 0
+		for k, c := range sc.contrib {
+			if p.playable(c) {
+				only, played = k, played+1
 			}
-			if goals {
-				p.clips[c.Clip].SamplePose(c.Time, &sc.sample)
-			} else {
-				p.clips[c.Clip].SampleMuscles(c.Time, &sc.sample)
-			}
-			if c.Mirror {
-				p.mirror(&sc.sample)
-			}
-			addHuman(&sc.layer, &sc.sample, c.Weight)
-			if additive {
-				r := p.refs[c.Clip]
-				if c.Mirror {
-					p.mirror(&r)
-				}
-				addHuman(&sc.ref, &r, c.Weight)
-			}
-			total += c.Weight
 		}
-		if !(total > 0) {
+		if played == 0 {
 			continue
 		}
-		scaleHuman(&sc.layer, 1/total)
+		var total float32
+		if played == 1 {
+			// One clip: its sample is the layer (rotations normalised as
+			// a weighted sum's are), weighted as a whole.
+			c := sc.contrib[only]
+			p.sample(c, &sc.layer, goals)
+			sc.layer.RootQ = normQuat(sc.layer.RootQ)
+			for g := range sc.layer.Goals {
+				sc.layer.Goals[g].Q = normQuat(sc.layer.Goals[g].Q)
+			}
+			if additive {
+				sc.ref = p.refs[c.Clip]
+				if c.Mirror {
+					p.mirror(&sc.ref)
+				}
+			}
+			total = c.Weight
+		} else {
+			sc.layer, sc.ref = humanoid.Pose{}, humanoid.Pose{}
+			for _, c := range sc.contrib {
+				if !p.playable(c) {
+					continue
+				}
+				p.sample(c, &sc.sample, goals)
+				addHuman(&sc.layer, &sc.sample, c.Weight)
+				if additive {
+					r := p.refs[c.Clip]
+					if c.Mirror {
+						p.mirror(&r)
+					}
+					addHuman(&sc.ref, &r, c.Weight)
+				}
+				total += c.Weight
+			}
+			scaleHuman(&sc.layer, 1/total)
+			if additive {
+				scaleHuman(&sc.ref, 1/total)
+			}
+		}
 		m := &p.masks[li]
 		if li == 0 && !m.full {
 			zeroUnmasked(out, m)
 		}
 		if additive {
-			scaleHuman(&sc.ref, 1/total)
 			addDelta(out, &sc.layer, &sc.ref, w*total, m)
 		} else {
 			lerpHuman(out, &sc.layer, w*min(total, 1), m)
 		}
+	}
+}
+
+// playable reports whether contribution c plays a humanoid clip of p's.
+func (p *HumanPoser) playable(c Contribution) bool {
+	return c.Clip >= 0 && c.Clip < len(p.clips) && p.clips[c.Clip] != nil && c.Weight > 0
+}
+
+// sample writes contribution c's clip's pose at its time into x, mirrored
+// when c is (the goals the clip has no curves for computed when goals is
+// set).
+func (p *HumanPoser) sample(c Contribution, x *humanoid.Pose, goals bool) {
+	if goals {
+		p.clips[c.Clip].SamplePose(c.Time, x)
+	} else {
+		p.clips[c.Clip].SampleMuscles(c.Time, x)
+	}
+	if c.Mirror {
+		p.mirror(x)
 	}
 }
 

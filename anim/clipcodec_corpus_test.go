@@ -58,8 +58,8 @@ type seed struct {
 }
 
 // codecSeeds are the synthetic clips of every layout on the clipSkeleton
-// of their channels, and the smallest corpus clips (all of them would slow
-// the fuzzer), baked and encoded.
+// of their channels, and the corpus clips whose encoding takes at most 64
+// KiB (larger ones slow the fuzzer down), baked and encoded.
 func codecSeeds(tb testing.TB) []seed {
 	var out []seed
 	add := func(s *anim.Skeleton, c *anim.Clip) {
@@ -94,7 +94,11 @@ func codecSeeds(tb testing.TB) []seed {
 			}
 		}
 		sort.Slice(corpus, func(i, j int) bool { return len(corpus[i].data) < len(corpus[j].data) })
-		out = append(out, corpus[:min(len(corpus), 48)]...)
+		for _, c := range corpus {
+			if len(c.data) <= 64<<10 {
+				out = append(out, c)
+			}
+		}
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func twoTails(t *testing.T) Assets {
 // reassemble encodes a decoded file again, its baked clips as they were.
 func reassemble(t *testing.T, d *decoded) []byte {
 	t.Helper()
-	b, err := assemble(d.payload, func(b []byte, i int) ([]byte, error) { return append(b, d.baked[i]...), nil })
+	b, err := assemble(d.payload, d.baked)
 	if err != nil {
 		t.Fatal(err)
 	}

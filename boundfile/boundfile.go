@@ -226,9 +226,11 @@ func Marshal(a Assets) ([]byte, error) {
 	}
 	// A motion's generic clip is saved baked when loading would bind the
 	// same clip to the same character: bound.Bind's result, not a
-	// retargeted one.
+	// retargeted one. (A clip whose events anim cannot encode, NaN times
+	// among others, is saved as its model values only and baked when
+	// loading.)
 	bakedIndex := map[*anim.Clip]int32{}
-	var baked []*anim.Clip
+	var baked [][]byte
 	bake := func(m *bound.Motion, mc *model.Clip, on *bound.Character) int32 {
 		if m == nil || mc == nil || on == nil || m.Clip() != mc || m.On() != on || m.Generic() == nil || m.RetargetedFrom() != nil {
 			return -1
@@ -237,9 +239,14 @@ func Marshal(a Assets) ([]byte, error) {
 		if i, ok := bakedIndex[g]; ok {
 			return i
 		}
+		b, err := g.MarshalBinary()
+		if err != nil {
+			bakedIndex[g] = -1
+			return -1
+		}
 		i := int32(len(baked))
 		p.Baked = append(p.Baked, savedBaked{Clip: clip(mc), On: character(on), Trace: int32(m.TraceJoint())})
-		baked = append(baked, g)
+		baked = append(baked, b)
 		bakedIndex[g] = i
 		return i
 	}
@@ -276,30 +283,23 @@ func Marshal(a Assets) ([]byte, error) {
 		p.Motions = append(p.Motions, savedMotion{Clip: clip(m.Clip()), Source: m.Source(), On: character(m.On()),
 			Baked: bake(m, m.Clip(), m.On())})
 	}
-	return assemble(&p, func(b []byte, i int) ([]byte, error) { return baked[i].AppendBinary(b) })
+	return assemble(&p, baked)
 }
 
-// assemble encodes a file of payload p whose baked clips appendBaked
-// appends (by index in p.Baked).
-func assemble(p *payload, appendBaked func(b []byte, i int) ([]byte, error)) ([]byte, error) {
+// assemble encodes a file of payload p and its baked clips' encodings
+// (parallel to p.Baked).
+func assemble(p *payload, baked [][]byte) ([]byte, error) {
 	if payloadError != nil {
 		return nil, payloadError
 	}
 	e := encoder{b: make([]byte, headerSize, 1<<16)}
 	e.value(payloadCodec, reflect.ValueOf(*p))
-	for i := range p.Baked {
-		// The clip's length goes before it: encode it after room for the
-		// longest length, then move it down.
-		at := len(e.b)
-		e.b = append(e.b, make([]byte, binary.MaxVarintLen64)...)
-		var err error
-		if e.b, err = appendBaked(e.b, i); err != nil {
-			return nil, fmt.Errorf("boundfile: Marshal: %w", err)
-		}
-		n := len(e.b) - at - binary.MaxVarintLen64
-		k := binary.PutUvarint(e.b[at:], uint64(n))
-		copy(e.b[at+k:], e.b[at+binary.MaxVarintLen64:])
-		e.b = e.b[:at+k+n]
+	if len(baked) != len(p.Baked) {
+		return nil, fmt.Errorf("boundfile: Marshal: %d baked clips for %d", len(baked), len(p.Baked))
+	}
+	for _, b := range baked {
+		e.uvarint(uint64(len(b)))
+		e.b = append(e.b, b...)
 	}
 	copy(e.b, Magic)
 	binary.LittleEndian.PutUint32(e.b[len(Magic):], Version)

@@ -173,6 +173,37 @@ func BenchmarkBake80(b *testing.B) {
 	}
 }
 
+// BenchmarkUnmarshalClip80 decodes the clip BenchmarkBake80 bakes, and
+// BenchmarkUnmarshalClip80Reduced one with keyframe-reduced curves (solos
+// through a grid): what loading a saved clip costs against baking it.
+func BenchmarkUnmarshalClip80(b *testing.B) {
+	sk := chainSkeleton(80)
+	unmarshalClip(b, synthClip(sk, 30, 4, 1, 7), sk)
+}
+
+func BenchmarkUnmarshalClip80Reduced(b *testing.B) {
+	sk := chainSkeleton(80)
+	unmarshalClip(b, synthClipKeep(sk, 30, 4, 1, 7, 0.5), sk)
+}
+
+func unmarshalClip(b *testing.B, mc *model.Clip, sk *Skeleton) {
+	c, err := Bake(mc, sk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := c.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := UnmarshalClip(data, sk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // localToModel composes a pose of sk into model space.
 func localToModel(b *testing.B, sk *Skeleton) {
 	local := make([]geom.Transform, sk.Len())

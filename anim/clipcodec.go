@@ -12,10 +12,12 @@ import (
 
 // A baked clip's encoding (MarshalBinary) lets a server keep the clips it
 // baked and load them without baking again. It holds what Bake computed
-// (the base pose, timelines, solos, dense groups, targets, events) and
-// nothing that can be derived again cheaply: the key indexes, the solos'
-// grid and the root joint's pose are rebuilt by the same code that built
-// them, so they cannot disagree with the curves they index.
+// (the base pose, timelines, solos, the times of their grid, dense groups,
+// targets, events) and nothing that can be derived again cheaply: the key
+// indexes, the grid's key map and the root joint's pose are rebuilt by the
+// same code that built them, so they cannot disagree with the curves they
+// index. (The grid's times are saved because finding them again sorts
+// every solo key; the reader checks they are exactly the union.)
 //
 // Layout, little-endian: the magic "MCBK", the version (uvarint), the
 // skeleton's joint count (uvarint) and fingerprint (u64, see
@@ -31,7 +33,7 @@ import (
 // writes and UnmarshalClip reads. It changes whenever the encoding or
 // what Bake makes of a clip changes, so that a clip saved by an older
 // build is refused rather than played differently from a fresh bake.
-const ClipVersion = 1
+const ClipVersion = 2
 
 // clipMagic starts every encoded clip.
 const clipMagic = "MCBK"
@@ -290,6 +292,12 @@ func (w *clipWriter) set(s *curveSet) {
 			w.f32(r.T)
 			w.f32s(r.C[:])
 		}
+	}
+	if len(s.keymap) > 0 {
+		w.u(uint64(s.gridLine.n))
+		w.f32s(s.grid[:s.gridLine.n])
+	} else {
+		w.u(0)
 	}
 	w.u(uint64(len(s.dense)))
 	w.u(uint64(len(s.dslots)))
@@ -828,6 +836,15 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	if r.err == nil && len(s.recs)-len(s.solos) != nk {
 		r.fail("%s solos: %d keys, not the %d announced", what, len(s.recs)-len(s.solos), nk)
 	}
+	if ng := r.count(4, what+" grid times"); ng > 0 {
+		at := r.off
+		grid := make([]float32, ng)
+		r.f32s(grid)
+		if r.err != nil || !r.gridOfSolos(&s, grid, nk, what, at) {
+			return s
+		}
+		s.layGrid(grid)
+	}
 
 	// Dense groups: begin, rate, n, nch, slots, samples.
 	ng := r.count(4+4+1+1+1+4, what+" dense groups")
@@ -870,8 +887,7 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 		return s
 	}
 
-	// What build derives: the grid, then the key indexes in its order.
-	s.buildGrid()
+	// What build derives: the key indexes, in its order.
 	if len(s.keymap) == 0 {
 		for i := range s.solos {
 			if _, ok := indexSlices(r.soloTimes(&s, &s.solos[i])); ok {
@@ -898,6 +914,51 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	}
 	s.trim()
 	return s
+}
+
+// gridOfSolos checks that grid is what setBuilder.build makes the solos'
+// grid of: the sorted, distinct union of their key times, for at least two
+// solos of at most 65,535 keys each, within gridBudget entries of the key
+// map per key. (A set saved without a grid has its solos looked up one by
+// one, which gives the same values.)
+func (r *clipReader) gridOfSolos(s *curveSet, grid []float32, nk int, what string, at int) bool {
+	ns := len(s.solos)
+	fail := func(format string, args ...any) bool {
+		r.off = at
+		r.fail("%s grid of %d times: "+format, append([]any{what, len(grid)}, args...)...)
+		return false
+	}
+	if ns < 2 || len(grid) > gridBudget*nk/ns {
+		return fail("%d solos of %d keys cannot have it", ns, nk)
+	}
+	for g, x := range grid {
+		if x != x || (g > 0 && !(x > grid[g-1])) {
+			return fail("time %d (%g) is not a number after the one before", g, x)
+		}
+	}
+	used := make([]bool, len(grid))
+	for i := range s.solos {
+		so := &s.solos[i]
+		if so.n > math.MaxUint16 {
+			return fail("solo %d has %d keys", i, so.n)
+		}
+		g := 0
+		for _, rec := range s.recs[so.rec : so.rec+so.n] {
+			for g < len(grid) && grid[g] < rec.T {
+				g++
+			}
+			if g == len(grid) || grid[g] != rec.T {
+				return fail("solo %d's key at %g is not in it", i, rec.T)
+			}
+			used[g] = true
+		}
+	}
+	for g, u := range used {
+		if !u {
+			return fail("time %d (%g) is no solo's key", g, grid[g])
+		}
+	}
+	return true
 }
 
 // soloTimes returns a solo's key times (in the reader's scratch).

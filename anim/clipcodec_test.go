@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mecanim/mecanim/geom"
@@ -424,9 +425,48 @@ func TestBakedEncodingHasItsVersion(t *testing.T) {
 		}
 		h.Write(b)
 	}
-	const version, want = 1, "20344e5334a977c7"
+	const version, want = 2, "8e254a65288554b6"
 	if got := fmt.Sprintf("%x", h.Sum(nil)[:8]); ClipVersion != version || got != want {
 		t.Errorf("baked clips of version %d encode to %s, not version %d's %s: if Bake or the encoding changed, change ClipVersion and this test's version and hash",
 			ClipVersion, got, version, want)
+	}
+}
+
+// TestAGridThatIsNotTheSolosKeyTimesIsAFormatError: a saved grid that
+// misses a solo's key time, holds a time no solo has, or is out of order
+// would look keys up wrongly: refused.
+func TestAGridThatIsNotTheSolosKeyTimesIsAFormatError(t *testing.T) {
+	tree := treeSkeleton(12)
+	c, err := Bake(synthClipKeep(tree, 30, 1, 1, 2, 0.7), tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.pose.set.keymap) == 0 {
+		t.Fatal("the clip has no grid")
+	}
+	n := int(c.pose.set.gridLine.n)
+	grid := c.pose.set.grid[:n]
+	cases := []struct {
+		name string
+		grid []float32
+	}{
+		{"a key time missing", append(append([]float32(nil), grid[:3]...), grid[4:]...)},
+		{"a time no solo has", append(append(append([]float32(nil), grid[:3]...), (grid[2]+grid[3])/2), grid[3:]...)},
+		{"two times swapped", append(append(append([]float32(nil), grid[:2]...), grid[3], grid[2]), grid[4:]...)},
+		{"a time twice", append(append([]float32(nil), grid[:3]...), grid[2:]...)},
+	}
+	for _, k := range cases {
+		d := *c
+		d.pose.set.grid = append(k.grid, sentinel())
+		d.pose.set.gridLine.n = int32(len(k.grid))
+		b, err := d.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = UnmarshalClip(b, tree)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Detail, "grid") {
+			t.Errorf("%s: %v, want a FormatError about the grid", k.name, err)
+		}
 	}
 }

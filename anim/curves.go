@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"unsafe"
 
 	"github.com/mecanim/mecanim/geom"
@@ -865,7 +865,7 @@ func (s *curveSet) buildGrid() {
 			all = append(all, r.T)
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	slices.Sort(all) // key times are never NaN
 	grid := all[:0]
 	for i, x := range all {
 		if i == 0 || x != grid[len(grid)-1] {
@@ -875,6 +875,13 @@ func (s *curveSet) buildGrid() {
 	if len(grid)*ns > gridBudget*len(all) {
 		return
 	}
+	s.layGrid(grid)
+}
+
+// layGrid lays out the solos' grid of the sorted, distinct union of their
+// key times: the key map and the grid's lookup.
+func (s *curveSet) layGrid(grid []float32) {
+	ns := len(s.solos)
 	// One row per grid time, then a row of first keys for times before
 	// the grid (where a solo holds its first key's value, even when that
 	// key shares its time with the next one).

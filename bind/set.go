@@ -228,7 +228,7 @@ func Open(ctx context.Context, paths []string, opts Options) (*Set, error) {
 	}
 	s := newSet(opts)
 	var unity []string
-	found, passed, errs := inputs.Discover(paths, "")
+	found, passed, errs := inputs.Discover(ctx, paths, "")
 	for _, f := range found {
 		if f.Built {
 			unity = append(unity, f.Path)

@@ -195,7 +195,10 @@ func Extract(ctx context.Context, paths []string, o Options) (*Manifest, error) 
 	stop := r.report()
 	defer stop()
 
-	ins, skipped, failed := discover(paths, o.Out)
+	ins, skipped, failed := discover(ctx, paths, o.Out)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	r.failed = failed
 	r.inputsStamp = r.stampInputs(ins, skipped, failed)
 	if m, ok := r.upToDate(); ok {

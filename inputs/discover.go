@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,8 +56,10 @@ type Passed struct {
 // an earlier one (a mod's bundle shipped twice), counts once. Hidden
 // folders and a project's Library, Temp and obj are not walked, nor the
 // folder skip (an output folder inside the input). A path that cannot be
-// read is an *Error.
-func Discover(paths []string, skip string) (found []Found, passed []Passed, errs []error) {
+// read is an *Error. ctx is checked between files: when it ends, Discover
+// returns what it found so far and, last of its errors, one wrapping
+// ctx.Err().
+func Discover(ctx context.Context, paths []string, skip string) (found []Found, passed []Passed, errs []error) {
 	seen := map[string]bool{}
 	var same samefile.Index
 	skipAbs := ""
@@ -92,7 +95,17 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 			found = append(found, in)
 		}
 	}
+	ended := func() bool {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("inputs: discover: %w", err))
+			return true
+		}
+		return false
+	}
 	for _, p := range paths {
+		if ended() {
+			return found, passed, errs
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			// The whole name of a split file, whose parts are on disk.
@@ -115,6 +128,9 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 		}
 		var files []string
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if ctx.Err() != nil {
+				return fs.SkipAll
+			}
 			if err != nil {
 				errs = append(errs, &Error{Input: q, Err: err})
 				if d != nil && d.IsDir() {
@@ -144,9 +160,13 @@ func Discover(paths []string, skip string) (found []Found, passed []Passed, errs
 			found = append(found, *project)
 		}
 		for _, q := range files {
+			if ended() {
+				return found, passed, errs
+			}
 			add(q, false)
 		}
 	}
+	ended()
 	return found, passed, errs
 }
 

@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +37,7 @@ func TestAGameFolderIsReadForItsUnityFiles(t *testing.T) {
 	write(".cache/stale.assets", []byte("hidden: never read"))
 	write("Library/imported.assets", []byte("an editor cache: never read"))
 
-	found, passed, errs := Discover([]string{game}, "")
+	found, passed, errs := Discover(t.Context(), []string{game}, "")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -55,5 +57,26 @@ func TestAGameFolderIsReadForItsUnityFiles(t *testing.T) {
 	}
 	if same != 1 || other != 1 {
 		t.Errorf("passed %+v: want the copy and the dll", passed)
+	}
+}
+
+// A context that has ended stops Discover before it reads a file: nothing
+// found, and its last error wraps the context's.
+func TestDiscoverStopsWhenItsContextEnds(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(synth.NewScene(t, synth.Options{Full: true}).Write("a.assets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.assets"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, paths := range [][]string{{dir}, {filepath.Join(dir, "a.assets")}} {
+		found, _, errs := Discover(ctx, paths, "")
+		if len(found) != 0 || len(errs) == 0 || !errors.Is(errs[len(errs)-1], context.Canceled) {
+			t.Errorf("%s: found %v, errors %v", paths[0], found, errs)
+		}
 	}
 }

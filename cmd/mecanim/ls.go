@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"github.com/mecanim/mecanim/inputs"
 
@@ -61,7 +62,7 @@ func runLs(e *env, args []string) error {
 	for _, f := range files {
 		given[f] = true
 	}
-	found, passed, errs := inputs.Discover(files, "")
+	found, passed, errs := inputs.Discover(context.Background(), files, "")
 	for _, err := range errs {
 		e.fail(err)
 	}

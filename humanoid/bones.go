@@ -19,11 +19,12 @@
 // T-pose: between avatars whose T-poses differ in muscle space those turns
 // differ too (by degrees, on the corpus; see the tests).
 //
-// Playing one clip on many characters: BakeBones fits, once per clip and
-// rig, the bone transforms the muscles give as curves (Bones, within stated
-// tolerances of the exact path), so that a tick is curve evaluation and not
-// muscle maths; the exact Clip stays the reference and what an Animator
-// blends.
+// Playing one clip on many characters: BakeBones reduces, once per clip
+// and rig, the bone transforms the muscles give to compact keys (Bones,
+// within stated tolerances of the exact path, savable with MarshalBinary
+// and UnmarshalBones), so that a tick is key lookup and interpolation and
+// not muscle maths; the exact Clip stays the reference and what an
+// Animator blends.
 //
 // The IK goals: Rig.Goals computes where a pose puts the hands and feet in
 // the clips' goal frame (fitted on the corpus; see its documentation) and

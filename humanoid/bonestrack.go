@@ -25,10 +25,11 @@ const (
 // Value encodings of a track's keys, each three uint16 words a key except
 // encFloat (six).
 const (
-	// encRot: a unit quaternion as its three smallest components, each in
-	// 15 bits over [-1/√2, 1/√2] (the word's high bits), the largest one
-	// made positive and left out; its index is the low bits of the first
-	// two words. The three follow the largest one cyclically (x, y, z, w).
+	// encRot: a unit quaternion as its three smallest components, each a
+	// signed 15-bit multiple of 1/(16383·√2) (the word's high bits), the
+	// largest one made positive and left out; its index is the low bits of
+	// the first two words. The three follow the largest one cyclically
+	// (x, y, z, w).
 	encRot = iota
 	// encRange: three components, each lo + q·step with q in 16 bits.
 	encRange
@@ -41,9 +42,8 @@ const (
 var encWords = [encCount]int{3, 3, 6}
 
 const (
-	rotQuantSteps = 1<<15 - 1
-	rotQuantScale = math.Sqrt2 / rotQuantSteps
-	rotQuantOff   = 1 / math.Sqrt2
+	rotQuantSteps = 1<<14 - 1 // either side of 0
+	rotQuantScale = 1 / math.Sqrt2 / rotQuantSteps
 )
 
 // bonesBlock is how many entries of the time table one entry of a track's
@@ -214,22 +214,47 @@ func (d *trackData) sampleRots(tracks []boneTrack, i int, t float32, dst []geom.
 		}
 		w := vals[off : off+6 : off+6]
 		// The two keys' smallest three, the largest rebuilt.
-		a0 := float32(w[0]>>1)*rotQuantScale - rotQuantOff
-		b0 := float32(w[1]>>1)*rotQuantScale - rotQuantOff
-		c0 := float32(w[2]>>1)*rotQuantScale - rotQuantOff
-		a1 := float32(w[3]>>1)*rotQuantScale - rotQuantOff
-		b1 := float32(w[4]>>1)*rotQuantScale - rotQuantOff
-		c1 := float32(w[5]>>1)*rotQuantScale - rotQuantOff
+		a0 := float32(int16(w[0])>>1) * rotQuantScale
+		b0 := float32(int16(w[1])>>1) * rotQuantScale
+		c0 := float32(int16(w[2])>>1) * rotQuantScale
+		a1 := float32(int16(w[3])>>1) * rotQuantScale
+		b1 := float32(int16(w[4])>>1) * rotQuantScale
+		c1 := float32(int16(w[5])>>1) * rotQuantScale
 		l0 := max(1-a0*a0-b0*b0-c0*c0, 0)
 		l1 := max(1-a1*a1-b1*b1-c1*c1, 0)
 		l0 = float32(math.Sqrt(float64(l0)))
 		l1 = float32(math.Sqrt(float64(l1)))
-		var p, q [4]float32
 		big0 := uint(w[0]&1|(w[1]&1)<<1) & 3
 		big1 := uint(w[3]&1|(w[4]&1)<<1) & 3
+		if big0 == big1 {
+			// Blend in the stored order (the dot product and the norm
+			// do not care), then put the components in place.
+			b := a
+			if l0*l1+a0*a1+b0*b1+c0*c1 < 0 {
+				b = -a
+			}
+			c := 1 - a
+			l, x, y, z := l0*c+l1*b, a0*c+a1*b, b0*c+b1*b, c0*c+c1*b
+			if n := l*l + x*x + y*y + z*z; n > 0 {
+				s := 1 / float32(math.Sqrt(float64(n)))
+				l, x, y, z = l*s, x*s, y*s, z*s
+			}
+			r := &dst[tr.joint].R
+			switch big0 {
+			case 0:
+				*r = geom.Quat{X: l, Y: x, Z: y, W: z}
+			case 1:
+				*r = geom.Quat{X: z, Y: l, Z: x, W: y}
+			case 2:
+				*r = geom.Quat{X: y, Y: z, Z: l, W: x}
+			default:
+				*r = geom.Quat{X: x, Y: y, Z: z, W: l}
+			}
+			continue
+		}
+		var p, q [4]float32
 		p[big0], p[(big0+1)&3], p[(big0+2)&3], p[(big0+3)&3] = l0, a0, b0, c0
 		q[big1], q[(big1+1)&3], q[(big1+2)&3], q[(big1+3)&3] = l1, a1, b1, c1
-		// nlerp
 		b := a
 		if p[0]*q[0]+p[1]*q[1]+p[2]*q[2]+p[3]*q[3] < 0 {
 			b = -a
@@ -244,11 +269,11 @@ func (d *trackData) sampleRots(tracks []boneTrack, i int, t float32, dst []geom.
 }
 
 // invNorm returns 1/√l for the squared norm l of a blend of two unit
-// quaternions: near 1 (keys within 25° of each other) by one Newton step
-// from the tangent at 1, within float32 rounding of the square root and
-// faster; else by the square root (0 for l = 0).
+// quaternions: near 1 (keys within 23° of each other) by one Newton step
+// from the tangent at 1, within 3e-9 of the square root's and faster;
+// else by the square root (0 for l = 0).
 func invNorm(l float32) float32 {
-	if l > 0.95 && l < 1.05 {
+	if l > 0.99 && l < 1.01 {
 		s := 1.5 - 0.5*l
 		return s * (1.5 - 0.5*l*s*s)
 	}
@@ -319,9 +344,9 @@ func (d *trackData) decode(tr *boneTrack, off int) [4]float32 {
 
 // decodeRot is encRot's decoding.
 func decodeRot(w0, w1, w2 uint16) geom.Quat {
-	a := float32(w0>>1)*rotQuantScale - rotQuantOff
-	b := float32(w1>>1)*rotQuantScale - rotQuantOff
-	c := float32(w2>>1)*rotQuantScale - rotQuantOff
+	a := float32(int16(w0)>>1) * rotQuantScale
+	b := float32(int16(w1)>>1) * rotQuantScale
+	c := float32(int16(w2)>>1) * rotQuantScale
 	l := 1 - a*a - b*b - c*c
 	if l < 0 {
 		l = 0
@@ -361,9 +386,9 @@ func encodeRot(q geom.Quat) [3]uint16 {
 	}
 	var w [3]uint16
 	for k := 0; k < 3; k++ {
-		x := math.Round((v[(big+1+k)&3] + rotQuantOff) / rotQuantScale)
-		x = math.Max(0, math.Min(rotQuantSteps, x))
-		w[k] = uint16(x) << 1
+		x := math.Round(v[(big+1+k)&3] / rotQuantScale)
+		x = math.Max(-rotQuantSteps, math.Min(rotQuantSteps, x))
+		w[k] = uint16(int16(x) << 1)
 	}
 	w[0] |= uint16(big & 1)
 	w[1] |= uint16(big >> 1)

@@ -541,7 +541,14 @@ func (r *clipReader) clip(s *Skeleton) *Clip {
 		}
 		c.root = int(root)
 	}
-	c.leftOut = r.count(1, "left-out channels")
+	at = r.off
+	left := r.u()
+	if left > math.MaxInt32 {
+		r.off = at
+		r.fail("%d channels left out", left)
+		return nil
+	}
+	c.leftOut = int(left)
 	if b := r.take(nj); b != nil {
 		c.animated = make([]Props, nj)
 		for j, a := range b {

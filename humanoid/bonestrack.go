@@ -137,12 +137,15 @@ func (d *trackData) find(t float32) int {
 	if len(d.look) == 0 || !(t > 0) {
 		return 0
 	}
-	k := int(t * d.lookRate)
-	if k >= len(d.look) {
-		k = len(d.look) - 1
+	k := len(d.look) - 1
+	if x := t * d.lookRate; x < float32(k) {
+		k = int(x)
 	}
 	i := int(d.look[k])
 	times := d.times
+	for i > 0 && times[i] > t { // k/lookRate rounded past t
+		i--
+	}
 	for i+1 < len(times) && times[i+1] <= t {
 		i++
 	}

@@ -358,7 +358,16 @@ type clipReader struct {
 	off  int
 	name string
 	err  error
+	in   string    // the curve set being read ("" outside one), for errors
 	tmp  []float32 // scratch: a solo's key times
+}
+
+// label names an item of the curve set being read, for an error.
+func (r *clipReader) label(item string) string {
+	if r.in == "" {
+		return item
+	}
+	return r.in + " " + item
 }
 
 func (r *clipReader) fail(format string, args ...any) {
@@ -463,7 +472,7 @@ func (r *clipReader) count(min int, what string) int {
 	}
 	if v > uint64(r.left()/min) {
 		r.off = at
-		r.fail("%d %s in %d bytes", v, what, r.left())
+		r.fail("%d %s in %d bytes", v, r.label(what), r.left())
 		return 0
 	}
 	return int(v)
@@ -475,16 +484,25 @@ func (r *clipReader) index(n int, what string) int {
 	v := r.u()
 	if r.err == nil && v >= uint64(n) {
 		r.off = at
-		r.fail("%s %d out of range [0, %d)", what, v, n)
+		r.fail("%s %d out of range [0, %d)", r.label(what), v, n)
 		return 0
 	}
 	return int(v)
 }
 
 func (r *clipReader) str(what string) string {
-	n := r.count(1, what+" bytes")
-	b := r.take(n)
-	if b == nil {
+	at := r.off
+	n := r.u()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(r.left()) {
+		r.off = at
+		r.fail("%s of %d bytes in %d", what, n, r.left())
+		return ""
+	}
+	b := r.take(int(n))
+	if len(b) == 0 {
 		return ""
 	}
 	return string(b)
@@ -673,22 +691,24 @@ func (r *clipReader) target(t *model.Target) {
 
 func (r *clipReader) poseSet(nj int, what string) poseSet {
 	p := poseSet{set: r.set(nj*slotsPerJoint, what)}
-	if n := r.count(1, what+" normalised joints"); n > 0 {
+	r.in = what
+	defer func() { r.in = "" }()
+	if n := r.count(1, "normalised joints"); n > 0 {
 		p.rot = make([]int32, n)
 		for i := range p.rot {
 			at := r.off
-			p.rot[i] = int32(r.index(nj, what+" normalised joint"))
+			p.rot[i] = int32(r.index(nj, "normalised joint"))
 			if r.err == nil && i > 0 && p.rot[i] <= p.rot[i-1] {
 				r.off = at
 				r.fail("%s normalised joints out of order", what)
 			}
 		}
 	}
-	if n := r.count(2, what+" Euler joints"); n > 0 {
+	if n := r.count(2, "Euler joints"); n > 0 {
 		p.euler = make([]eulerJoint, n)
 		for i := range p.euler {
 			at := r.off
-			p.euler[i] = eulerJoint{joint: int32(r.index(nj, what+" Euler joint"))}
+			p.euler[i] = eulerJoint{joint: int32(r.index(nj, "Euler joint"))}
 			if r.err == nil && i > 0 && p.euler[i].joint <= p.euler[i-1].joint {
 				r.off = at
 				r.fail("%s Euler joints out of order", what)
@@ -705,7 +725,7 @@ func (r *clipReader) keysInOrder(times []float32, what string, at int) bool {
 	for k, t := range times {
 		if t != t || (k > 0 && t < times[k-1]) {
 			r.off = at
-			r.fail("%s key %d at time %g: key times must be numbers in order", what, k, t)
+			r.fail("%s key %d at time %g: key times must be numbers in order", r.label(what), k, t)
 			return false
 		}
 	}
@@ -716,6 +736,8 @@ func (r *clipReader) keysInOrder(times []float32, what string, at int) bool {
 // does: every table in the builder's order, the key indexes and the solos'
 // grid rebuilt from the keys.
 func (r *clipReader) set(nslots int, what string) curveSet {
+	r.in = what
+	defer func() { r.in = "" }()
 	var s curveSet
 	if r.err != nil {
 		return s
@@ -731,10 +753,10 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 
 	// Timelines: n, nch, pre, post, wrap, times, slots, coefficients.
 	const minLine = 1 + 1 + 1 + 1 + 1 + 4 + 1 + 16
-	nl := r.count(minLine, what+" timelines")
-	nt := r.count(4, what+" key times")
-	ns := r.count(1, what+" timeline channels")
-	nc := r.count(16, what+" key coefficients")
+	nl := r.count(minLine, "timelines")
+	nt := r.count(4, "key times")
+	ns := r.count(1, "timeline channels")
+	nc := r.count(16, "key coefficients")
 	if r.err != nil {
 		return s
 	}
@@ -747,8 +769,8 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	nindex := 0
 	for i := 0; i < nl && r.err == nil; i++ {
 		at := r.off
-		n := r.count(4, what+" timeline keys")
-		nch := r.count(1, what+" timeline channels")
+		n := r.count(4, "timeline keys")
+		nch := r.count(1, "timeline channels")
 		if r.err != nil {
 			return s
 		}
@@ -765,13 +787,13 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 		at = r.off
 		times := s.times[len(s.times) : len(s.times)+n]
 		r.f32s(times)
-		if r.err != nil || !r.keysInOrder(times, what+" timeline", at) {
+		if r.err != nil || !r.keysInOrder(times, "timeline", at) {
 			return s
 		}
 		s.times = append(s.times[:len(s.times)+n], sentinel())
 		ln.first, ln.last = times[0], times[n-1]
 		for k := 0; k < nch; k++ {
-			s.slots = append(s.slots, int32(r.index(nslots, what+" slot")))
+			s.slots = append(s.slots, int32(r.index(nslots, "slot")))
 		}
 		coefs := s.coefs[len(s.coefs) : len(s.coefs)+n*nch]
 		if b := r.take(16 * len(coefs)); b != nil {
@@ -793,8 +815,8 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	}
 
 	// Solos: slot, n, keys.
-	nso := r.count(1+1+20, what+" solo channels")
-	nk := r.count(20, what+" solo keys")
+	nso := r.count(1+1+20, "solo channels")
+	nk := r.count(20, "solo keys")
 	if r.err != nil {
 		return s
 	}
@@ -803,9 +825,9 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 		s.recs = make([]soloKey, 0, nk+nso)
 	}
 	for i := 0; i < nso && r.err == nil; i++ {
-		slot := int32(r.index(nslots, what+" slot"))
+		slot := int32(r.index(nslots, "slot"))
 		at := r.off
-		n := r.count(20, what+" solo keys")
+		n := r.count(20, "solo keys")
 		if r.err != nil {
 			return s
 		}
@@ -833,7 +855,7 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 			times[k] = rec.T
 			s.recs = append(s.recs, rec)
 		}
-		if !r.keysInOrder(times, what+" solo", at) {
+		if !r.keysInOrder(times, "solo", at) {
 			return s
 		}
 		s.recs = append(s.recs, soloKey{T: sentinel()})
@@ -843,7 +865,7 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	if r.err == nil && len(s.recs)-len(s.solos) != nk {
 		r.fail("%s solos: %d keys, not the %d announced", what, len(s.recs)-len(s.solos), nk)
 	}
-	if ng := r.count(4, what+" grid times"); ng > 0 {
+	if ng := r.count(4, "grid times"); ng > 0 {
 		at := r.off
 		grid := make([]float32, ng)
 		r.f32s(grid)
@@ -854,9 +876,9 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	}
 
 	// Dense groups: begin, rate, n, nch, slots, samples.
-	ng := r.count(4+4+1+1+1+4, what+" dense groups")
-	nds := r.count(1, what+" dense channels")
-	nsa := r.count(4, what+" dense samples")
+	ng := r.count(4+4+1+1+1+4, "dense groups")
+	nds := r.count(1, "dense channels")
+	nsa := r.count(4, "dense samples")
 	if r.err != nil {
 		return s
 	}
@@ -869,8 +891,8 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 	for i := 0; i < ng && r.err == nil; i++ {
 		g := denseGroup{begin: r.f32(), rate: r.f32()}
 		at := r.off
-		n := r.count(4, what+" dense frames")
-		nch := r.count(1, what+" dense channels")
+		n := r.count(4, "dense frames")
+		nch := r.count(1, "dense channels")
 		if r.err != nil {
 			return s
 		}
@@ -881,7 +903,7 @@ func (r *clipReader) set(nslots int, what string) curveSet {
 		}
 		g.n, g.nch, g.slot0, g.off = int32(n), int32(nch), int32(len(s.dslots)), int32(used)
 		for k := 0; k < nch; k++ {
-			s.dslots = append(s.dslots, int32(r.index(nslots, what+" slot")))
+			s.dslots = append(s.dslots, int32(r.index(nslots, "slot")))
 		}
 		r.f32s(s.dsamp[used : used+n*nch])
 		used += n * nch

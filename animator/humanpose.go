@@ -423,8 +423,8 @@ func (p *HumanPoser) mirror(x *humanoid.Pose) {
 // interrupted transition's frozen source counts as its current state).
 // Unity then solves the legs so the feet reach the clips' foot goals by
 // that weight. HumanPoser does not, as it costs far more than a pose
-// (about 0.4 ms): to do it, call humanoid.Rig.SolveFeet(&pose, w) on the
-// pose Pose gives, then Rig.Apply.
+// (BENCHMARKS.md, BenchmarkSolveFeet): to do it, call
+// humanoid.Rig.SolveFeet(&pose, w) on the pose Pose gives, then Rig.Apply.
 func (p *HumanPoser) FootIK(a *Animator) float32 {
 	if len(a.layers) == 0 {
 		return 0

@@ -306,3 +306,27 @@ func Example_concurrent() {
 	// Output:
 	// 1000 characters on 4 goroutines, bit-identical to one: true
 }
+
+// A server that reads one joint (a hitbox on the hand) composes model space
+// for it and its ancestors only.
+func ExampleSkeleton_Joints() {
+	sk := skeleton()
+	hand, _ := sk.Index("Hips/Spine/RightArm/RightHand")
+	part, err := sk.Joints(hand)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for k := 0; k < part.Len(); k++ {
+		fmt.Printf("%q\n", sk.Paths[part.At(k)])
+	}
+	model := make([]geom.Transform, sk.Len())
+	anim.LocalToModelJoints(part, sk.Rest, model)
+	fmt.Println("hand at", model[hand].T)
+	// Output:
+	// ""
+	// "Hips"
+	// "Hips/Spine"
+	// "Hips/Spine/RightArm"
+	// "Hips/Spine/RightArm/RightHand"
+	// hand at {0.75 1.65 0}
+}

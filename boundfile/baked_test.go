@@ -51,7 +51,7 @@ func twoTails(t *testing.T) Assets {
 // reassemble encodes a decoded file again, its baked clips as they were.
 func reassemble(t *testing.T, d *decoded) []byte {
 	t.Helper()
-	b, err := assemble(d.payload, d.baked)
+	b, err := assemble(d.payload, d.baked, d.bones)
 	if err != nil {
 		t.Fatal(err)
 	}

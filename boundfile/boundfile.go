@@ -1,21 +1,24 @@
 // Package boundfile saves what a server loads at startup — characters
 // (their skeletons, humanoid avatars), the controllers they play with
-// their clips, and clips bound to them — in one versioned, checksummed file,
+// their clips, clips bound to them and humanoid clips baked into bones for
+// them — in one versioned, checksummed file,
 // and loads it back without the Unity files: in a fraction of the time
 // reading bundles takes, holding only what the values need.
 //
 // A file holds the decoded values a bound character, controller or motion
 // is built from (package model's rigs, avatars, controllers and clips, to
-// the bit: NaN and -0 included) and the generic clips as they were baked
-// on their characters' skeletons (anim.Clip's encoding). Loading builds
+// the bit: NaN and -0 included), the generic clips as they were baked
+// on their characters' skeletons (anim.Clip's encoding) and the
+// humanoid.Bones saved (their own encoding). Loading builds
 // the characters and controllers with the same code that builds them from
 // Unity files (bound.NewCharacter, NewController: skeletons, humanoid rigs,
 // humanoid clips baked, controllers compiled) but takes the generic clips
 // as saved (bound.BindBaked) rather than baking them again, so a loaded
-// controller poses exactly as the one saved. The reader is hardened as the
+// controller poses exactly as the one saved; bones are read for their
+// character's humanoid rig (humanoid.UnmarshalBones) and sample as saved. The reader is hardened as the
 // Unity readers are: every length is bounded by the bytes that remain, a
-// damaged file (a baked clip included, or one baked on another skeleton
-// than its character's) is a *FormatError naming the offset, a file of
+// damaged file (a baked clip or bones included, or ones baked on another
+// skeleton or rig than their character's) is a *FormatError naming the offset, a file of
 // another version or written by a build whose model types differ is an
 // *UnsupportedError, and nothing panics.
 package boundfile
@@ -32,6 +35,7 @@ import (
 
 	"github.com/mecanim/mecanim/anim"
 	"github.com/mecanim/mecanim/bound"
+	"github.com/mecanim/mecanim/humanoid"
 	"github.com/mecanim/mecanim/internal/atomicfile"
 	"github.com/mecanim/mecanim/model"
 )
@@ -40,15 +44,16 @@ import (
 const Magic = "MCBOUND\n"
 
 // Version is the format version Write writes and Read reads. Version 1
-// files (which kept no baked clips) are refused as unsupported: save them
-// again.
-const Version = 2
+// files (which kept no baked clips) and version 2 files (no bones) are
+// refused as unsupported: save them again.
+const Version = 3
 
 // headerSize is the magic, the version (u32), the schema hash (u64) and
 // the payload length (u64); a CRC-32 of everything before it follows the
 // payload. The payload is the values (see codec.go), then the baked clips
 // they name (payload.Baked), each as its length (uvarint) and its
-// anim.Clip encoding.
+// anim.Clip encoding, then the bones (payload.Bones), each as its length
+// and its humanoid.Bones encoding.
 const headerSize = len(Magic) + 4 + 8 + 8
 
 // MaxFileSize bounds the files ReadFile reads.
@@ -112,6 +117,17 @@ type Assets struct {
 	// Motions are clips bound to characters, for code that plays clips
 	// without a controller (animator.Player).
 	Motions []*bound.Motion
+	// Bones are humanoid clips baked into bones for characters, for code
+	// that plays one clip on many characters without muscle maths.
+	Bones []Bones
+}
+
+// Bones is a humanoid clip's bones baked for a character's humanoid rig
+// (humanoid.BakeBones(clip, On.Human())): the file keeps the character
+// with them, and loading reads them for its rig.
+type Bones struct {
+	On    *bound.Character
+	Bones *humanoid.Bones
 }
 
 // payload is what the file encodes: the inputs each value is built from,
@@ -122,6 +138,15 @@ type payload struct {
 	Baked       []savedBaked
 	Controllers []savedController
 	Motions     []savedMotion
+	Bones       []savedBones
+}
+
+// savedBones are bones baked for character On's humanoid rig (their bytes
+// follow the baked clips'), named as the clip they were baked from (for
+// errors: the name is in their bytes too).
+type savedBones struct {
+	Name string
+	On   int32
 }
 
 // savedBaked is a generic clip baked on a character's skeleton (its bytes
@@ -283,12 +308,48 @@ func Marshal(a Assets) ([]byte, error) {
 		p.Motions = append(p.Motions, savedMotion{Clip: clip(m.Clip()), Source: m.Source(), On: character(m.On()),
 			Baked: bake(m, m.Clip(), m.On())})
 	}
-	return assemble(&p, baked)
+	var bones [][]byte
+	for i, b := range a.Bones {
+		enc, err := bonesBytes(b)
+		if err != nil {
+			return nil, fmt.Errorf("boundfile: Marshal: bones %d: %w", i, err)
+		}
+		p.Bones = append(p.Bones, savedBones{Name: b.Bones.Name(), On: character(b.On)})
+		bones = append(bones, enc)
+	}
+	return assemble(&p, baked, bones)
 }
 
-// assemble encodes a file of payload p and its baked clips' encodings
-// (parallel to p.Baked).
-func assemble(p *payload, baked [][]byte) ([]byte, error) {
+// bonesBytes encodes b's bones, refusing bones the file could not load:
+// on no character, a character that is not humanoid, or baked for a rig
+// other than the character's.
+func bonesBytes(b Bones) ([]byte, error) {
+	switch {
+	case b.Bones == nil:
+		return nil, errors.New("no bones")
+	case b.On == nil:
+		return nil, fmt.Errorf("%q on no character", b.Bones.Name())
+	case b.On.Human() == nil:
+		return nil, fmt.Errorf("%q on character %q, which is not humanoid", b.Bones.Name(), b.On.Name())
+	}
+	enc, err := b.Bones.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", b.Bones.Name(), err)
+	}
+	if b.Bones.Rig() != b.On.Human() {
+		// Another rig may be the same one (the same skeleton, rest pose
+		// and scale): the file holds them if they load for the
+		// character's.
+		if _, err := humanoid.UnmarshalBones(enc, b.On.Human()); err != nil {
+			return nil, fmt.Errorf("%q on character %q: %w", b.Bones.Name(), b.On.Name(), err)
+		}
+	}
+	return enc, nil
+}
+
+// assemble encodes a file of payload p and its baked clips' and bones'
+// encodings (parallel to p.Baked and p.Bones).
+func assemble(p *payload, baked, bones [][]byte) ([]byte, error) {
 	if payloadError != nil {
 		return nil, payloadError
 	}
@@ -297,7 +358,10 @@ func assemble(p *payload, baked [][]byte) ([]byte, error) {
 	if len(baked) != len(p.Baked) {
 		return nil, fmt.Errorf("boundfile: Marshal: %d baked clips for %d", len(baked), len(p.Baked))
 	}
-	for _, b := range baked {
+	if len(bones) != len(p.Bones) {
+		return nil, fmt.Errorf("boundfile: Marshal: %d bones for %d", len(bones), len(p.Bones))
+	}
+	for _, b := range append(baked[:len(baked):len(baked)], bones...) {
 		e.uvarint(uint64(len(b)))
 		e.b = append(e.b, b...)
 	}
@@ -352,12 +416,14 @@ func Unmarshal(ctx context.Context, data []byte) (Assets, error) {
 	return build(ctx, p)
 }
 
-// decoded is a file's payload with its baked clips' bytes (in the file's
-// data) and their offsets.
+// decoded is a file's payload with its baked clips' and bones' bytes (in
+// the file's data) and their offsets.
 type decoded struct {
 	*payload
 	baked    [][]byte
 	bakedOff []int
+	bones    [][]byte
+	bonesOff []int
 }
 
 func decodePayload(data []byte) (*decoded, error) {
@@ -368,8 +434,9 @@ func decodePayload(data []byte) (*decoded, error) {
 		if v > Version {
 			return nil, &UnsupportedError{Detail: fmt.Sprintf("format version %d (this build reads %d)", v, Version)}
 		}
-		if v == 1 {
-			return nil, &UnsupportedError{Detail: fmt.Sprintf("format version 1, which kept no baked clips (this build reads %d): save it again with this build", Version)}
+		if v == 1 || v == 2 {
+			kept := map[uint32]string{1: "baked clips", 2: "bones"}[v]
+			return nil, &UnsupportedError{Detail: fmt.Sprintf("format version %d, which kept no %s (this build reads %d): save it again with this build", v, kept, Version)}
 		}
 		return nil, &FormatError{Offset: int64(len(Magic)), Detail: fmt.Sprintf("format version %d", v)}
 	}
@@ -400,6 +467,14 @@ func decodePayload(data []byte) (*decoded, error) {
 			out.bakedOff = append(out.bakedOff, at)
 		}
 	}
+	for i := 0; i < len(p.Bones) && d.err == nil; i++ {
+		n, _ := d.count(1, false, "bytes of bones")
+		at := d.base + d.off
+		if b := d.take(n); b != nil {
+			out.bones = append(out.bones, b)
+			out.bonesOff = append(out.bonesOff, at)
+		}
+	}
 	if d.err == nil && d.left() != 0 {
 		d.fail("%d bytes after the values", d.left())
 	}
@@ -421,6 +496,20 @@ func bakedError(i int, off int, err error) error {
 		return &UnsupportedError{Detail: fmt.Sprintf("baked clip %d: %v: save the file again with this build", i, err)}
 	}
 	return &FormatError{Offset: int64(off), Detail: fmt.Sprintf("baked clip %d: %v", i, err)}
+}
+
+// bonesError turns an error reading bones i (named name, at byte off of
+// the file) into the file's error.
+func bonesError(i int, name string, off int, err error) error {
+	var fe *humanoid.FormatError
+	var ue *humanoid.UnsupportedError
+	switch {
+	case errors.As(err, &fe):
+		return &FormatError{Offset: int64(off + fe.Offset), Detail: fmt.Sprintf("bones %d (%q): %s", i, name, fe.Detail)}
+	case errors.As(err, &ue):
+		return &UnsupportedError{Detail: fmt.Sprintf("bones %d (%q): %v: save the file again with this build", i, name, err)}
+	}
+	return &FormatError{Offset: int64(off), Detail: fmt.Sprintf("bones %d (%q): %v", i, name, err)}
 }
 
 // build makes the bound values of a decoded payload.
@@ -469,6 +558,28 @@ func build(ctx context.Context, p *decoded) (Assets, error) {
 		if baked[i], err = anim.UnmarshalClip(p.baked[i], ch.Skeleton()); err != nil {
 			return Assets{}, bakedError(i, p.bakedOff[i], err)
 		}
+	}
+	// The bones, each for its character's humanoid rig.
+	for i, sb := range p.Bones {
+		ch, err := on(sb.On)
+		switch {
+		case err != nil:
+		case ch == nil:
+			err = errors.New("on no character")
+		case ch.Human() == nil:
+			err = fmt.Errorf("on character %d (%q), which is not humanoid", sb.On, ch.Name())
+		}
+		if err != nil {
+			return Assets{}, bonesError(i, sb.Name, p.bonesOff[i], err)
+		}
+		b, err := humanoid.UnmarshalBones(p.bones[i], ch.Human())
+		if err == nil && b.Name() != sb.Name {
+			err = fmt.Errorf("named %q inside", b.Name())
+		}
+		if err != nil {
+			return Assets{}, bonesError(i, sb.Name, p.bonesOff[i], err)
+		}
+		a.Bones = append(a.Bones, Bones{On: ch, Bones: b})
 	}
 	// motion binds clip k to ch from baked clip b (-1: with bound.Bind).
 	motion := func(k, b int32, src model.Source, ch *bound.Character) (*bound.Motion, error) {

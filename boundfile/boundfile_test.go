@@ -265,10 +265,20 @@ func fixCRC(b []byte) {
 
 // FuzzUnmarshal feeds damaged files (and damaged ones with their checksum
 // made right, to reach the values and the building) to Unmarshal: each is
-// an error or values that pose without panicking.
+// an error or values that pose (and bones that sample) without panicking.
 func FuzzUnmarshal(f *testing.F) {
 	b, err := boundfile.Marshal(synthAssets(f))
 	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	c := humanCharacter(f, "Human", 1)
+	walk := humanClip("Walk", 1)
+	m, err := bound.Bind(walk, model.Source{Container: "code"}, c)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if b, err = boundfile.Marshal(boundfile.Assets{Motions: []*bound.Motion{m}, Bones: []boundfile.Bones{{On: c, Bones: bake(f, walk, c)}}}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)
@@ -302,6 +312,13 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 			for _, m := range a.Motions {
 				m.Sample(0.3, make([]geom.Transform, m.On().Skeleton().Len()))
+			}
+			for _, b := range a.Bones {
+				pose := make([]geom.Transform, b.Bones.Rig().Len())
+				for _, tm := range []float32{0, 0.3, b.Bones.Duration()} {
+					b.Bones.Sample(tm, pose)
+				}
+				b.Bones.ExtractRootMotion(0, 0.3, 1)
 			}
 		}
 	})

@@ -51,8 +51,8 @@ func loadFromBundle(tb testing.TB, path, character string) boundfile.Assets {
 	return boundfile.Assets{Controllers: []*bound.Controller{c}}
 }
 
-// corpusSeeds are the corpus servers saved, for seeding the fuzzer (none
-// without the corpus).
+// corpusSeeds are the corpus servers saved (the dancer with one clip's
+// bones), for seeding the fuzzer (none without the corpus).
 func corpusSeeds(tb testing.TB) [][]byte {
 	dir, ok := corpustest.Lookup()
 	if !ok {
@@ -60,7 +60,14 @@ func corpusSeeds(tb testing.TB) [][]byte {
 	}
 	var out [][]byte
 	for _, s := range servers {
-		b, err := boundfile.Marshal(loadFromBundle(tb, filepath.Join(dir, s.file), s.character))
+		a := loadFromBundle(tb, filepath.Join(dir, s.file), s.character)
+		for _, m := range a.Controllers[0].Clips() {
+			if m != nil && m.Humanoid() {
+				a.Bones = []boundfile.Bones{{On: a.Controllers[0].On(), Bones: bake(tb, m.Clip(), a.Controllers[0].On())}}
+				break
+			}
+		}
+		b, err := boundfile.Marshal(a)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -50,8 +50,8 @@ var stages = []stage{
 	// bind decides; bound holds what it made, and links no reader.
 	{"bound", []string{"bound"}, []string{"geometry", "model", "runtime: clips", "runtime: humanoid", "runtime: controllers"}},
 	// boundfile saves and loads bound values (generic clips in anim's baked
-	// form); it links no Unity reader.
-	{"saved", []string{"boundfile"}, []string{"model", "runtime: clips", "bound", "tools"}},
+	// form, humanoid clips as humanoid.Bones); it links no Unity reader.
+	{"saved", []string{"boundfile"}, []string{"model", "runtime: clips", "runtime: humanoid", "bound", "tools"}},
 	{"bind", []string{"bind"}, []string{"geometry", "model", "read: bytes", "read: layouts", "read: files", "read: objects", "read: inputs", "decode",
 		"runtime: clips", "runtime: humanoid", "runtime: controllers", "bound", "tools"}},
 

@@ -139,6 +139,14 @@ for impl in ["mecanim"]:
             continue
         sb = kv.get("stats_bytes") or kv.get("base_stats_bytes")
         print(f"| {NAMES[impl]} `{clip}` | {sb} | {kv.get('bake_heap_bytes')} |")
+for clip in ["enemy_walk", "dab"]:
+    kv = info.get(("ozz-simd", clip))
+    if kv:
+        print(f"| ozz `{clip}` (animation; its context per character aside) | {kv.get('animation_bytes')} | – |")
+bk = info.get(("mecanim", "dab_bones"))
+if bk:
+    print("\n`dab_bones` (humanoid.Bones): " + ", ".join(
+        f"{k} {bk[k]}" for k in ["keys", "key_count", "channels", "unresolved", "fit_max_deg", "fit_max_t", "model_bound"] if k in bk) + ".")
 
 if cgpath:
     cg = {}

@@ -3,6 +3,7 @@
 # only file names set), plus variants used for the accuracy breakdown.
 set -e
 cd ${WORK:?set WORK to a scratch folder}
+mkdir -p data
 [ -x ./mecanim ] || (cd ${PROJECT:?set PROJECT to the project checkout} && go build -o ${WORK}/mecanim ./cmd/mecanim)
 C=${CORPUS:?set CORPUS to shared/corpus}
 ./mecanim export $C/lc-example-enemy/modassets --clip walkCycle --no-meshes -o data/enemy_walk.glb

@@ -551,13 +551,25 @@ func compare(cases []*bcase, label, dump string) {
 				n = n[:k]
 			}
 		}
-		switch {
-		case jp[i] < 0:
-			opath[i] = ""
-		case jp[jp[i]] < 0:
-			opath[i] = n
-		default:
-			opath[i] = opath[jp[i]] + "/" + n
+		join := func(n string) string {
+			switch {
+			case jp[i] < 0:
+				return ""
+			case jp[jp[i]] < 0:
+				return n
+			}
+			return opath[jp[i]] + "/" + n
+		}
+		opath[i] = join(n)
+		// Newer exports make them unique with " (<k>)", as Unity names copies.
+		if _, ok := c.sk.Index(opath[i]); !ok && strings.HasSuffix(n, ")") {
+			if k := strings.LastIndex(n, " ("); k > 0 {
+				if _, err := strconv.Atoi(n[k+2 : len(n)-1]); err == nil {
+					if _, ok := c.sk.Index(join(n[:k])); ok {
+						opath[i] = join(n[:k])
+					}
+				}
+			}
 		}
 		g, ok := c.sk.Index(opath[i])
 		if !ok {

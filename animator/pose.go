@@ -252,8 +252,8 @@ func addAligned(acc, q geom.Quat, w float32, first bool) geom.Quat {
 // skeleton mask × min(s, 1) (override), or its difference from the
 // reference added by w × the mask × s (additive: the weighted sum of the
 // clips' differences). One clip's sample needs no normalising: its
-// rotations are unit up to rounding and are renormalised. A rotation
-// blended in fully is taken as it is.
+// rotations are the sampler's, unit already. A rotation blended in fully
+// is taken as it is.
 func (p *Poser) blendLayer(dst []geom.Transform, l *layerValues, li int, w float32, additive bool) {
 	mask := p.masks[li]
 	one := geom.Vec3{X: 1, Y: 1, Z: 1}
@@ -306,9 +306,10 @@ func (p *Poser) blendLayer(dst []geom.Transform, l *layerValues, li int, w float
 				var v, ref geom.Quat
 				switch {
 				case single:
-					v = x.R.Renormalize()
+					// The sampler's rotations are normalised already.
+					v = x.R
 					if additive {
-						ref = r.R.Renormalize()
+						ref = r.R
 					}
 				case additive:
 					v, ref = normQuat(x.R), normQuat(r.R)
@@ -320,7 +321,7 @@ func (p *Poser) blendLayer(dst []geom.Transform, l *layerValues, li int, w float
 					// No difference from the reference (a joint the
 					// additive clip holds still): nothing to add.
 				case additive && f == 1:
-					d.R = d.R.Mul(ref.Conj().Mul(v).Renormalize()).Renormalize()
+					d.R = d.R.Mul(ref.Conj().Mul(v)).Renormalize()
 				case additive:
 					d.R = d.R.Mul(scaleTurn(ref.Conj().Mul(v), f)).Renormalize()
 				case f == 1:

@@ -20,6 +20,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"slices"
 	"time"
 
 	"github.com/mecanim/mecanim/bind"
@@ -59,7 +60,8 @@ func run(ctx context.Context, assets, bundle, character, save string, n, workers
 	ticks := int(seconds * Rate)
 	hit := make([]geom.Vec3, len(w.Hitboxes(0)))
 	var snap []byte
-	var busy, worst time.Duration
+	var busy time.Duration
+	took := make([]time.Duration, 0, ticks)
 	start := time.Now()
 	for t := 0; t < ticks; t++ {
 		begin := time.Now()
@@ -77,14 +79,21 @@ func run(ctx context.Context, assets, bundle, character, save string, n, workers
 		}
 		d := time.Since(begin)
 		busy += d
-		worst = max(worst, d)
+		took = append(took, d)
 		if sleep := time.Duration(t+1)*time.Second/Rate - time.Since(start); sleep > 0 {
 			time.Sleep(sleep)
 		}
 	}
+	if ticks == 0 {
+		return nil
+	}
 	per := busy / time.Duration(ticks)
-	fmt.Printf("%d characters of %q, %d ticks at %d Hz on %d workers: %v a tick (worst %v, %.0f%% of the %v budget); snapshot %d KiB\n",
-		n, ctl.Model().Name, ticks, Rate, w.workers.Len(), per, worst, 100*float64(per)/float64(time.Second/Rate), time.Second/Rate, len(snap)/1024)
+	slices.Sort(took)
+	at := func(q float64) time.Duration { return took[min(len(took)-1, int(q*float64(len(took))))] }
+	fmt.Printf("%d characters of %q, %d ticks at %d Hz on %d workers: %v a tick on average, %.0f%% of the %v budget "+
+		"(median %v, 99th percentile %v, worst %v); snapshot %d KiB\n",
+		n, ctl.Model().Name, ticks, Rate, w.workers.Len(), per, 100*float64(per)/float64(time.Second/Rate), time.Second/Rate,
+		at(0.5), at(0.99), took[len(took)-1], len(snap)/1024)
 	return nil
 }
 

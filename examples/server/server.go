@@ -32,7 +32,9 @@ type World struct {
 	scratch []*worker
 	tick    uint64
 	step    func(worker, from, to int)
-	params  []param
+	// snapStep is snapRange, made once so that Run does not allocate.
+	snapStep func(worker, from, to int)
+	params   []param
 }
 
 // character is one character's state: its Animator, where it stands, its
@@ -51,6 +53,11 @@ type worker struct {
 	poser        *bound.PoseWorker
 	local, model []geom.Transform
 	ghost        *animator.Animator // restored from a history to rewind
+	// snap is this worker's share of a world snapshot (see Snapshot),
+	// encoded from state, with the error that stopped it.
+	snap    []byte
+	state   animator.Snapshot
+	snapErr error
 }
 
 // param is a controller parameter the simulated players drive.
@@ -101,7 +108,7 @@ func NewWorld(ctl *bound.Controller, n, workers int) (*World, error) {
 		c.hit = make([]geom.Vec3, len(w.hit))
 		c.seed = uint64(i)*0x9E3779B97F4A7C15 + 1
 	}
-	w.step = w.stepRange
+	w.step, w.snapStep = w.stepRange, w.snapRange
 	return w, nil
 }
 
@@ -197,16 +204,36 @@ func (w *World) Rewind(i int, tick uint64, dst []geom.Vec3) error {
 // back. (The histories are not saved: a restored world rewinds only to
 // ticks it has run since.)
 func (w *World) Snapshot(b []byte) ([]byte, error) {
-	var s animator.Snapshot
 	b = binary.LittleEndian.AppendUint64(b, w.tick)
-	for i := range w.chars {
+	for _, s := range w.scratch {
+		s.snap, s.snapErr = s.snap[:0], nil
+	}
+	// Each worker encodes its range of characters; the ranges are in
+	// worker order, so the pieces join into what one loop would write.
+	w.workers.Run(len(w.chars), w.snapStep)
+	for _, s := range w.scratch {
+		if s.snapErr != nil {
+			return nil, s.snapErr
+		}
+		b = append(b, s.snap...)
+	}
+	return b, nil
+}
+
+// snapRange encodes characters from..to-1 into worker wi's buffer (see
+// Snapshot).
+func (w *World) snapRange(wi, from, to int) {
+	s := w.scratch[wi]
+	b := s.snap
+	for i := from; i < to; i++ {
 		c := &w.chars[i]
-		c.a.Snapshot(&s)
+		c.a.Snapshot(&s.state)
 		start := len(b)
 		b = append(b, 0, 0, 0, 0)
 		var err error
-		if b, err = s.AppendBinary(b); err != nil {
-			return nil, err
+		if b, err = s.state.AppendBinary(b); err != nil {
+			s.snapErr = fmt.Errorf("character %d: %w", i, err)
+			return
 		}
 		binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
 		for _, f := range [...]float32{c.at.T.X, c.at.T.Y, c.at.T.Z, c.at.R.X, c.at.R.Y, c.at.R.Z, c.at.R.W, c.at.S.X, c.at.S.Y, c.at.S.Z} {
@@ -214,7 +241,7 @@ func (w *World) Snapshot(b []byte) ([]byte, error) {
 		}
 		b = binary.LittleEndian.AppendUint64(b, c.seed)
 	}
-	return b, nil
+	s.snap = b
 }
 
 // Restore sets the world's state from a Snapshot of a world of as many

@@ -150,9 +150,10 @@ func sameHitboxes(a, b []geom.Vec3) bool {
 	return len(a) == len(b)
 }
 
-// The world gives the same hitboxes on one worker and on three; a rewind
-// gives a past tick's hitboxes as they were then; a world restored from
-// a snapshot goes on as the original; a tick allocates nothing.
+// The world gives the same hitboxes, and the same snapshot, on one worker
+// and on three; a rewind gives a past tick's hitboxes as they were then; a
+// world restored from a snapshot goes on as the original; a tick allocates
+// nothing.
 func TestWorld(t *testing.T) {
 	ctl := synthHumanoid(t)
 	const n = 50
@@ -198,6 +199,9 @@ func TestWorld(t *testing.T) {
 	snap, err := one.Snapshot(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s3, err := three.Snapshot(nil); err != nil || string(s3) != string(snap) {
+		t.Fatalf("the snapshot encoded on three workers differs from one worker's (%v)", err)
 	}
 	other := newWorld(t, ctl, n, 2)
 	other.Tick()
@@ -253,7 +257,7 @@ func BenchmarkWorldTick(b *testing.B) {
 		for _, n := range []int{1000, 10000} {
 			b.Run(fmt.Sprintf("%s/%d", wc.name, n), func(b *testing.B) {
 				w := newWorld(b, wc.ctl(b), n, 0)
-				for i := 0; i < 30; i++ {
+				for i := 0; i < warmTicks; i++ {
 					w.Tick()
 				}
 				b.ReportAllocs()
@@ -273,6 +277,12 @@ func BenchmarkWorldTick(b *testing.B) {
 		}
 	}
 }
+
+// warmTicks is how long the benchmarks run a world before measuring it:
+// 10 s of game time, by when its characters' random inputs have spread
+// them over their states and layers (the first seconds, most still where
+// they spawned, cost less).
+const warmTicks = 10 * Rate
 
 func saveSynth(t testing.TB, path string) error {
 	return boundfile.WriteFile(path, boundfile.Assets{Controllers: []*bound.Controller{synthHumanoid(t)}})
@@ -307,7 +317,7 @@ func BenchmarkCharacterTickStages(b *testing.B) {
 				if k.every {
 					hitEveryJoint(b, w)
 				}
-				for i := 0; i < 30; i++ {
+				for i := 0; i < warmTicks; i++ {
 					w.Tick()
 				}
 				s := w.scratch[0]

@@ -171,9 +171,12 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 			// a weighted sum's are), weighted as a whole.
 			c := sc.contrib[only]
 			p.sample(c, &sc.layer, goals)
-			sc.layer.RootQ = normQuat(sc.layer.RootQ)
+			// Curves interpolated component by component leave the
+			// rotations near unit length: renormalised (a zero one
+			// becomes the identity, as normQuat makes it).
+			sc.layer.RootQ = sc.layer.RootQ.Renormalize()
 			for g := range sc.layer.Goals {
-				sc.layer.Goals[g].Q = normQuat(sc.layer.Goals[g].Q)
+				sc.layer.Goals[g].Q = sc.layer.Goals[g].Q.Renormalize()
 			}
 			if additive {
 				sc.ref = p.refs[c.Clip]

@@ -165,6 +165,20 @@ func (r *Rig) planPose() {
 		}
 	}
 	r.planJoints()
+	// The nodes not below the hips other than the hips stand at their
+	// stored pose whatever the pose: their globals, made once.
+	r.above, r.aboveG = r.above[:0], r.aboveG[:0]
+	above := make([]geom.Transform, len(r.nodes))
+	for i := range r.nodes {
+		if n := &r.nodes[i]; !n.body && i != r.hips {
+			if n.parent < 0 {
+				above[i] = n.pose
+			} else {
+				above[i] = above[n.parent].Mul(n.pose)
+			}
+			r.above, r.aboveG = append(r.above, int32(i)), append(r.aboveG, above[i])
+		}
+	}
 	r.all = plan{compose: r.compose}
 	for i := range r.nodes {
 		r.all.rotate = append(r.all.rotate, int32(i))
@@ -240,14 +254,8 @@ func (r *Rig) placeBody(p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Tran
 // or a Part's share of it: every node the centre of mass and the body
 // frame read is in both).
 func (r *Rig) placeBodyOf(compose []int32, p *Pose, q []geom.Quat, g []geom.Transform) (h geom.Transform) {
-	for i := range r.nodes {
-		if n := &r.nodes[i]; !n.body && i != r.hips {
-			if n.parent < 0 {
-				g[i] = n.pose
-			} else {
-				g[i] = g[n.parent].Mul(n.pose)
-			}
-		}
+	for k, i := range r.above {
+		g[i] = r.aboveG[k]
 	}
 	g[r.hips] = geom.Transform{R: geom.IdentityQuat, S: r.nodes[r.hips].pose.S}
 	for _, i := range compose {

@@ -121,6 +121,11 @@ type Rig struct {
 	compose []int32
 	// all is the work a pose of every joint takes (see plan).
 	all plan
+	// above lists the nodes not below the hips other than the hips (the
+	// human root and any node between it and the hips), aboveG their
+	// globals: no pose moves them.
+	above  []int32
+	aboveG []geom.Transform
 	// joints holds per human node what its local rotation needs, ready to
 	// use (see joint); goalChain lists the body nodes from the hips down
 	// to the goal bones, and goalRot the nodes whose rotations Goals

@@ -145,8 +145,9 @@ func (p *HumanPoser) Pose(a *Animator, sc *HumanScratch, out *humanoid.Pose) {
 	p.pose(a, sc, out, true)
 }
 
-// pose is Pose; without goals, the goals a clip has no curves for are not
-// computed (for Apply, which does not read them).
+// pose is Pose; without goals (for Apply, which does not read them), the
+// IK goals are neither computed for clips without goal curves nor blended:
+// out's goals are then meaningless.
 func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goals bool) {
 	*out = p.rest
 	for li := range a.layers {
@@ -175,7 +176,7 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 			// rotations near unit length: renormalised (a zero one
 			// becomes the identity, as normQuat makes it).
 			sc.layer.RootQ = sc.layer.RootQ.Renormalize()
-			for g := range sc.layer.Goals {
+			for g := 0; goals && g < len(sc.layer.Goals); g++ {
 				sc.layer.Goals[g].Q = sc.layer.Goals[g].Q.Renormalize()
 			}
 			if additive {
@@ -212,9 +213,9 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 			zeroUnmasked(out, m)
 		}
 		if additive {
-			addDelta(out, &sc.layer, &sc.ref, w*total, m)
+			addDelta(out, &sc.layer, &sc.ref, w*total, m, goals)
 		} else {
-			lerpHuman(out, &sc.layer, w*min(total, 1), m)
+			lerpHuman(out, &sc.layer, w*min(total, 1), m, goals)
 		}
 	}
 }
@@ -328,8 +329,9 @@ func zeroUnmasked(dst *humanoid.Pose, m *humanMask) {
 	}
 }
 
-// lerpHuman moves dst towards x by w where m sets it.
-func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask) {
+// lerpHuman moves dst towards x by w where m sets it (the IK goals only
+// when goals is set: a pose for Apply leaves them unread).
+func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask, goals bool) {
 	if m.root {
 		dst.RootT = dst.RootT.Lerp(x.RootT, w)
 		dst.RootQ = dst.RootQ.Nlerp(x.RootQ, w)
@@ -338,6 +340,9 @@ func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask) {
 		if m.muscle[i] {
 			dst.Muscles[i] += (x.Muscles[i] - dst.Muscles[i]) * w
 		}
+	}
+	if !goals {
+		return
 	}
 	for g := range dst.Goals {
 		if m.goal[g] {
@@ -348,8 +353,9 @@ func lerpHuman(dst, x *humanoid.Pose, w float32, m *humanMask) {
 }
 
 // addDelta adds w × (x − ref) to dst where m sets it: muscles and
-// positions by difference, rotations by the rotation from ref to x.
-func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask) {
+// positions by difference, rotations by the rotation from ref to x (the
+// IK goals only when goals is set).
+func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask, goals bool) {
 	if m.root {
 		dst.RootT = dst.RootT.Add(x.RootT.Sub(ref.RootT).Scale(w))
 		dst.RootQ = dst.RootQ.Mul(scaleTurn(ref.RootQ.Conj().Mul(x.RootQ), w)).Normalize()
@@ -358,6 +364,9 @@ func addDelta(dst, x, ref *humanoid.Pose, w float32, m *humanMask) {
 		if m.muscle[i] {
 			dst.Muscles[i] += (x.Muscles[i] - ref.Muscles[i]) * w
 		}
+	}
+	if !goals {
+		return
 	}
 	for g := range dst.Goals {
 		if m.goal[g] {

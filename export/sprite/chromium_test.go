@@ -63,14 +63,24 @@ func TestChromiumPlaysTheAPNG(t *testing.T) {
 	if err := os.WriteFile(p, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(),
-		"--virtual-time-budget=5000", "--dump-dom", "file://"+p).Output()
-	if err != nil {
-		t.Fatalf("chromium: %v", err)
+	// The decoder runs on Chromium's own threads, in real time: on a busy
+	// machine the page can still read "pending" when its virtual time
+	// runs out. Then ask again with more time; any other answer counts.
+	var m [][]byte
+	for _, budget := range []string{"5000", "30000", "120000"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		out, err := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+t.TempDir(),
+			"--virtual-time-budget="+budget, "--dump-dom", "file://"+p).Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("chromium: %v", err)
+		}
+		m = regexp.MustCompile(`<pre id="out">([^<]*)`).FindSubmatch(out)
+		if m == nil || string(m[1]) != "pending" {
+			break
+		}
+		t.Logf("the page still read %q after a virtual time budget of %s ms", m[1], budget)
 	}
-	m := regexp.MustCompile(`<pre id="out">([^<]*)`).FindSubmatch(out)
 	// Texel (4, 0) of the 5×4 canvas: the bar's red in frame 0, empty in
 	// the others.
 	want := "frames=3;5x4 100ms 255,0,0,200;5x4 50ms 0,0,0,0;5x4 250ms 0,0,0,0"

@@ -349,3 +349,24 @@ func FuzzBakeBones(f *testing.F) {
 		_ = b.ExtractRootMotion(0, d, 1)
 	})
 }
+
+// BenchmarkLoadBonesDab is loading Dab's saved bones for FinalBeta2Avatar
+// (UnmarshalBones): what a server does instead of BakeBonesDab.
+func BenchmarkLoadBonesDab(b *testing.B) {
+	mc, r := dabOnFinalBeta2(b)
+	bones, err := BakeBones(mc, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := bones.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ReportMetric(float64(len(data)), "file-bytes")
+	for b.Loop() {
+		if _, err := UnmarshalBones(data, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

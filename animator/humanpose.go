@@ -157,12 +157,7 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
-		only, played := -1, 0
-		for k, c := range sc.contrib {
-			if p.playable(c) {
-				only, played = k, played+1
-			}
-		}
+		only, played := playing(sc.contrib, p.clips)
 		if played == 0 {
 			continue
 		}
@@ -189,7 +184,7 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 		} else {
 			sc.layer, sc.ref = humanoid.Pose{}, humanoid.Pose{}
 			for _, c := range sc.contrib {
-				if !p.playable(c) {
+				if !playable(c, p.clips) {
 					continue
 				}
 				p.sample(c, &sc.sample, goals)
@@ -218,11 +213,6 @@ func (p *HumanPoser) pose(a *Animator, sc *HumanScratch, out *humanoid.Pose, goa
 			lerpHuman(out, &sc.layer, w*min(total, 1), m, goals)
 		}
 	}
-}
-
-// playable reports whether contribution c plays a humanoid clip of p's.
-func (p *HumanPoser) playable(c Contribution) bool {
-	return c.Clip >= 0 && c.Clip < len(p.clips) && p.clips[c.Clip] != nil && c.Weight > 0
 }
 
 // sample writes contribution c's clip's pose at its time into x, mirrored

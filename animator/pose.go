@@ -122,12 +122,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		}
 		sc.contrib = a.Contributions(li, sc.contrib)
 		additive := p.def.c.Layers[li].Blending == model.BlendAdditive
-		only, played := -1, 0
-		for k, c := range sc.contrib {
-			if p.playable(c) {
-				only, played = k, played+1
-			}
-		}
+		only, played := playing(sc.contrib, p.clips)
 		if played == 1 {
 			// One clip: its sample is the layer, weighted as a whole.
 			c := sc.contrib[only]
@@ -141,7 +136,7 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 		}
 		clear(sc.sum) // a property's first clip sets layer and ref, the others add
 		for _, c := range sc.contrib {
-			if !p.playable(c) {
+			if !playable(c, p.clips) {
 				continue
 			}
 			p.clips[c.Clip].Sample(c.Time, sc.sample)
@@ -157,9 +152,24 @@ func (p *Poser) Pose(a *Animator, sc *PoseScratch, dst []geom.Transform) {
 	}
 }
 
-// playable reports whether contribution c plays a clip of p's.
-func (p *Poser) playable(c Contribution) bool {
-	return c.Clip >= 0 && c.Clip < len(p.clips) && p.clips[c.Clip] != nil && c.Weight > 0
+// playable reports whether contribution c plays one of clips (a clip
+// there, at a weight above 0): Poser's samplers or HumanPoser's humanoid
+// clips.
+func playable[C comparable](c Contribution, clips []C) bool {
+	var none C
+	return c.Clip >= 0 && c.Clip < len(clips) && clips[c.Clip] != none && c.Weight > 0
+}
+
+// playing returns how many of contrib play one of clips, and the index of
+// the last that does (-1 for none).
+func playing[C comparable](contrib []Contribution, clips []C) (last, n int) {
+	last = -1
+	for k, c := range contrib {
+		if playable(c, clips) {
+			last, n = k, n+1
+		}
+	}
+	return last, n
 }
 
 // propsOf returns what contribution c's clip writes per joint: what it

@@ -104,7 +104,6 @@ func (r *Rig) planPose() {
 	// Global scales of the human nodes with the hips at the origin: the
 	// product of the stored pose's scales (no pose changes them).
 	gs := make([]geom.Vec3, len(r.nodes))
-	need := make([]bool, len(r.nodes))
 	// Uniform up to float rounding: the difference a scale a few float
 	// steps from uniform makes is of the size of that rounding.
 	uniform := func(v geom.Vec3) bool {
@@ -135,35 +134,9 @@ func (r *Rig) planPose() {
 				t.ft.SetMul(&t.binv, &t.ft)
 			}
 		}
-		if !t.local {
-			need[t.human] = true
-			if t.anc >= 0 {
-				need[t.anc] = true
-			}
-		}
 	}
-	for _, c := range r.centres {
-		for k := 0; k < c.n; k++ {
-			need[c.nodes[k]] = true
-		}
-	}
-	for _, b := range bodyFrameBones {
-		if n := r.bone[b]; n >= 0 {
-			need[n] = true
-		}
-	}
-	// With their ancestors (children come after their parents).
-	for i := len(r.nodes) - 1; i > r.hips; i-- {
-		if need[i] && r.nodes[i].body {
-			need[r.nodes[i].parent] = true
-		}
-	}
-	r.compose = r.compose[:0]
-	for i := r.hips + 1; i < len(r.nodes); i++ {
-		if need[i] && r.nodes[i].body {
-			r.compose = append(r.compose, int32(i))
-		}
-	}
+	r.all = r.planFor(nil)
+	r.compose = r.all.compose
 	r.planJoints()
 	// The nodes not below the hips other than the hips stand at their
 	// stored pose whatever the pose: their globals, made once.
@@ -178,13 +151,6 @@ func (r *Rig) planPose() {
 			}
 			r.above, r.aboveG = append(r.above, int32(i)), append(r.aboveG, above[i])
 		}
-	}
-	r.all = plan{compose: r.compose}
-	for i := range r.nodes {
-		r.all.rotate = append(r.all.rotate, int32(i))
-	}
-	for i := range r.targets {
-		r.all.targets = append(r.all.targets, int32(i))
 	}
 }
 

@@ -39,10 +39,19 @@ func (r *Rig) Part(j *anim.Joints) (*Part, error) {
 		}
 		return nil, fmt.Errorf("humanoid: avatar %q: a part of a %d-joint skeleton for a %d-joint rig", r.name, n, len(r.parents))
 	}
-	pt := &Part{rig: r, joints: j}
+	return &Part{rig: r, joints: j, plan: r.planFor(j.Has)}, nil
+}
+
+// planFor works out the work a pose of the joints has reports takes (nil:
+// every joint): the targets written to them; the body nodes composed, those
+// the centre of mass and the body frame read whatever the joints, and the
+// nodes of targets that are not local, with their ancestors below the hips;
+// the rotations of those and of the local targets' bones, with the chain
+// parents whose twist they apply. It needs the targets planned (local).
+func (r *Rig) planFor(has func(joint int) bool) plan {
+	var pl plan
 	rotate := make([]bool, len(r.nodes))
 	compose := make([]bool, len(r.nodes))
-	// The centre of mass and the body frame read these whatever the part.
 	for _, c := range r.centres {
 		for k := 0; k < c.n; k++ {
 			compose[c.nodes[k]] = true
@@ -55,10 +64,10 @@ func (r *Rig) Part(j *anim.Joints) (*Part, error) {
 	}
 	for ti := range r.targets {
 		t := &r.targets[ti]
-		if !j.Has(t.node) {
+		if has != nil && !has(t.node) {
 			continue
 		}
-		pt.plan.targets = append(pt.plan.targets, int32(ti))
+		pl.targets = append(pl.targets, int32(ti))
 		if t.local {
 			rotate[t.human] = true
 			continue
@@ -68,9 +77,7 @@ func (r *Rig) Part(j *anim.Joints) (*Part, error) {
 			compose[t.anc] = true
 		}
 	}
-	// With their ancestors below the hips (children come after their
-	// parents); every composed node's rotation is read, and a bone's
-	// rotation reads the twist its chain parent passes on.
+	// Children come after their parents.
 	for i := len(r.nodes) - 1; i > r.hips; i-- {
 		if compose[i] && r.nodes[i].body {
 			compose[r.nodes[i].parent] = true
@@ -80,19 +87,19 @@ func (r *Rig) Part(j *anim.Joints) (*Part, error) {
 		if compose[i] && r.nodes[i].body {
 			rotate[i] = true
 		}
-		if rotate[i] && r.joints[i].from >= 0 {
-			rotate[r.joints[i].from] = true
+		if rotate[i] && r.nodes[i].from >= 0 {
+			rotate[r.nodes[i].from] = true
 		}
 	}
 	for i := range r.nodes {
 		if rotate[i] {
-			pt.plan.rotate = append(pt.plan.rotate, int32(i))
+			pl.rotate = append(pl.rotate, int32(i))
 		}
 		if compose[i] && r.nodes[i].body && i > r.hips {
-			pt.plan.compose = append(pt.plan.compose, int32(i))
+			pl.compose = append(pl.compose, int32(i))
 		}
 	}
-	return pt, nil
+	return pl
 }
 
 // Joints returns the joints the part poses.
